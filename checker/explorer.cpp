@@ -1,0 +1,80 @@
+// Runs executions one after another until the strategy is done (or a violation stops it).
+#include "explorer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include "scheduler/replay.hpp"
+
+namespace lockcheck {
+
+SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions& options) {
+    const auto start = std::chrono::steady_clock::now();
+    StackPool stacks(options.stack_size);
+    SearchResult result;
+    std::set<std::string> seen;
+    for (;;) {
+        Execution ex(stacks, strategy, Execution::Limits{options.depth});
+        setup();
+        Outcome out = ex.run();
+        SearchStats& s = result.stats;
+        ++s.executions;
+        s.steps += out.steps;
+        s.deepest = std::max(s.deepest, out.steps);
+        if (out.end == End::cut) ++s.cut;
+        if (out.violation && seen.insert(out.violation->key()).second) {
+            result.findings.push_back(Finding{std::move(*out.violation), ex.schedule()});
+            if (!options.keep_going) break;
+        }
+        if (!strategy.next_execution()) break;
+    }
+    result.stats.elapsed_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+}
+
+namespace {
+
+std::string divergence(const Execution& ex, std::uint32_t step, TaskId id) {
+    const auto& tasks = ex.tasks();
+    std::string at = "step " + std::to_string(step) + ": ";
+    if (id >= tasks.size())
+        return at + "there is no task " + std::to_string(id) + " (the model has tasks 0.." +
+               std::to_string(tasks.size() - 1) + ")";
+    const Task& t = *tasks[id];
+    std::string who = "task " + std::to_string(id) + " (" + t.name() + ")";
+    if (t.finished()) return at + who + " has already finished";
+    std::string op = t.pending().name;
+    if (t.pending().obj) op += "(" + t.pending().obj->name() + ")";
+    return at + who + " cannot run: it is blocked in " + op;
+}
+
+} // namespace
+
+ReplayResult replay(const Setup& setup, const Schedule& schedule, std::size_t stack_size) {
+    StackPool stacks(stack_size);
+    Replay strategy(schedule);
+    TraceRecorder recorder;
+    const auto depth = static_cast<std::uint32_t>(schedule.size());
+    Execution ex(stacks, strategy, Execution::Limits{depth}, &recorder);
+    setup();
+    ReplayResult r;
+    r.outcome = ex.run();
+    r.trace = recorder.take(ex);
+    const std::uint32_t ran = r.outcome.steps;
+    if (r.outcome.end == End::diverged) {
+        r.error = divergence(ex, ran + 1, r.outcome.diverged_task);
+    } else if (r.outcome.end == End::cut || r.outcome.end == End::stopped) {
+        r.error = "the schedule ends after " + std::to_string(ran) +
+                  " steps but the execution goes on";
+    } else if (ran < schedule.size()) {
+        r.error = "the execution ends after " + std::to_string(ran) + " steps but the schedule has " +
+                  std::to_string(schedule.size());
+    } else {
+        r.ok = true;
+    }
+    return r;
+}
+
+} // namespace lockcheck

@@ -1,0 +1,56 @@
+// The checker's entry points: explore a model's executions under a strategy and collect what
+// breaks, and replay one schedule into a full trace.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "scheduler/execution.hpp"
+#include "scheduler/schedule.hpp"
+#include "scheduler/strategy.hpp"
+#include "trace.hpp"
+
+namespace lockcheck {
+
+// Builds one execution's state and tasks (a protocol's set-up with its variant and sizes).
+using Setup = std::function<void()>;
+
+struct CheckOptions {
+    std::uint32_t depth = 200;
+    bool keep_going = false;             // collect every distinct violation
+    std::size_t stack_size = 256 * 1024; // per task fiber
+};
+
+struct Finding {
+    Violation violation;
+    Schedule schedule; // replays it
+};
+
+struct SearchStats {
+    std::uint64_t executions = 0;
+    std::uint64_t cut = 0;   // executions that reached the depth bound unfinished
+    std::uint64_t steps = 0; // over all executions
+    std::uint32_t deepest = 0;
+    double elapsed_seconds = 0;
+};
+
+struct SearchResult {
+    SearchStats stats;
+    std::vector<Finding> findings; // distinct, in the order found
+};
+
+SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions& options);
+
+struct ReplayResult {
+    bool ok = false;
+    std::string error; // why the schedule does not fit the model, when !ok
+    Outcome outcome;
+    Trace trace;
+};
+
+// Runs exactly `schedule`; it must drive the execution to its end (or to a violation).
+ReplayResult replay(const Setup& setup, const Schedule& schedule, std::size_t stack_size);
+
+} // namespace lockcheck

@@ -1,0 +1,56 @@
+// Protocol: a model as the checker runs it: its variants, each with its expected verdict
+// declared next to it, its size parameters, and the set-up that builds one execution.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scheduler/violation.hpp"
+
+namespace lockcheck {
+
+struct Expectation {
+    // No violation expected: the variant is verified within the bounds.
+    static Expectation verified() { return {}; }
+    static Expectation violation(ViolationKind kind, std::string property) {
+        return {true, kind, std::move(property)};
+    }
+    bool expects_violation = false;
+    ViolationKind kind{};
+    std::string property; // the invariant, check or kind name the violation must carry
+};
+
+struct Variant {
+    std::string name;
+    std::string summary; // one line: what this variant models
+    Expectation expect;
+};
+
+struct Parameter {
+    std::string name; // becomes --name on the command line
+    std::string help;
+    int default_value;
+    int min;
+    int max;
+};
+
+using ParameterValues = std::vector<int>; // in Protocol::parameters order
+
+struct Protocol {
+    std::string name;
+    std::string summary;
+    std::vector<Variant> variants;
+    std::size_t default_variant = 0;
+    std::vector<Parameter> parameters;
+    std::uint32_t default_depth = 200;
+    // Builds the model's state and tasks inside the execution being set up.
+    std::function<void(std::size_t variant, const ParameterValues& values)> setup;
+
+    // The variant's index, if there is one by that name.
+    std::optional<std::size_t> find_variant(const std::string& variant_name) const;
+    ParameterValues default_values() const;
+};
+
+} // namespace lockcheck

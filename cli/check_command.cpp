@@ -1,0 +1,75 @@
+// Running a check or a replay, and printing what it found.
+#include "check_command.hpp"
+
+#include <ostream>
+
+#include "checker/dfs.hpp"
+#include "reports/text.hpp"
+
+namespace lockcheck::cli {
+
+namespace {
+
+Setup setup_of(const CheckRequest& r) {
+    return [&r] { r.protocol->setup(r.variant, r.values); };
+}
+
+Summary summary_of(const CheckRequest& r, std::string strategy, std::string bound) {
+    Summary s;
+    s.model = r.protocol->name;
+    s.variant = r.protocol->variants[r.variant].name;
+    s.strategy = std::move(strategy);
+    s.bound = std::move(bound);
+    return s;
+}
+
+// Prints a violation with the trace that leads to it, replayed in full detail.
+void print_finding(const CheckRequest& r, const Finding& f, std::ostream& out) {
+    ReplayResult rr = replay(setup_of(r), f.schedule, r.options.stack_size);
+    out << format_violation(f.violation) << format_trace(rr.trace);
+    if (!rr.ok || !rr.outcome.violation || rr.outcome.violation->key() != f.violation.key())
+        out << "warning: replaying this schedule did not reproduce the violation; the model "
+               "is not deterministic\n";
+    out << "replay: " << replay_command(r, f.schedule) << "\n\n";
+}
+
+int run_replay(const CheckRequest& r, std::ostream& out, std::ostream& err) {
+    ReplayResult rr = replay(setup_of(r), *r.replay, r.options.stack_size);
+    if (!rr.ok) {
+        err << "lockcheck: --replay: " << rr.error << "\n";
+        return kExitUsage;
+    }
+    Summary s = summary_of(r, "replay", "schedule of " + std::to_string(r.replay->size()) + " steps");
+    s.stats.executions = 1;
+    s.stats.steps = s.stats.deepest = rr.outcome.steps;
+    if (rr.outcome.violation) {
+        s.violations = 1;
+        out << format_violation(*rr.outcome.violation);
+    }
+    out << format_trace(rr.trace) << "\n" << format_summary(s);
+    return s.violations ? kExitViolation : kExitOk;
+}
+
+} // namespace
+
+std::string replay_command(const CheckRequest& r, const Schedule& schedule) {
+    std::string cmd = "lockcheck " + r.protocol->name + " --variant " +
+                      r.protocol->variants[r.variant].name;
+    for (std::size_t i = 0; i < r.protocol->parameters.size(); ++i)
+        cmd += " --" + r.protocol->parameters[i].name + " " + std::to_string(r.values[i]);
+    return cmd + " --replay " + format_schedule(schedule);
+}
+
+int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
+    if (r.replay) return run_replay(r, out, err);
+    Dfs dfs(r.options.depth);
+    SearchResult result = explore(setup_of(r), dfs, r.options);
+    for (const Finding& f : result.findings) print_finding(r, f, out);
+    Summary s = summary_of(r, "dfs", "depth " + std::to_string(r.options.depth));
+    s.stats = result.stats;
+    s.violations = result.findings.size();
+    out << format_summary(s);
+    return s.violations ? kExitViolation : kExitOk;
+}
+
+} // namespace lockcheck::cli

@@ -1,0 +1,30 @@
+// `lockcheck MODEL ...`: check one protocol variant (or replay one schedule of it) and print
+// the counterexamples and the summary block. Returns the process exit code.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+
+#include "checker/explorer.hpp"
+#include "checker/protocol.hpp"
+
+namespace lockcheck::cli {
+
+// Exit codes: no violation within the bounds, violation found, bad input.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitViolation = 1;
+inline constexpr int kExitUsage = 2;
+
+struct CheckRequest {
+    const Protocol* protocol = nullptr;
+    std::size_t variant = 0;
+    ParameterValues values;
+    CheckOptions options;
+    std::optional<Schedule> replay;
+};
+
+int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err);
+// The command line that replays `schedule` of this request.
+std::string replay_command(const CheckRequest& request, const Schedule& schedule);
+
+} // namespace lockcheck::cli

@@ -1,0 +1,123 @@
+// The lockcheck command line: `lockcheck list`, `lockcheck MODEL [options]`. Parsing is
+// CLI11's; every input error is one line on stderr and exit code 2.
+#include <CLI/CLI.hpp>
+#include <charconv>
+#include <iostream>
+
+#include "check_command.hpp"
+#include "list_command.hpp"
+#include "protocols/registry.hpp"
+
+namespace lc = lockcheck;
+
+namespace {
+
+constexpr unsigned kMaxDepth = 1'000'000;
+
+// "--depth 0", "--depth x": a validator so that the message names the value and the range.
+CLI::Validator positive_integer(unsigned max) {
+    return CLI::Validator(
+        [max](std::string& text) -> std::string {
+            unsigned value = 0;
+            auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (ec != std::errc() || ptr != text.data() + text.size() || value == 0 || value > max)
+                return "'" + text + "' is not an integer from 1 to " + std::to_string(max);
+            return {};
+        },
+        "INT in [1.." + std::to_string(max) + "]");
+}
+
+std::string model_names() {
+    std::string names;
+    for (const lc::Protocol& p : lc::protocols::all()) names += (names.empty() ? "" : ", ") + p.name;
+    return names;
+}
+
+int usage_error(const std::string& message) {
+    std::cerr << "lockcheck: " << message << "\n";
+    return lc::cli::kExitUsage;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"lockcheck: a deterministic model checker for kernel-style lock protocols",
+                 "lockcheck"};
+    app.set_version_flag("--version", "lockcheck " LOCKCHECK_VERSION);
+    app.require_subcommand(1);
+    app.failure_message([](const CLI::App*, const CLI::Error& e) { return std::string(e.what()); });
+
+    app.add_subcommand("list", "list models, their variants and each variant's expected verdict");
+
+    const auto& protocols = lc::protocols::all();
+    std::vector<lc::cli::CheckRequest> requests(protocols.size());
+    std::vector<std::string> variant_names(protocols.size()), depth_text(protocols.size()),
+        replay_text(protocols.size());
+    std::vector<unsigned> stack_kib(protocols.size(), 256);
+    for (std::size_t i = 0; i < protocols.size(); ++i) {
+        const lc::Protocol& p = protocols[i];
+        lc::cli::CheckRequest& r = requests[i];
+        r.protocol = &p;
+        r.values = p.default_values();
+        variant_names[i] = p.variants[p.default_variant].name;
+        depth_text[i] = std::to_string(p.default_depth);
+        std::vector<std::string> choices;
+        for (const lc::Variant& v : p.variants) choices.push_back(v.name);
+
+        CLI::App* sub = app.add_subcommand(p.name, p.summary);
+        sub->add_option("--variant", variant_names[i], "protocol variant")
+            ->check(CLI::IsMember(choices))
+            ->capture_default_str();
+        sub->add_option("--depth", depth_text[i], "scheduling steps one execution may take")
+            ->check(positive_integer(kMaxDepth))
+            ->capture_default_str();
+        sub->add_option("--replay", replay_text[i], "replay one schedule (as printed by a run)");
+        sub->add_flag("--keep-going", r.options.keep_going,
+                      "collect every distinct violation instead of stopping at the first");
+        sub->add_option("--stack-size", stack_kib[i], "stack of each task fiber, in KiB")
+            ->check(CLI::Range(16u, 65536u))
+            ->capture_default_str();
+        for (std::size_t k = 0; k < p.parameters.size(); ++k) {
+            const lc::Parameter& param = p.parameters[k];
+            sub->add_option("--" + param.name, r.values[k], param.help)
+                ->check(CLI::Range(param.min, param.max))
+                ->capture_default_str();
+        }
+    }
+
+    // An unknown model is the most common mistake: name the valid ones.
+    if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "list" &&
+        !lc::protocols::find(argv[1]))
+        return usage_error("unknown model '" + std::string(argv[1]) + "' (models: " +
+                           model_names() + "; or 'list')");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0) return app.exit(e);
+        std::string what = e.what();
+        if (auto nl = what.find('\n'); nl != std::string::npos) what.resize(nl);
+        return usage_error(what);
+    }
+
+    if (app.got_subcommand("list")) {
+        lc::cli::print_list(std::cout);
+        return lc::cli::kExitOk;
+    }
+    for (std::size_t i = 0; i < protocols.size(); ++i) {
+        if (!app.got_subcommand(protocols[i].name)) continue;
+        lc::cli::CheckRequest& r = requests[i];
+        r.variant = *protocols[i].find_variant(variant_names[i]);
+        r.options.depth = static_cast<std::uint32_t>(std::stoul(depth_text[i]));
+        r.options.stack_size = std::size_t{stack_kib[i]} * 1024;
+        if (!replay_text[i].empty() || app.get_subcommand(protocols[i].name)->count("--replay")) {
+            lc::Schedule schedule;
+            std::string error;
+            if (!lc::parse_schedule(replay_text[i], schedule, error))
+                return usage_error("--replay: " + error);
+            r.replay = std::move(schedule);
+        }
+        return lc::cli::run_check(r, std::cout, std::cerr);
+    }
+    return usage_error("no model given (models: " + model_names() + "; or 'list')");
+}

@@ -1,0 +1,26 @@
+# Finds lockcheck's dependencies; each failure names the Debian 12 package to install
+# (tools/setup.sh installs all of them).
+function(lockcheck_require found package what)
+  if(NOT ${found})
+    message(FATAL_ERROR "${what} not found: apt-get install ${package} (or run tools/setup.sh)")
+  endif()
+endfunction()
+
+find_package(PkgConfig QUIET)
+lockcheck_require(PkgConfig_FOUND pkg-config "pkg-config")
+
+find_package(Boost 1.74 QUIET COMPONENTS context)
+lockcheck_require(Boost_FOUND libboost-context-dev "Boost.Context")
+
+pkg_check_modules(GRAPHVIZ QUIET IMPORTED_TARGET libcgraph libgvc)
+lockcheck_require(GRAPHVIZ_FOUND libgraphviz-dev "Graphviz cgraph/gvc")
+
+# Debian 12's CppUTestConfig.cmake points at a wrong include directory; pkg-config is right.
+pkg_check_modules(CPPUTEST QUIET IMPORTED_TARGET cpputest)
+lockcheck_require(CPPUTEST_FOUND libcpputest-dev "CppUTest")
+
+find_package(CLI11 QUIET CONFIG)
+lockcheck_require(CLI11_FOUND libcli11-dev "CLI11")
+
+find_package(nlohmann_json 3.11 QUIET CONFIG)
+lockcheck_require(nlohmann_json_FOUND nlohmann-json3-dev "nlohmann-json")

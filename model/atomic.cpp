@@ -1,0 +1,46 @@
+// atomic_t operations: each a scheduling point that notes the value it read or produced.
+#include "atomic.hpp"
+
+namespace lockcheck {
+
+namespace {
+// Every read-modify-write has this shape: one scheduling point, then the update.
+int rmw(const char* op, atomic_t* v, int delta) {
+    this_execution().visible(op, v);
+    v->counter += delta;
+    this_execution().note(v->counter);
+    return v->counter;
+}
+} // namespace
+
+void atomic_t::describe(std::string& out) const { out += "= " + std::to_string(counter); }
+
+int atomic_read(const atomic_t* v) {
+    this_execution().visible("atomic_read", v);
+    this_execution().note(v->counter);
+    return v->counter;
+}
+
+void atomic_set(atomic_t* v, int i) {
+    this_execution().visible("atomic_set", v);
+    v->counter = i;
+    this_execution().note(i);
+}
+
+void atomic_inc(atomic_t* v) { rmw("atomic_inc", v, 1); }
+void atomic_dec(atomic_t* v) { rmw("atomic_dec", v, -1); }
+void atomic_add(int i, atomic_t* v) { rmw("atomic_add", v, i); }
+void atomic_sub(int i, atomic_t* v) { rmw("atomic_sub", v, -i); }
+int atomic_add_return(int i, atomic_t* v) { return rmw("atomic_add_return", v, i); }
+int atomic_inc_return(atomic_t* v) { return rmw("atomic_inc_return", v, 1); }
+bool atomic_dec_and_test(atomic_t* v) { return rmw("atomic_dec_and_test", v, -1) == 0; }
+
+int atomic_cmpxchg(atomic_t* v, int old, int new_) {
+    this_execution().visible("atomic_cmpxchg", v);
+    int found = v->counter;
+    if (found == old) v->counter = new_;
+    this_execution().note(found);
+    return found;
+}
+
+} // namespace lockcheck

@@ -1,0 +1,31 @@
+// atomic_t: an int whose every operation is one indivisible scheduling point. The model is
+// sequentially consistent: the ordering the kernel gets from barriers is assumed, not checked.
+#pragma once
+
+#include "task.hpp"
+
+namespace lockcheck {
+
+struct atomic_t final : Object {
+    explicit atomic_t(std::string name, int i = 0) : Object(std::move(name)), counter(i) {}
+    void describe(std::string& out) const override;
+    // The value, without a scheduling point: for invariants and final checks only.
+    int peek() const { return counter; }
+
+    int counter;
+};
+
+int atomic_read(const atomic_t* v);
+void atomic_set(atomic_t* v, int i);
+void atomic_inc(atomic_t* v);
+void atomic_dec(atomic_t* v);
+void atomic_add(int i, atomic_t* v);
+void atomic_sub(int i, atomic_t* v);
+int atomic_add_return(int i, atomic_t* v);
+int atomic_inc_return(atomic_t* v);
+// True if the result is zero.
+bool atomic_dec_and_test(atomic_t* v);
+// Stores `new_` if the value is `old`; returns the value found.
+int atomic_cmpxchg(atomic_t* v, int old, int new_);
+
+} // namespace lockcheck

@@ -1,0 +1,22 @@
+// check(), invariant() and final_check() on the current execution.
+#include "check.hpp"
+
+#include "task.hpp"
+
+namespace lockcheck {
+
+void check(bool cond, const char* message) {
+    if (!cond)
+        this_execution().fail(ViolationKind::check_failed, message,
+                              std::string("check failed: ") + message);
+}
+
+void invariant(std::string name, std::function<bool()> holds) {
+    this_execution().add_invariant(std::move(name), std::move(holds));
+}
+
+void final_check(std::string name, std::function<bool()> holds) {
+    this_execution().add_final_check(std::move(name), std::move(holds));
+}
+
+} // namespace lockcheck

@@ -1,0 +1,16 @@
+// Properties a model states: check() inside task code, invariant() after every step,
+// final_check() when every task has finished. Evaluating them is never a scheduling point.
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace lockcheck {
+
+// Fails the execution with `message` if `cond` is false.
+void check(bool cond, const char* message);
+// Set-up only: `holds` must read state with peek(), never through scheduling points.
+void invariant(std::string name, std::function<bool()> holds);
+void final_check(std::string name, std::function<bool()> holds);
+
+} // namespace lockcheck

@@ -1,0 +1,58 @@
+// Completions after kernel/sched/completion.c.
+#include "completion.hpp"
+
+#include "sched.hpp"
+
+namespace lockcheck {
+
+namespace {
+bool is_done(const Object* obj, const Task&) {
+    return static_cast<const struct completion*>(obj)->done > 0;
+}
+void consume(struct completion* x) {
+    if (x->done != UINT_MAX) --x->done;
+}
+} // namespace
+
+void completion::describe(std::string& out) const {
+    out += done == UINT_MAX ? std::string("done = all") : "done = " + std::to_string(done);
+}
+
+void init_completion(struct completion* x) { reinit_completion(x); }
+
+void reinit_completion(struct completion* x) {
+    this_execution().visible("reinit_completion", x);
+    x->done = 0;
+}
+
+void wait_for_completion(struct completion* x) {
+    might_sleep("wait_for_completion", x);
+    this_execution().visible("wait_for_completion", x, &is_done);
+    consume(x);
+}
+
+bool try_wait_for_completion(struct completion* x) {
+    this_execution().visible("try_wait_for_completion", x);
+    bool ok = x->done > 0;
+    if (ok) consume(x);
+    this_execution().note(ok);
+    return ok;
+}
+
+bool completion_done(struct completion* x) {
+    this_execution().visible("completion_done", x);
+    this_execution().note(x->done > 0);
+    return x->done > 0;
+}
+
+void complete(struct completion* x) {
+    this_execution().visible("complete", x);
+    if (x->done != UINT_MAX) ++x->done;
+}
+
+void complete_all(struct completion* x) {
+    this_execution().visible("complete_all", x);
+    x->done = UINT_MAX;
+}
+
+} // namespace lockcheck

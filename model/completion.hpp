@@ -1,0 +1,26 @@
+// struct completion: a counted "done" event; wait_for_completion sleeps until done > 0.
+#pragma once
+
+#include <climits>
+
+#include "task.hpp"
+
+namespace lockcheck {
+
+struct completion final : Object {
+    explicit completion(std::string name) : Object(std::move(name)) {}
+    void describe(std::string& out) const override;
+
+    unsigned done = 0; // UINT_MAX after complete_all: every waiter passes
+};
+
+void init_completion(struct completion* x);
+void reinit_completion(struct completion* x);
+void wait_for_completion(struct completion* x);
+// True if it consumed a completion without sleeping.
+bool try_wait_for_completion(struct completion* x);
+bool completion_done(struct completion* x);
+void complete(struct completion* x);
+void complete_all(struct completion* x);
+
+} // namespace lockcheck

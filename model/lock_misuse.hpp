@@ -1,0 +1,15 @@
+// The reports a lock's debug checks make, shared by every lock type so that each reads the
+// same: recursive acquisition, and releases the releasing task is not entitled to.
+#pragma once
+
+#include "task.hpp"
+
+namespace lockcheck {
+
+// "possible recursive locking detected" (lockdep).
+void report_recursive_locking(const char* op, const Object* lock);
+// "bad unlock balance detected": releasing a lock this task does not hold. `owner` is the
+// task that holds it, if any.
+void report_bad_unlock(const char* op, const Object* lock, const Task* owner);
+
+} // namespace lockcheck

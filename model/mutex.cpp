@@ -1,0 +1,51 @@
+// mutex_lock and friends: one scheduling point each; mutex_lock blocks while owned.
+#include "mutex.hpp"
+
+#include "lock_misuse.hpp"
+#include "sched.hpp"
+
+namespace lockcheck {
+
+namespace {
+bool unowned(const Object* obj, const Task&) { return !static_cast<const mutex*>(obj)->owner; }
+} // namespace
+
+void mutex::describe(std::string& out) const {
+    out += owner ? "held by " + owner->name() : std::string("unlocked");
+}
+
+void mutex_lock(struct mutex* lock) {
+    might_sleep("mutex_lock", lock);
+    task_struct* me = current();
+    if (lock->owner == me) report_recursive_locking("mutex_lock", lock);
+    this_execution().visible("mutex_lock", lock, &unowned);
+    lock->owner = me;
+    lock_acquired(me, lock, "mutex");
+}
+
+int mutex_trylock(struct mutex* lock) {
+    this_execution().visible("mutex_trylock", lock);
+    int taken = lock->owner == nullptr;
+    if (taken) {
+        lock->owner = current();
+        lock_acquired(lock->owner, lock, "mutex");
+    }
+    this_execution().note(taken);
+    return taken;
+}
+
+void mutex_unlock(struct mutex* lock) {
+    this_execution().visible("mutex_unlock", lock);
+    task_struct* me = current();
+    if (lock->owner != me) report_bad_unlock("mutex_unlock", lock, lock->owner);
+    lock->owner = nullptr;
+    lock_released(me, lock);
+}
+
+bool mutex_is_locked(struct mutex* lock) {
+    this_execution().visible("mutex_is_locked", lock);
+    this_execution().note(lock->owner != nullptr);
+    return lock->owner != nullptr;
+}
+
+} // namespace lockcheck

@@ -1,0 +1,23 @@
+// struct mutex: a sleeping lock with an owner, checked as CONFIG_DEBUG_MUTEXES and lockdep
+// check it (unlock by a non-owner, unlock of an unlocked mutex, recursive locking).
+#pragma once
+
+#include "task.hpp"
+
+namespace lockcheck {
+
+struct mutex final : Object {
+    explicit mutex(std::string name) : Object(std::move(name)) {}
+    const Task* holder() const override { return owner; }
+    void describe(std::string& out) const override;
+
+    task_struct* owner = nullptr;
+};
+
+void mutex_lock(struct mutex* lock);
+// 1 if the lock was taken, 0 if it is held; never blocks.
+int mutex_trylock(struct mutex* lock);
+void mutex_unlock(struct mutex* lock);
+bool mutex_is_locked(struct mutex* lock);
+
+} // namespace lockcheck

@@ -1,0 +1,29 @@
+// struct rw_semaphore: many readers or one writer, both sleeping. A reader blocks only while
+// a writer holds the semaphore (the kernel's writer-preference queueing is abstracted away).
+#pragma once
+
+#include "task.hpp"
+
+namespace lockcheck {
+
+struct rw_semaphore final : Object {
+    explicit rw_semaphore(std::string name) : Object(std::move(name)) {}
+    // The writer, or else one reader: enough for a wait-for edge.
+    const Task* holder() const override;
+    void describe(std::string& out) const override;
+
+    task_struct* writer = nullptr;
+    TaskSet readers = 0;
+};
+
+void down_read(struct rw_semaphore* sem);
+void up_read(struct rw_semaphore* sem);
+void down_write(struct rw_semaphore* sem);
+void up_write(struct rw_semaphore* sem);
+// 1 if taken, 0 otherwise; never block.
+int down_read_trylock(struct rw_semaphore* sem);
+int down_write_trylock(struct rw_semaphore* sem);
+// Turns the caller's write hold into a read hold, letting other readers in.
+void downgrade_write(struct rw_semaphore* sem);
+
+} // namespace lockcheck

@@ -1,0 +1,62 @@
+// task_struct's exit check and the held-lock stack.
+#include "task.hpp"
+
+#include <cstring>
+#include <memory>
+
+namespace lockcheck {
+
+task_struct* current() { return static_cast<task_struct*>(&Execution::current().current_task()); }
+
+Execution& this_execution() { return Execution::current(); }
+
+void spawn(std::string comm, std::function<void()> body) {
+    Execution::current().spawn(std::make_unique<task_struct>(std::move(comm)), std::move(body));
+}
+
+void task_struct::on_exit() {
+    if (lockdep_depth == 0) return;
+    std::string held;
+    for (int i = 0; i < lockdep_depth; ++i) {
+        if (i) held += ", ";
+        held += held_locks[i].instance->name() + " (" + held_locks[i].type + ")";
+    }
+    this_execution().fail(ViolationKind::lock_held_at_exit, "lock-held-at-exit",
+                          "lock held when returning to user space: " + name() + " exited holding " +
+                              held);
+}
+
+const held_lock* task_struct::find_held(const char* type) const {
+    for (int i = lockdep_depth - 1; i >= 0; --i)
+        if (std::strcmp(held_locks[i].type, type) == 0) return &held_locks[i];
+    return nullptr;
+}
+
+void lock_acquired(task_struct* task, const Object* lock, const char* type) {
+    if (task->lockdep_depth == task_struct::kMaxHeldLocks) {
+        this_execution().fail(ViolationKind::lock_misuse, "max-lock-depth",
+                              "BUG: MAX_LOCK_DEPTH too low: " + task->name() + " holds " +
+                                  std::to_string(task_struct::kMaxHeldLocks) + " locks");
+        return;
+    }
+    task->held_locks[task->lockdep_depth++] = held_lock{lock, type};
+}
+
+bool lock_released(task_struct* task, const Object* lock) {
+    for (int i = task->lockdep_depth - 1; i >= 0; --i) {
+        if (task->held_locks[i].instance != lock) continue;
+        for (int j = i; j + 1 < task->lockdep_depth; ++j)
+            task->held_locks[j] = task->held_locks[j + 1];
+        --task->lockdep_depth;
+        return true;
+    }
+    return false;
+}
+
+bool holds_lock(const task_struct* task, const Object* lock) {
+    for (int i = 0; i < task->lockdep_depth; ++i)
+        if (task->held_locks[i].instance == lock) return true;
+    return false;
+}
+
+} // namespace lockcheck

@@ -1,0 +1,53 @@
+// task_struct: a model task as the kernel sees it: sleep state, preempt count, held locks.
+// `current()` is the task running now; `spawn` adds a task while a model sets up.
+#pragma once
+
+#include <array>
+#include <functional>
+#include <string>
+
+#include "scheduler/execution.hpp"
+#include "scheduler/task.hpp"
+
+namespace lockcheck {
+
+// Task states as set_current_state() takes them.
+enum : long { TASK_RUNNING = 0, TASK_INTERRUPTIBLE = 1, TASK_UNINTERRUPTIBLE = 2 };
+inline constexpr long TASK_NORMAL = TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE;
+
+// One entry of a task's held-lock stack, as lockdep keeps it.
+struct held_lock {
+    const Object* instance = nullptr;
+    const char* type = nullptr; // "mutex", "spinlock", "rwsem-read", "rwsem-write"
+};
+
+class task_struct final : public Task {
+  public:
+    // lockdep's MAX_LOCK_DEPTH is 48; models nest far less.
+    static constexpr int kMaxHeldLocks = 16;
+
+    explicit task_struct(std::string comm) : Task(std::move(comm)) {}
+    void on_exit() override;
+
+    long state = TASK_RUNNING;
+    int preempt_count = 0;                 // raised by spinlocks: atomic context
+    const Object* sleeping_on = nullptr;   // what schedule() would sleep on, for reports
+    std::array<held_lock, kMaxHeldLocks> held_locks{};
+    int lockdep_depth = 0;
+
+    // The innermost held lock of a type, or nullptr.
+    const held_lock* find_held(const char* type) const;
+};
+
+task_struct* current();
+Execution& this_execution();
+// Adds a task to the model being set up; it starts when the execution runs.
+void spawn(std::string comm, std::function<void()> body);
+
+// Lock bookkeeping shared by every lock type (the held-lock stack).
+void lock_acquired(task_struct* task, const Object* lock, const char* type);
+// False if the task does not hold the lock.
+bool lock_released(task_struct* task, const Object* lock);
+bool holds_lock(const task_struct* task, const Object* lock);
+
+} // namespace lockcheck

@@ -1,0 +1,125 @@
+// Wait queues after kernel/sched/wait.c: the same queue order, the same exclusive wake-up
+// accounting, the same autoremove on wake.
+#include "wait.hpp"
+
+namespace lockcheck {
+
+wait_queue_entry::~wait_queue_entry() {
+    if (head) wait_queue_head_t::remove(this);
+}
+
+void wait_queue_head_t::add(wait_queue_entry* e) {
+    e->head = this;
+    e->prev = nullptr;
+    e->next = first;
+    (first ? first->prev : last) = e;
+    first = e;
+}
+
+void wait_queue_head_t::add_tail(wait_queue_entry* e) {
+    e->head = this;
+    e->next = nullptr;
+    e->prev = last;
+    (last ? last->next : first) = e;
+    last = e;
+}
+
+void wait_queue_head_t::remove(wait_queue_entry* e) {
+    wait_queue_head_t* h = e->head;
+    (e->prev ? e->prev->next : h->first) = e->next;
+    (e->next ? e->next->prev : h->last) = e->prev;
+    e->head = nullptr;
+    e->prev = e->next = nullptr;
+}
+
+void wait_queue_head_t::describe(std::string& out) const {
+    if (!first) {
+        out += "no waiters";
+        return;
+    }
+    out += "waiters:";
+    for (const wait_queue_entry* e = first; e; e = e->next) {
+        out += " " + e->private_->name();
+        if (e->flags & WQ_FLAG_EXCLUSIVE) out += "(exclusive)";
+    }
+}
+
+int default_wake_function(wait_queue_entry* wq_entry, unsigned mode, int, void*) {
+    return try_to_wake_up(wq_entry->private_, static_cast<long>(mode));
+}
+
+int autoremove_wake_function(wait_queue_entry* wq_entry, unsigned mode, int flags, void* key) {
+    int ret = default_wake_function(wq_entry, mode, flags, key);
+    if (ret && wq_entry->head) wait_queue_head_t::remove(wq_entry);
+    return ret;
+}
+
+namespace {
+
+void queue(const char* op, wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, long state,
+           bool exclusive) {
+    this_execution().visible(op, wq_head);
+    if (exclusive)
+        wq_entry->flags |= WQ_FLAG_EXCLUSIVE;
+    else
+        wq_entry->flags &= ~WQ_FLAG_EXCLUSIVE;
+    if (!wq_entry->head) {
+        if (exclusive)
+            wq_head->add_tail(wq_entry);
+        else
+            wq_head->add(wq_entry);
+    }
+    task_struct* me = current();
+    me->state = state;
+    me->sleeping_on = wq_head;
+}
+
+// __wake_up_common: wake in queue order; stop after nr_exclusive exclusive wake-ups.
+int wake_up_common(const char* op, wait_queue_head_t* wq_head, int nr_exclusive) {
+    this_execution().visible(op, wq_head);
+    int woken = 0;
+    wait_queue_entry* next = nullptr;
+    for (wait_queue_entry* curr = wq_head->first; curr; curr = next) {
+        next = curr->next;
+        unsigned flags = curr->flags;
+        int ret = curr->func(curr, TASK_NORMAL, 0, nullptr);
+        if (ret < 0) break;
+        woken += ret != 0;
+        if (ret && (flags & WQ_FLAG_EXCLUSIVE) && !--nr_exclusive) break;
+    }
+    this_execution().note(woken);
+    return woken;
+}
+
+} // namespace
+
+void prepare_to_wait(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, long state) {
+    queue("prepare_to_wait", wq_head, wq_entry, state, false);
+}
+
+void prepare_to_wait_exclusive(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry,
+                               long state) {
+    queue("prepare_to_wait_exclusive", wq_head, wq_entry, state, true);
+}
+
+void finish_wait(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry) {
+    this_execution().visible("finish_wait", wq_head);
+    task_struct* me = current();
+    me->state = TASK_RUNNING;
+    me->sleeping_on = nullptr;
+    if (wq_entry->head) wait_queue_head_t::remove(wq_entry);
+}
+
+int wake_up(wait_queue_head_t* wq_head) { return wake_up_common("wake_up", wq_head, 1); }
+
+int wake_up_all(wait_queue_head_t* wq_head) { return wake_up_common("wake_up_all", wq_head, 0); }
+
+bool waitqueue_active(wait_queue_head_t* wq_head) {
+    this_execution().visible("waitqueue_active", wq_head);
+    this_execution().note(wq_head->first != nullptr);
+    return wq_head->first != nullptr;
+}
+
+bool wq_has_sleeper(wait_queue_head_t* wq_head) { return waitqueue_active(wq_head); }
+
+} // namespace lockcheck

@@ -1,0 +1,83 @@
+// wait_queue_head_t: the kernel's wait queues. prepare_to_wait queues the task and sets its
+// sleep state; schedule() then sleeps until a wake_up sets it running. A task that tests its
+// condition before prepare_to_wait can miss the wake-up and sleep for ever, exactly as in the
+// kernel; the checker reports that as a hang.
+#pragma once
+
+#include "sched.hpp"
+
+namespace lockcheck {
+
+enum : unsigned { WQ_FLAG_EXCLUSIVE = 0x01 };
+
+struct wait_queue_entry;
+// Returns nonzero if it woke the task (for exclusive wake-up accounting).
+using wait_queue_func_t = int (*)(wait_queue_entry* wq_entry, unsigned mode, int flags, void* key);
+
+int default_wake_function(wait_queue_entry* wq_entry, unsigned mode, int flags, void* key);
+// default_wake_function, and removes the entry from its queue if it woke the task.
+int autoremove_wake_function(wait_queue_entry* wq_entry, unsigned mode, int flags, void* key);
+
+struct wait_queue_head_t;
+
+// An entry on a wait queue; it leaves its queue when it goes out of scope.
+struct wait_queue_entry {
+    explicit wait_queue_entry(task_struct* task, wait_queue_func_t fn = autoremove_wake_function)
+        : private_(task), func(fn) {}
+    ~wait_queue_entry();
+    wait_queue_entry(const wait_queue_entry&) = delete;
+    wait_queue_entry& operator=(const wait_queue_entry&) = delete;
+
+    unsigned flags = 0;
+    task_struct* private_;
+    wait_queue_func_t func;
+    // Intrusive list links: a queue never allocates.
+    wait_queue_head_t* head = nullptr;
+    wait_queue_entry* prev = nullptr;
+    wait_queue_entry* next = nullptr;
+};
+
+#define DEFINE_WAIT(name) ::lockcheck::wait_queue_entry name(::lockcheck::current())
+#define DEFINE_WAIT_FUNC(name, function)                                                        \
+    ::lockcheck::wait_queue_entry name(::lockcheck::current(), function)
+
+struct wait_queue_head_t final : Object {
+    explicit wait_queue_head_t(std::string name) : Object(std::move(name)) {}
+    void describe(std::string& out) const override;
+
+    void add(wait_queue_entry* e);      // at the head, as __add_wait_queue
+    void add_tail(wait_queue_entry* e); // as __add_wait_queue_entry_tail
+    static void remove(wait_queue_entry* e);
+
+    wait_queue_entry* first = nullptr;
+    wait_queue_entry* last = nullptr;
+};
+
+void prepare_to_wait(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, long state);
+void prepare_to_wait_exclusive(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry,
+                               long state);
+void finish_wait(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry);
+// Wakes every non-exclusive waiter and one exclusive waiter; returns how many it woke.
+int wake_up(wait_queue_head_t* wq_head);
+int wake_up_all(wait_queue_head_t* wq_head);
+bool waitqueue_active(wait_queue_head_t* wq_head);
+// waitqueue_active after a full barrier; the same here, where every step is ordered.
+bool wq_has_sleeper(wait_queue_head_t* wq_head);
+
+// wait_event(wq, condition): sleeps until `condition` (re-evaluated after each wake-up) holds.
+template <class Condition> void wait_event_fn(wait_queue_head_t* wq_head, Condition condition) {
+    might_sleep("wait_event", wq_head);
+    if (condition()) return;
+    DEFINE_WAIT(wait);
+    for (;;) {
+        prepare_to_wait(wq_head, &wait, TASK_UNINTERRUPTIBLE);
+        if (condition()) break;
+        schedule();
+    }
+    finish_wait(wq_head, &wait);
+}
+
+#define wait_event(wq_head, condition)                                                          \
+    ::lockcheck::wait_event_fn(&(wq_head), [&]() -> bool { return (condition); })
+
+} // namespace lockcheck

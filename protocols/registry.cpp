@@ -1,0 +1,17 @@
+// The table of shipped protocols.
+#include "registry.hpp"
+
+namespace lockcheck::protocols {
+
+const std::vector<Protocol>& all() {
+    static const std::vector<Protocol> table = {rename_pin()};
+    return table;
+}
+
+const Protocol* find(const std::string& name) {
+    for (const Protocol& p : all())
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
+} // namespace lockcheck::protocols

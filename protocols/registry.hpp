@@ -1,0 +1,16 @@
+// The protocols lockcheck ships, in the order `lockcheck list` shows them.
+#pragma once
+
+#include <vector>
+
+#include "checker/protocol.hpp"
+
+namespace lockcheck::protocols {
+
+Protocol rename_pin();
+
+const std::vector<Protocol>& all();
+// nullptr if no protocol has that name.
+const Protocol* find(const std::string& name);
+
+} // namespace lockcheck::protocols

@@ -1,0 +1,79 @@
+// Text formatting of traces, violations and the summary block.
+#include "text.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+namespace lockcheck {
+
+namespace {
+
+std::string pad(const std::string& s, std::size_t width) {
+    return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+}
+
+std::string operation_text(const TraceStep& s) {
+    std::string op = s.operation + "(" + s.object + ")";
+    if (s.value) op += " -> " + std::to_string(*s.value);
+    return op;
+}
+
+} // namespace
+
+std::string format_trace(const Trace& trace) {
+    std::size_t task_width = 4, op_width = 9;
+    for (const TraceStep& s : trace.steps) {
+        task_width = std::max(task_width, s.task.size());
+        op_width = std::max(op_width, operation_text(s).size());
+    }
+    std::string out = "trace (" + std::to_string(trace.steps.size()) + " steps):\n";
+    out += "  step  " + pad("task", task_width) + "  " + pad("operation", op_width) +
+           "  state after the step\n";
+    for (const TraceStep& s : trace.steps) {
+        char num[16];
+        std::snprintf(num, sizeof num, "%6u", s.step);
+        std::string state = s.object.empty() ? "" : s.object + ": " + s.state;
+        std::string line = std::string(num) + "  " + pad(s.task, task_width) + "  " +
+                           pad(operation_text(s), op_width) + "  " + state;
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out += line + "\n";
+    }
+    return out;
+}
+
+std::string format_violation(const Violation& v) {
+    std::string out = "VIOLATION (" + std::string(kind_name(v.kind)) + ") at step " +
+                      std::to_string(v.step) + ": " + v.message + "\n";
+    for (const std::string& d : v.details) out += "  " + d + "\n";
+    return out;
+}
+
+std::string verdict(const Summary& s) {
+    if (s.violations) return "VIOLATION (" + std::to_string(s.violations) + " found)";
+    if (s.stats.cut == 0) return "verified: no violation in any execution";
+    return "no violation within the bound (" + std::to_string(s.stats.cut) +
+           " executions cut by it)";
+}
+
+std::string format_summary(const Summary& s) {
+    char elapsed[32];
+    std::snprintf(elapsed, sizeof elapsed, "%.3f s", s.stats.elapsed_seconds);
+    const std::vector<std::pair<std::string, std::string>> rows = {
+        {"model", s.model},
+        {"variant", s.variant},
+        {"strategy", s.strategy},
+        {"bound", s.bound},
+        {"executions", std::to_string(s.stats.executions)},
+        {"cut by bound", std::to_string(s.stats.cut)},
+        {"steps", std::to_string(s.stats.steps)},
+        {"deepest", std::to_string(s.stats.deepest)},
+        {"elapsed", elapsed},
+        {"verdict", verdict(s)},
+    };
+    std::string out = "== lockcheck summary ==\n";
+    for (const auto& [key, value] : rows) out += pad(key, 14) + value + "\n";
+    return out;
+}
+
+} // namespace lockcheck

@@ -1,0 +1,315 @@
+// The step loop, fiber switching, violation recording and teardown of one execution.
+#include "execution.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cstdlib>
+#include <cxxabi.h>
+#include <exception>
+#include <typeinfo>
+
+namespace lockcheck {
+
+namespace fc = boost::context::detail;
+
+namespace {
+
+thread_local Execution* g_current = nullptr; // being set up or run
+thread_local Execution* g_running = nullptr; // inside run(), for the fault handler
+
+// Thrown into a task to end it early (after a violation, or when the execution is cut).
+// Not a std::exception, so model code catching std::exception lets it through.
+struct Unwind {};
+
+std::string demangle(const char* name) {
+    int status = 0;
+    char* out = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+    std::string result = status == 0 ? out : name;
+    std::free(out);
+    return result;
+}
+
+std::string blocked_on(const Task& t) {
+    const Operation& op = t.pending();
+    std::string s = op.name;
+    if (op.obj) s += "(" + op.obj->name() + ")";
+    return s;
+}
+
+} // namespace
+
+Object::Object(std::string name) : name_(std::move(name)) {
+    id_ = Execution::current().register_object(this);
+}
+
+Execution::Execution(StackPool& stacks, Strategy& strategy, Limits limits, TraceSink* sink)
+    : stacks_(stacks), strategy_(strategy), limits_(limits), sink_(sink), previous_(g_current) {
+    g_current = this;
+    schedule_.reserve(limits.depth);
+}
+
+Execution::~Execution() {
+    for (auto& t : tasks_)
+        if (t->stack_.top) stacks_.release(t->stack_);
+    tasks_.clear();
+    owned_.clear();
+    g_current = previous_;
+}
+
+Execution& Execution::current() {
+    assert(g_current && "model code runs only inside an execution");
+    return *g_current;
+}
+
+int Execution::register_object(Object* obj) {
+    objects_.push_back(obj);
+    return static_cast<int>(objects_.size() - 1);
+}
+
+Task& Execution::spawn(std::unique_ptr<Task> task, std::function<void()> body) {
+    if (tasks_.size() >= static_cast<std::size_t>(kMaxTasks))
+        throw std::length_error("a model may spawn at most " + std::to_string(kMaxTasks) +
+                                " tasks");
+    task->id_ = static_cast<TaskId>(tasks_.size());
+    task->body_ = std::move(body);
+    tasks_.push_back(std::move(task));
+    return *tasks_.back();
+}
+
+void Execution::add_invariant(std::string name, std::function<bool()> holds) {
+    invariants_.push_back({std::move(name), std::move(holds)});
+}
+
+void Execution::add_final_check(std::string name, std::function<bool()> holds) {
+    final_checks_.push_back({std::move(name), std::move(holds)});
+}
+
+Outcome Execution::run() {
+    install_fault_handler();
+    Execution* const outer = g_running;
+    g_running = this;
+    if (sigsetjmp(overflow_jump_, 0) == 0) {
+        for (auto& t : tasks_) {
+            start(*t);
+            if (outcome_.violation) break;
+        }
+        if (!outcome_.violation) step_loop();
+    } else {
+        on_stack_overflow();
+    }
+    unwind_all();
+    g_running = outer;
+    outcome_.steps = step_;
+    return std::move(outcome_);
+}
+
+bool Execution::step_loop() {
+    for (;;) {
+        TaskSet enabled = 0;
+        bool unfinished = false;
+        for (auto& tp : tasks_) {
+            const Task& t = *tp;
+            if (t.finished_) continue;
+            unfinished = true;
+            const Operation& op = t.pending_;
+            if (!op.enabled || op.enabled(op.obj, t)) enabled |= task_bit(t.id_);
+        }
+        if (!unfinished) {
+            for (const Check& c : final_checks_)
+                if (!c.holds()) fail(ViolationKind::final_check, c.name, "final check failed: " + c.name);
+            return true;
+        }
+        if (!enabled) {
+            report_blocked();
+            return false;
+        }
+        if (step_ >= limits_.depth) {
+            outcome_.end = End::cut;
+            return false;
+        }
+        const TaskId id = strategy_.pick(step_ + 1, enabled);
+        if (id == kNoTask) {
+            outcome_.end = End::stopped;
+            return false;
+        }
+        if (id >= tasks_.size() || !contains(enabled, id)) {
+            outcome_.end = End::diverged;
+            outcome_.diverged_task = id;
+            return false;
+        }
+        Task& t = *tasks_[id];
+        ++step_;
+        schedule_.push_back(id);
+        t.last_step_ = step_;
+        const Operation performed = t.pending_;
+        value_.reset();
+        resume(t);
+        if (sink_) sink_->on_step(*this, step_, t, performed, value_);
+        if (outcome_.violation) return false;
+        check_invariants();
+        if (outcome_.violation) return false;
+    }
+}
+
+void Execution::check_invariants() {
+    for (const Check& c : invariants_) {
+        if (!c.holds()) {
+            fail(ViolationKind::invariant, c.name, "invariant violated: " + c.name);
+            return;
+        }
+    }
+}
+
+void Execution::start(Task& task) {
+    task.stack_ = stacks_.acquire();
+    task.context_ = fc::make_fcontext(task.stack_.top, task.stack_.size, &Execution::fiber_entry);
+    resume(task);
+}
+
+void Execution::resume(Task& task) {
+    running_ = &task;
+    fc::transfer_t back = fc::jump_fcontext(task.context_, this);
+    task.context_ = back.fctx;
+    running_ = nullptr;
+}
+
+void Execution::yield() {
+    fc::transfer_t back = fc::jump_fcontext(scheduler_context_, nullptr);
+    scheduler_context_ = back.fctx;
+    // Unwinding inside a destructor that already unwinds would terminate: let it finish.
+    if (unwinding_ && std::uncaught_exceptions() == 0) throw Unwind{};
+}
+
+void Execution::fiber_entry(fc::transfer_t transfer) {
+    auto* ex = static_cast<Execution*>(transfer.data);
+    ex->scheduler_context_ = transfer.fctx;
+    Task& task = *ex->running_;
+    ex->run_body(task);
+    task.finished_ = true;
+    fc::jump_fcontext(ex->scheduler_context_, nullptr);
+    __builtin_unreachable(); // a finished fiber is never resumed
+}
+
+void Execution::run_body(Task& task) {
+    try {
+        task.body_();
+        if (!unwinding_) task.on_exit();
+    } catch (const Unwind&) {
+    } catch (const std::exception& e) {
+        fail(ViolationKind::exception, "exception",
+             task.name() + " threw " + demangle(typeid(e).name()) + ": " + e.what());
+    } catch (...) {
+        fail(ViolationKind::exception, "exception", task.name() + " threw an unknown exception");
+    }
+}
+
+void Execution::visible(const char* op, const Object* obj, EnabledFn enabled) {
+    if (unwinding_) {
+        if (std::uncaught_exceptions() == 0) throw Unwind{};
+        return;
+    }
+    running_->pending_ = Operation{op, obj, enabled};
+    yield();
+}
+
+void Execution::fail(ViolationKind kind, std::string property, std::string message) {
+    // Tearing down a cut or failed execution is not a new finding.
+    if (unwinding_) return;
+    if (!outcome_.violation) {
+        outcome_.violation = Violation{kind, std::move(property), std::move(message), step_, {}};
+        outcome_.end = End::violation;
+    }
+    if (running_ && std::uncaught_exceptions() == 0) throw Unwind{};
+}
+
+void Execution::report_blocked() {
+    // Each blocked task waits for at most one holder: follow the chain to find a cycle.
+    std::vector<std::string> details;
+    std::string cycle;
+    for (auto& tp : tasks_) {
+        const Task& t = *tp;
+        if (t.finished_) continue;
+        std::string line = t.name() + ": blocked in " + blocked_on(t);
+        if (const Object* obj = t.pending_.obj) {
+            std::string state;
+            obj->describe(state);
+            if (!state.empty()) line += ", " + state;
+        }
+        details.push_back(std::move(line));
+        if (!cycle.empty()) continue;
+        std::vector<const Task*> chain{&t};
+        for (;;) {
+            const Object* obj = chain.back()->pending_.obj;
+            const Task* next = obj ? obj->holder() : nullptr;
+            if (!next || next->finished_ || next == chain.back()) break;
+            if (next == &t) {
+                for (const Task* c : chain) cycle += c->name() + " -> ";
+                cycle += t.name();
+                break;
+            }
+            if (std::find(chain.begin(), chain.end(), next) != chain.end()) break;
+            chain.push_back(next);
+        }
+    }
+    if (!cycle.empty()) {
+        fail(ViolationKind::deadlock, "deadlock", "deadlock: wait-for cycle " + cycle);
+    } else {
+        std::string who;
+        for (auto& tp : tasks_) {
+            if (tp->finished_) continue;
+            if (!who.empty()) who += ", ";
+            who += tp->name() + " in " + blocked_on(*tp);
+        }
+        fail(ViolationKind::hang, "hang", "hang: no task can run and nothing can wake " + who);
+    }
+    outcome_.violation->details = std::move(details);
+}
+
+void Execution::on_stack_overflow() {
+    Task& task = *running_;
+    running_ = nullptr;
+    task.finished_ = true; // its stack is garbage: never resume or unwind it
+    fail(ViolationKind::stack_overflow, "stack-overflow",
+         task.name() + " overflowed its " + std::to_string(task.stack_.size / 1024) +
+             " KiB stack (raise --stack-size if the model needs more)");
+}
+
+void Execution::unwind_all() {
+    unwinding_ = true;
+    for (auto& tp : tasks_) {
+        Task& t = *tp;
+        if (t.finished_) continue;
+        if (t.context_) resume(t);
+        t.finished_ = true;
+    }
+}
+
+void Execution::on_fault(int sig, siginfo_t* info, void*) {
+    Execution* ex = g_running;
+    if (ex && ex->running_ && ex->running_->stack_.guard_contains(info->si_addr))
+        siglongjmp(ex->overflow_jump_, 1);
+    // Not a model's stack overflow: a bug in lockcheck itself; crash as usual.
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    sigaction(sig, &dfl, nullptr);
+}
+
+void Execution::install_fault_handler() {
+    static bool installed = false;
+    if (installed) return;
+    installed = true;
+    // The overflowed fiber's stack is unusable: the handler needs a stack of its own.
+    static char altstack[64 * 1024];
+    stack_t ss{};
+    ss.ss_sp = altstack;
+    ss.ss_size = sizeof altstack;
+    sigaltstack(&ss, nullptr);
+    struct sigaction sa {};
+    sa.sa_sigaction = &Execution::on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, nullptr);
+    sigaction(SIGBUS, &sa, nullptr);
+}
+
+} // namespace lockcheck

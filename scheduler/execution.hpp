@@ -1,0 +1,141 @@
+// Execution: one run of a model under a strategy. Owns the model's objects and tasks, runs
+// exactly one task fiber at a time, and returns to its step loop at every visible operation.
+// The step loop (enabled set, pick, resume, invariants) is the hot path: it allocates nothing
+// and formats nothing unless a violation or a trace sink asks for it.
+#pragma once
+
+#include <csetjmp>
+#include <csignal>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/context/detail/fcontext.hpp>
+
+#include "object.hpp"
+#include "operation.hpp"
+#include "schedule.hpp"
+#include "stack_pool.hpp"
+#include "strategy.hpp"
+#include "task.hpp"
+#include "trace_sink.hpp"
+#include "violation.hpp"
+
+namespace lockcheck {
+
+// How an execution ended.
+enum class End : std::uint8_t {
+    finished,  // every task returned
+    violation, // a property broke (see Outcome::violation)
+    cut,       // the depth bound was reached with tasks still unfinished
+    stopped,   // the strategy had no further choice (a replay schedule ran out)
+    diverged,  // the strategy picked a task that is not enabled (a replay that does not fit)
+};
+
+struct Outcome {
+    End end = End::finished;
+    std::uint32_t steps = 0;
+    std::optional<Violation> violation;
+    TaskId diverged_task = kNoTask; // with End::diverged
+};
+
+class Execution {
+  public:
+    struct Limits {
+        std::uint32_t depth = 1000; // scheduling steps one execution may take
+    };
+
+    Execution(StackPool& stacks, Strategy& strategy, Limits limits, TraceSink* sink = nullptr);
+    ~Execution();
+    Execution(const Execution&) = delete;
+    Execution& operator=(const Execution&) = delete;
+
+    // The execution being set up or run (there is one at a time).
+    static Execution& current();
+
+    // --- set-up, before run() ---
+    // Adds a task; it starts when run() does, in the order of spawning.
+    Task& spawn(std::unique_ptr<Task> task, std::function<void()> body);
+    // Constructs model state owned by the execution (its objects register themselves).
+    template <class T, class... Args> T& make(Args&&... args);
+    void add_invariant(std::string name, std::function<bool()> holds);
+    void add_final_check(std::string name, std::function<bool()> holds);
+
+    Outcome run();
+
+    // --- from task code (the model layer) ---
+    // A scheduling point: declares the task's next visible operation and returns when the
+    // strategy picks this task (with the operation enabled). The caller then performs it.
+    void visible(const char* op, const Object* obj, EnabledFn enabled = nullptr);
+    // Records the value the operation just read, wrote or returned (for traces).
+    void note(std::int64_t value) { value_ = value; }
+    // Records a violation. Called from a task, it ends the task's execution by unwinding it.
+    void fail(ViolationKind kind, std::string property, std::string message);
+    bool in_task() const { return running_ != nullptr; }
+    Task& current_task() { return *running_; }
+
+    // --- inspection (reports, diagnostics) ---
+    const std::vector<std::unique_ptr<Task>>& tasks() const { return tasks_; }
+    const std::vector<Object*>& objects() const { return objects_; }
+    const Schedule& schedule() const { return schedule_; }
+    std::uint32_t step() const { return step_; }
+
+  private:
+    friend class Object;
+    struct Check {
+        std::string name;
+        std::function<bool()> holds;
+    };
+    struct Holder {
+        virtual ~Holder() = default;
+    };
+    template <class T> struct Owned final : Holder {
+        template <class... A> explicit Owned(A&&... a) : value(std::forward<A>(a)...) {}
+        T value;
+    };
+
+    int register_object(Object* obj);
+    static void fiber_entry(boost::context::detail::transfer_t transfer);
+    static void on_fault(int sig, siginfo_t* info, void* context);
+    static void install_fault_handler();
+    void start(Task& task);
+    void resume(Task& task);
+    void run_body(Task& task);
+    void yield();
+    bool step_loop();
+    void check_invariants();
+    void report_blocked();
+    void on_stack_overflow();
+    void unwind_all();
+
+    StackPool& stacks_;
+    Strategy& strategy_;
+    Limits limits_;
+    TraceSink* sink_;
+    std::vector<std::unique_ptr<Holder>> owned_;
+    std::vector<Object*> objects_;
+    std::vector<std::unique_ptr<Task>> tasks_;
+    std::vector<Check> invariants_;
+    std::vector<Check> final_checks_;
+    Schedule schedule_;
+    Outcome outcome_;
+    std::uint32_t step_ = 0;
+    std::optional<std::int64_t> value_;
+    Task* running_ = nullptr;
+    void* scheduler_context_ = nullptr;
+    bool unwinding_ = false;
+    sigjmp_buf overflow_jump_;
+    Execution* previous_;
+};
+
+template <class T, class... Args> T& Execution::make(Args&&... args) {
+    auto owned = std::make_unique<Owned<T>>(std::forward<Args>(args)...);
+    T& ref = owned->value;
+    owned_.push_back(std::move(owned));
+    return ref;
+}
+
+} // namespace lockcheck

@@ -1,0 +1,22 @@
+// Operation: the visible operation a task is about to perform, declared at its scheduling
+// point. The scheduler asks `enabled` whether the operation can run now (a lock is free, a
+// sleeper was woken); a task whose operation is not enabled is blocked.
+#pragma once
+
+#include <cstdint>
+
+namespace lockcheck {
+
+class Object;
+class Task;
+
+// A plain function pointer, not std::function: the step must not allocate.
+using EnabledFn = bool (*)(const Object* obj, const Task& task);
+
+struct Operation {
+    const char* name = nullptr; // the kernel function, e.g. "mutex_lock"; a static string
+    const Object* obj = nullptr;
+    EnabledFn enabled = nullptr; // nullptr: always enabled
+};
+
+} // namespace lockcheck

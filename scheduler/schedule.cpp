@@ -1,0 +1,42 @@
+// Printing and parsing schedules.
+#include "schedule.hpp"
+
+#include <charconv>
+
+namespace lockcheck {
+
+std::string format_schedule(const Schedule& schedule) {
+    std::string out;
+    for (std::size_t i = 0; i < schedule.size(); ++i) {
+        if (i) out += '.';
+        out += std::to_string(schedule[i]);
+    }
+    return out;
+}
+
+bool parse_schedule(std::string_view text, Schedule& schedule, std::string& error) {
+    schedule.clear();
+    if (text.empty()) {
+        error = "the schedule is empty";
+        return false;
+    }
+    std::size_t pos = 0;
+    while (pos <= text.size()) {
+        std::size_t end = text.find('.', pos);
+        if (end == std::string_view::npos) end = text.size();
+        std::string_view item = text.substr(pos, end - pos);
+        unsigned value = 0;
+        auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+        if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() ||
+            value >= static_cast<unsigned>(kMaxTasks)) {
+            error = "step " + std::to_string(schedule.size() + 1) + ": '" + std::string(item) +
+                    "' is not a task id (0.." + std::to_string(kMaxTasks - 1) + ")";
+            return false;
+        }
+        schedule.push_back(static_cast<TaskId>(value));
+        pos = end + 1;
+    }
+    return true;
+}
+
+} // namespace lockcheck

@@ -1,0 +1,20 @@
+// Schedule: the sequence of task ids chosen at each step. An execution is fully determined
+// by its model, options and schedule, so this printable value is what --replay consumes.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "task_set.hpp"
+
+namespace lockcheck {
+
+using Schedule = std::vector<TaskId>;
+
+// "0.0.1.2": task ids in step order, separated by dots.
+std::string format_schedule(const Schedule& schedule);
+// Parses format_schedule's output; on failure returns false and a one-line reason.
+bool parse_schedule(std::string_view text, Schedule& schedule, std::string& error);
+
+} // namespace lockcheck

@@ -1,0 +1,50 @@
+// Guard-paged stacks from Boost.Context's protected_fixedsize_stack, kept for reuse.
+#include "stack_pool.hpp"
+
+#include <cstdint>
+
+#include <boost/context/protected_fixedsize_stack.hpp>
+#include <unistd.h>
+
+namespace lockcheck {
+
+namespace ctx = boost::context;
+
+namespace {
+std::size_t page_size() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
+} // namespace
+
+bool Stack::guard_contains(const void* addr) const {
+    auto a = reinterpret_cast<std::uintptr_t>(addr);
+    auto bottom = reinterpret_cast<std::uintptr_t>(top) - size;
+    // A frame larger than the guard page can jump past it: count faults just below as well.
+    constexpr std::uintptr_t kSlack = 64 * 1024;
+    return a + kSlack >= bottom && a < bottom + page_size();
+}
+
+StackPool::StackPool(std::size_t stack_size) : stack_size_(stack_size) {}
+
+StackPool::~StackPool() {
+    ctx::protected_fixedsize_stack alloc(stack_size_);
+    for (Stack& s : free_) {
+        ctx::stack_context sc;
+        sc.sp = s.top;
+        sc.size = s.size;
+        alloc.deallocate(sc);
+    }
+}
+
+Stack StackPool::acquire() {
+    if (!free_.empty()) {
+        Stack s = free_.back();
+        free_.pop_back();
+        return s;
+    }
+    ctx::protected_fixedsize_stack alloc(stack_size_);
+    ctx::stack_context sc = alloc.allocate();
+    return Stack{sc.sp, sc.size};
+}
+
+void StackPool::release(Stack stack) { free_.push_back(stack); }
+
+} // namespace lockcheck

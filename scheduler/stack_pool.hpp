@@ -1,0 +1,34 @@
+// StackPool: guard-paged fiber stacks, allocated once and reused by every execution, so that
+// starting an execution maps no memory. A stack overflow hits the guard page (see
+// stack_overflow.hpp) instead of corrupting memory.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace lockcheck {
+
+struct Stack {
+    void* top = nullptr; // highest address; stacks grow down
+    std::size_t size = 0;
+    // The lowest page of the mapping is PROT_NONE.
+    bool guard_contains(const void* addr) const;
+};
+
+class StackPool {
+  public:
+    explicit StackPool(std::size_t stack_size);
+    ~StackPool();
+    StackPool(const StackPool&) = delete;
+    StackPool& operator=(const StackPool&) = delete;
+
+    Stack acquire();
+    void release(Stack stack);
+    std::size_t stack_size() const { return stack_size_; }
+
+  private:
+    std::size_t stack_size_;
+    std::vector<Stack> free_;
+};
+
+} // namespace lockcheck

@@ -1,0 +1,23 @@
+// Strategy: the one narrow interface every search (DFS, replay, later DPOR, random, PCT)
+// implements. The scheduler asks it which enabled task takes each step and, after an
+// execution, whether there is another one to run.
+#pragma once
+
+#include <cstdint>
+
+#include "task_set.hpp"
+
+namespace lockcheck {
+
+class Strategy {
+  public:
+    virtual ~Strategy() = default;
+    // Which task takes step `step` (1-based). `enabled` is never empty. A strategy may return
+    // kNoTask to stop the execution, or a task outside `enabled` (a replay that diverges):
+    // the execution then ends without running it.
+    virtual TaskId pick(std::uint32_t step, TaskSet enabled) = 0;
+    // Called after each execution: prepares the next one; false when the search is done.
+    virtual bool next_execution() = 0;
+};
+
+} // namespace lockcheck

@@ -1,0 +1,44 @@
+// Task: one thread of a model, run on its own fiber. The scheduler sees its pending visible
+// operation and whether it has finished; model/ derives the kernel's task_struct from it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "operation.hpp"
+#include "stack_pool.hpp"
+#include "task_set.hpp"
+
+namespace lockcheck {
+
+class Task {
+  public:
+    explicit Task(std::string name) : name_(std::move(name)) {}
+    virtual ~Task() = default;
+    Task(const Task&) = delete;
+    Task& operator=(const Task&) = delete;
+
+    const std::string& name() const { return name_; }
+    TaskId id() const { return id_; }
+    bool finished() const { return finished_; }
+    const Operation& pending() const { return pending_; }
+    // The step this task last took (0 before its first step).
+    std::uint32_t last_step() const { return last_step_; }
+
+    // Checks when the task's body has returned, run on its fiber (locks still held...).
+    virtual void on_exit() {}
+
+  private:
+    friend class Execution;
+    std::string name_;
+    TaskId id_ = 0;
+    bool finished_ = false;
+    std::uint32_t last_step_ = 0;
+    Operation pending_;
+    std::function<void()> body_;
+    Stack stack_;
+    void* context_ = nullptr; // the suspended fiber (a Boost.Context fcontext_t)
+};
+
+} // namespace lockcheck

@@ -1,0 +1,23 @@
+// TraceSink: receives every step of an execution in full detail. Only counterexample replays
+// use one; the exhaustive search runs with none, so formatting never touches the hot path.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+namespace lockcheck {
+
+class Execution;
+class Task;
+struct Operation;
+
+class TraceSink {
+  public:
+    virtual ~TraceSink() = default;
+    // Called after `task` performed `op` as step `step`; `value` is what the operation read,
+    // wrote or returned, when it has one.
+    virtual void on_step(const Execution& ex, std::uint32_t step, const Task& task,
+                         const Operation& op, std::optional<std::int64_t> value) = 0;
+};
+
+} // namespace lockcheck

@@ -1,0 +1,39 @@
+// Violation: what an execution found wrong, as the checker reports and compares it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lockcheck {
+
+enum class ViolationKind : std::uint8_t {
+    check_failed,      // check(cond, message) in task code
+    invariant,         // a named invariant evaluated after every step
+    final_check,       // a named check when all tasks have finished
+    deadlock,          // no task enabled, a cycle of tasks waiting for each other's locks
+    hang,              // no task enabled, a task asleep (or blocked) that nothing can wake
+    lock_misuse,       // unlock of a lock not held, by a non-owner, recursive locking
+    sleep_in_atomic,   // a sleeping operation while holding a spinlock
+    lock_held_at_exit, // a task finished holding a lock
+    exception,         // model code threw
+    stack_overflow,    // model code overflowed its fiber stack
+};
+
+std::string_view kind_name(ViolationKind kind);
+// Parses a name produced by kind_name; false if there is none such.
+bool parse_kind(std::string_view name, ViolationKind& kind);
+
+struct Violation {
+    ViolationKind kind{};
+    std::string property;             // invariant or check name; the kind name otherwise
+    std::string message;              // one line, what broke
+    std::uint32_t step = 0;           // the step it happened at (0: before the first step)
+    std::vector<std::string> details; // further lines: blocked tasks, the wait-for cycle
+
+    // Two violations are the same finding when they agree on kind and message.
+    std::string key() const { return std::string(kind_name(kind)) + ": " + message; }
+};
+
+} // namespace lockcheck
