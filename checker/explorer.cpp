@@ -15,7 +15,7 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
     SearchResult result;
     std::set<std::string> seen;
     for (;;) {
-        Execution ex(stacks, strategy, Execution::Limits{options.depth});
+        Execution ex(stacks, strategy, Execution::Limits{options.depth, options.step_timeout});
         setup();
         Outcome out = ex.run();
         SearchStats& s = result.stats;
@@ -52,12 +52,12 @@ std::string divergence(const Execution& ex, std::uint32_t step, TaskId id) {
 
 } // namespace
 
-ReplayResult replay(const Setup& setup, const Schedule& schedule, std::size_t stack_size) {
-    StackPool stacks(stack_size);
+ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOptions& options) {
+    StackPool stacks(options.stack_size);
     Replay strategy(schedule);
     TraceRecorder recorder;
     const auto depth = static_cast<std::uint32_t>(schedule.size());
-    Execution ex(stacks, strategy, Execution::Limits{depth}, &recorder);
+    Execution ex(stacks, strategy, Execution::Limits{depth, options.step_timeout}, &recorder);
     setup();
     ReplayResult r;
     r.outcome = ex.run();

@@ -21,6 +21,7 @@ struct CheckOptions {
     std::uint32_t depth = 200;
     bool keep_going = false;             // collect every distinct violation
     std::size_t stack_size = 256 * 1024; // per task fiber
+    unsigned step_timeout = 10;          // seconds without a scheduling point: an endless loop
 };
 
 struct Finding {
@@ -51,6 +52,6 @@ struct ReplayResult {
 };
 
 // Runs exactly `schedule`; it must drive the execution to its end (or to a violation).
-ReplayResult replay(const Setup& setup, const Schedule& schedule, std::size_t stack_size);
+ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOptions& options);
 
 } // namespace lockcheck

@@ -25,7 +25,7 @@ Summary summary_of(const CheckRequest& r, std::string strategy, std::string boun
 
 // Prints a violation with the trace that leads to it, replayed in full detail.
 void print_finding(const CheckRequest& r, const Finding& f, std::ostream& out) {
-    ReplayResult rr = replay(setup_of(r), f.schedule, r.options.stack_size);
+    ReplayResult rr = replay(setup_of(r), f.schedule, r.options);
     out << format_violation(f.violation) << format_trace(rr.trace);
     if (!rr.ok || !rr.outcome.violation || rr.outcome.violation->key() != f.violation.key())
         out << "warning: replaying this schedule did not reproduce the violation; the model "
@@ -34,7 +34,7 @@ void print_finding(const CheckRequest& r, const Finding& f, std::ostream& out) {
 }
 
 int run_replay(const CheckRequest& r, std::ostream& out, std::ostream& err) {
-    ReplayResult rr = replay(setup_of(r), *r.replay, r.options.stack_size);
+    ReplayResult rr = replay(setup_of(r), *r.replay, r.options);
     if (!rr.ok) {
         err << "lockcheck: --replay: " << rr.error << "\n";
         return kExitUsage;

@@ -69,13 +69,19 @@ int main(int argc, char** argv) {
             ->check(CLI::IsMember(choices))
             ->capture_default_str();
         sub->add_option("--depth", depth_text[i], "scheduling steps one execution may take")
+            ->type_name("N")
             ->check(positive_integer(kMaxDepth))
             ->capture_default_str();
-        sub->add_option("--replay", replay_text[i], "replay one schedule (as printed by a run)");
+        sub->add_option("--replay", replay_text[i], "replay one schedule (as printed by a run)")
+            ->type_name("SCHEDULE");
         sub->add_flag("--keep-going", r.options.keep_going,
                       "collect every distinct violation instead of stopping at the first");
         sub->add_option("--stack-size", stack_kib[i], "stack of each task fiber, in KiB")
             ->check(CLI::Range(16u, 65536u))
+            ->capture_default_str();
+        sub->add_option("--step-timeout", r.options.step_timeout,
+                        "seconds a task may run without a scheduling point (an endless loop)")
+            ->check(CLI::Range(1u, 3600u))
             ->capture_default_str();
         for (std::size_t k = 0; k < p.parameters.size(); ++k) {
             const lc::Parameter& param = p.parameters[k];
@@ -85,8 +91,9 @@ int main(int argc, char** argv) {
         }
     }
 
+    if (argc < 2) return usage_error("no model given (models: " + model_names() + "; or 'list')");
     // An unknown model is the most common mistake: name the valid ones.
-    if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "list" &&
+    if (argv[1][0] != '-' && std::string(argv[1]) != "list" &&
         !lc::protocols::find(argv[1]))
         return usage_error("unknown model '" + std::string(argv[1]) + "' (models: " +
                            model_names() + "; or 'list')");
@@ -121,3 +128,4 @@ int main(int argc, char** argv) {
     }
     return usage_error("no model given (models: " + model_names() + "; or 'list')");
 }
+

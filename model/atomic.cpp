@@ -5,8 +5,9 @@ namespace lockcheck {
 
 namespace {
 // Every read-modify-write has this shape: one scheduling point, then the update.
-int rmw(const char* op, atomic_t* v, int delta) {
+int rmw(const char* op, atomic_t* v, int delta, bool show_delta) {
     this_execution().visible(op, v);
+    if (show_delta) this_execution().note_arg(delta);
     v->counter += delta;
     this_execution().note(v->counter);
     return v->counter;
@@ -23,17 +24,18 @@ int atomic_read(const atomic_t* v) {
 
 void atomic_set(atomic_t* v, int i) {
     this_execution().visible("atomic_set", v);
+    this_execution().note_arg(i);
     v->counter = i;
     this_execution().note(i);
 }
 
-void atomic_inc(atomic_t* v) { rmw("atomic_inc", v, 1); }
-void atomic_dec(atomic_t* v) { rmw("atomic_dec", v, -1); }
-void atomic_add(int i, atomic_t* v) { rmw("atomic_add", v, i); }
-void atomic_sub(int i, atomic_t* v) { rmw("atomic_sub", v, -i); }
-int atomic_add_return(int i, atomic_t* v) { return rmw("atomic_add_return", v, i); }
-int atomic_inc_return(atomic_t* v) { return rmw("atomic_inc_return", v, 1); }
-bool atomic_dec_and_test(atomic_t* v) { return rmw("atomic_dec_and_test", v, -1) == 0; }
+void atomic_inc(atomic_t* v) { rmw("atomic_inc", v, 1, false); }
+void atomic_dec(atomic_t* v) { rmw("atomic_dec", v, -1, false); }
+void atomic_add(int i, atomic_t* v) { rmw("atomic_add", v, i, true); }
+void atomic_sub(int i, atomic_t* v) { rmw("atomic_sub", v, -i, true); }
+int atomic_add_return(int i, atomic_t* v) { return rmw("atomic_add_return", v, i, true); }
+int atomic_inc_return(atomic_t* v) { return rmw("atomic_inc_return", v, 1, false); }
+bool atomic_dec_and_test(atomic_t* v) { return rmw("atomic_dec_and_test", v, -1, false) == 0; }
 
 int atomic_cmpxchg(atomic_t* v, int old, int new_) {
     this_execution().visible("atomic_cmpxchg", v);

@@ -8,6 +8,7 @@ enum class BitOp { set, clear, test };
 
 bool bit_op(const char* name, long nr, bitmap_word* addr, BitOp how) {
     this_execution().visible(name, addr);
+    this_execution().note_arg(nr);
     unsigned long& word = addr->word();
     const unsigned long mask = 1UL << nr;
     bool old = (word & mask) != 0;

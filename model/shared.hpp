@@ -17,13 +17,13 @@ template <class T> class shared final : public Object {
   public:
     explicit shared(std::string name, T init = T{}) : Object(std::move(name)), value_(init) {}
 
-    T read() const {
-        this_execution().visible("read", this);
+    T read(const char* op = "read") const {
+        this_execution().visible(op, this);
         this_execution().note(static_cast<std::int64_t>(value_));
         return value_;
     }
-    void write(T v) {
-        this_execution().visible("write", this);
+    void write(T v, const char* op = "write") {
+        this_execution().visible(op, this);
         value_ = v;
         this_execution().note(static_cast<std::int64_t>(v));
     }
@@ -41,7 +41,9 @@ template <class T> class shared final : public Object {
 };
 
 // Marked accesses, as the kernel writes them where a plain access could tear or be fused.
-template <class T> T READ_ONCE(const shared<T>& x) { return x.read(); }
-template <class T, class V> void WRITE_ONCE(shared<T>& x, V v) { x.write(static_cast<T>(v)); }
+template <class T> T READ_ONCE(const shared<T>& x) { return x.read("READ_ONCE"); }
+template <class T, class V> void WRITE_ONCE(shared<T>& x, V v) {
+    x.write(static_cast<T>(v), "WRITE_ONCE");
+}
 
 } // namespace lockcheck

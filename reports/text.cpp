@@ -14,7 +14,9 @@ std::string pad(const std::string& s, std::size_t width) {
 }
 
 std::string operation_text(const TraceStep& s) {
-    std::string op = s.operation + "(" + s.object + ")";
+    std::string args = s.arg ? std::to_string(*s.arg) : "";
+    if (s.arg && !s.object.empty()) args += ", ";
+    std::string op = s.operation + "(" + args + s.object + ")";
     if (s.value) op += " -> " + std::to_string(*s.value);
     return op;
 }
@@ -33,7 +35,9 @@ std::string format_trace(const Trace& trace) {
     for (const TraceStep& s : trace.steps) {
         char num[16];
         std::snprintf(num, sizeof num, "%6u", s.step);
-        std::string state = s.object.empty() ? "" : s.object + ": " + s.state;
+        // "log_writers = 1", "log_mutex: held by fsync0"
+        std::string sep = s.state.rfind("= ", 0) == 0 ? " " : ": ";
+        std::string state = s.object.empty() ? "" : s.object + sep + s.state;
         std::string line = std::string(num) + "  " + pad(s.task, task_width) + "  " +
                            pad(operation_text(s), op_width) + "  " + state;
         while (!line.empty() && line.back() == ' ') line.pop_back();

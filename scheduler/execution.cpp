@@ -8,6 +8,8 @@
 #include <exception>
 #include <typeinfo>
 
+#include "watchdog.hpp"
+
 namespace lockcheck {
 
 namespace fc = boost::context::detail;
@@ -86,16 +88,25 @@ void Execution::add_final_check(std::string name, std::function<bool()> holds) {
 
 Outcome Execution::run() {
     install_fault_handler();
+    watchdog::arm(limits_.step_timeout, &Execution::interrupt_running_task);
     Execution* const outer = g_running;
     g_running = this;
-    if (sigsetjmp(overflow_jump_, 0) == 0) {
+    // Both escapes out of a running task land here: 1 from a stack overflow, 2 from the
+    // watchdog. Nothing below may keep state in locals across them.
+    switch (sigsetjmp(escape_jump_, 0)) {
+    case 0:
         for (auto& t : tasks_) {
             start(*t);
             if (outcome_.violation) break;
         }
         if (!outcome_.violation) step_loop();
-    } else {
+        break;
+    case 1:
         on_stack_overflow();
+        break;
+    default:
+        on_step_timeout();
+        break;
     }
     unwind_all();
     g_running = outer;
@@ -143,8 +154,9 @@ bool Execution::step_loop() {
         t.last_step_ = step_;
         const Operation performed = t.pending_;
         value_.reset();
+        arg_.reset();
         resume(t);
-        if (sink_) sink_->on_step(*this, step_, t, performed, value_);
+        if (sink_) sink_->on_step(*this, step_, t, performed, StepValues{arg_, value_});
         if (outcome_.violation) return false;
         check_invariants();
         if (outcome_.violation) return false;
@@ -168,7 +180,9 @@ void Execution::start(Task& task) {
 
 void Execution::resume(Task& task) {
     running_ = &task;
+    watchdog::enter_task();
     fc::transfer_t back = fc::jump_fcontext(task.context_, this);
+    watchdog::leave_task();
     task.context_ = back.fctx;
     running_ = nullptr;
 }
@@ -196,10 +210,10 @@ void Execution::run_body(Task& task) {
         if (!unwinding_) task.on_exit();
     } catch (const Unwind&) {
     } catch (const std::exception& e) {
-        fail(ViolationKind::exception, "exception",
+        record(ViolationKind::exception, "exception",
              task.name() + " threw " + demangle(typeid(e).name()) + ": " + e.what());
     } catch (...) {
-        fail(ViolationKind::exception, "exception", task.name() + " threw an unknown exception");
+        record(ViolationKind::exception, "exception", task.name() + " threw an unknown exception");
     }
 }
 
@@ -212,13 +226,16 @@ void Execution::visible(const char* op, const Object* obj, EnabledFn enabled) {
     yield();
 }
 
-void Execution::fail(ViolationKind kind, std::string property, std::string message) {
+void Execution::record(ViolationKind kind, std::string property, std::string message) {
     // Tearing down a cut or failed execution is not a new finding.
+    if (unwinding_ || outcome_.violation) return;
+    outcome_.violation = Violation{kind, std::move(property), std::move(message), step_, {}};
+    outcome_.end = End::violation;
+}
+
+void Execution::fail(ViolationKind kind, std::string property, std::string message) {
     if (unwinding_) return;
-    if (!outcome_.violation) {
-        outcome_.violation = Violation{kind, std::move(property), std::move(message), step_, {}};
-        outcome_.end = End::violation;
-    }
+    record(kind, std::move(property), std::move(message));
     if (running_ && std::uncaught_exceptions() == 0) throw Unwind{};
 }
 
@@ -266,12 +283,28 @@ void Execution::report_blocked() {
 }
 
 void Execution::on_stack_overflow() {
+    watchdog::leave_task();
     Task& task = *running_;
     running_ = nullptr;
     task.finished_ = true; // its stack is garbage: never resume or unwind it
     fail(ViolationKind::stack_overflow, "stack-overflow",
-         task.name() + " overflowed its " + std::to_string(task.stack_.size / 1024) +
+         task.name() + " overflowed its " + std::to_string(stacks_.stack_size() / 1024) +
              " KiB stack (raise --stack-size if the model needs more)");
+}
+
+void Execution::on_step_timeout() {
+    watchdog::leave_task();
+    Task& task = *running_;
+    running_ = nullptr;
+    task.finished_ = true; // interrupted at an arbitrary point: never resume or unwind it
+    fail(ViolationKind::no_progress, "no-progress",
+         task.name() + " ran " + std::to_string(limits_.step_timeout) +
+             " s without reaching a scheduling point (an infinite loop in model code?)");
+}
+
+void Execution::interrupt_running_task() {
+    Execution* ex = g_running;
+    if (ex && ex->running_) siglongjmp(ex->escape_jump_, 2);
 }
 
 void Execution::unwind_all() {
@@ -287,7 +320,7 @@ void Execution::unwind_all() {
 void Execution::on_fault(int sig, siginfo_t* info, void*) {
     Execution* ex = g_running;
     if (ex && ex->running_ && ex->running_->stack_.guard_contains(info->si_addr))
-        siglongjmp(ex->overflow_jump_, 1);
+        siglongjmp(ex->escape_jump_, 1);
     // Not a model's stack overflow: a bug in lockcheck itself; crash as usual.
     struct sigaction dfl {};
     dfl.sa_handler = SIG_DFL;

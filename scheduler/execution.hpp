@@ -46,6 +46,9 @@ class Execution {
   public:
     struct Limits {
         std::uint32_t depth = 1000; // scheduling steps one execution may take
+        // Seconds a task may run between two scheduling points before it counts as stuck
+        // in an infinite loop.
+        unsigned step_timeout = 10;
     };
 
     Execution(StackPool& stacks, Strategy& strategy, Limits limits, TraceSink* sink = nullptr);
@@ -72,6 +75,9 @@ class Execution {
     void visible(const char* op, const Object* obj, EnabledFn enabled = nullptr);
     // Records the value the operation just read, wrote or returned (for traces).
     void note(std::int64_t value) { value_ = value; }
+    // Records the operation's argument beside its object (the bit of set_bit, the i of
+    // atomic_add), for traces.
+    void note_arg(std::int64_t arg) { arg_ = arg; }
     // Records a violation. Called from a task, it ends the task's execution by unwinding it.
     void fail(ViolationKind kind, std::string property, std::string message);
     bool in_task() const { return running_ != nullptr; }
@@ -98,6 +104,8 @@ class Execution {
     };
 
     int register_object(Object* obj);
+    // Records the first violation of the execution; never throws.
+    void record(ViolationKind kind, std::string property, std::string message);
     static void fiber_entry(boost::context::detail::transfer_t transfer);
     static void on_fault(int sig, siginfo_t* info, void* context);
     static void install_fault_handler();
@@ -109,6 +117,8 @@ class Execution {
     void check_invariants();
     void report_blocked();
     void on_stack_overflow();
+    void on_step_timeout();
+    static void interrupt_running_task();
     void unwind_all();
 
     StackPool& stacks_;
@@ -124,10 +134,11 @@ class Execution {
     Outcome outcome_;
     std::uint32_t step_ = 0;
     std::optional<std::int64_t> value_;
+    std::optional<std::int64_t> arg_;
     Task* running_ = nullptr;
     void* scheduler_context_ = nullptr;
     bool unwinding_ = false;
-    sigjmp_buf overflow_jump_;
+    sigjmp_buf escape_jump_;
     Execution* previous_;
 };
 

@@ -6,9 +6,10 @@
 namespace lockcheck {
 
 namespace {
-constexpr std::array<std::string_view, 10> kKindNames = {
-    "check-failed",    "invariant", "final-check", "deadlock",  "hang",
-    "lock-misuse",     "sleep-in-atomic", "lock-held-at-exit", "exception", "stack-overflow",
+constexpr std::array<std::string_view, 11> kKindNames = {
+    "check-failed", "invariant",         "final-check", "deadlock",       "hang",
+    "lock-misuse",  "sleep-in-atomic",   "lock-held-at-exit", "exception", "stack-overflow",
+    "no-progress",
 };
 } // namespace
 

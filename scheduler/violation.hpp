@@ -19,6 +19,7 @@ enum class ViolationKind : std::uint8_t {
     lock_held_at_exit, // a task finished holding a lock
     exception,         // model code threw
     stack_overflow,    // model code overflowed its fiber stack
+    no_progress,       // model code ran past the step timeout without a scheduling point
 };
 
 std::string_view kind_name(ViolationKind kind);
