@@ -66,11 +66,11 @@ ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOpt
     if (r.outcome.end == End::diverged) {
         r.error = divergence(ex, ran + 1, r.outcome.diverged_task);
     } else if (r.outcome.end == End::cut || r.outcome.end == End::stopped) {
-        r.error = "the schedule ends after " + std::to_string(ran) +
-                  " steps but the execution goes on";
+        r.error =
+            "the schedule ends after " + std::to_string(ran) + " steps but the execution goes on";
     } else if (ran < schedule.size()) {
-        r.error = "the execution ends after " + std::to_string(ran) + " steps but the schedule has " +
-                  std::to_string(schedule.size());
+        r.error = "the execution ends after " + std::to_string(ran) +
+                  " steps but the schedule has " + std::to_string(schedule.size());
     } else {
         r.ok = true;
     }

@@ -11,7 +11,8 @@ std::optional<std::size_t> Protocol::find_variant(const std::string& variant_nam
 
 ParameterValues Protocol::default_values() const {
     ParameterValues values;
-    for (const Parameter& p : parameters) values.push_back(p.default_value);
+    for (const Parameter& p : parameters)
+        values.push_back(p.default_value);
     return values;
 }
 

@@ -22,7 +22,8 @@ void TraceRecorder::on_step(const Execution&, std::uint32_t step, const Task& ta
 
 Trace TraceRecorder::take(const Execution& ex) {
     trace_.tasks.clear();
-    for (const auto& t : ex.tasks()) trace_.tasks.push_back(t->name());
+    for (const auto& t : ex.tasks())
+        trace_.tasks.push_back(t->name());
     return std::move(trace_);
 }
 

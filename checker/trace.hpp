@@ -14,8 +14,8 @@ namespace lockcheck {
 struct TraceStep {
     std::uint32_t step = 0;
     std::string task;
-    std::string operation; // "mutex_lock"
-    std::string object;    // "log_mutex"; empty for operations on no object
+    std::string operation;           // "mutex_lock"
+    std::string object;              // "log_mutex"; empty for operations on no object
     std::optional<std::int64_t> arg; // shown before the object: set_bit(1, log_tree)
     std::optional<std::int64_t> value;
     std::string state; // the object's state after the step: "held by fsync0"

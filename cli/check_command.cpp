@@ -39,7 +39,8 @@ int run_replay(const CheckRequest& r, std::ostream& out, std::ostream& err) {
         err << "lockcheck: --replay: " << rr.error << "\n";
         return kExitUsage;
     }
-    Summary s = summary_of(r, "replay", "schedule of " + std::to_string(r.replay->size()) + " steps");
+    Summary s =
+        summary_of(r, "replay", "schedule of " + std::to_string(r.replay->size()) + " steps");
     s.stats.executions = 1;
     s.stats.steps = s.stats.deepest = rr.outcome.steps;
     if (rr.outcome.violation) {
@@ -53,8 +54,8 @@ int run_replay(const CheckRequest& r, std::ostream& out, std::ostream& err) {
 } // namespace
 
 std::string replay_command(const CheckRequest& r, const Schedule& schedule) {
-    std::string cmd = "lockcheck " + r.protocol->name + " --variant " +
-                      r.protocol->variants[r.variant].name;
+    std::string cmd =
+        "lockcheck " + r.protocol->name + " --variant " + r.protocol->variants[r.variant].name;
     for (std::size_t i = 0; i < r.protocol->parameters.size(); ++i)
         cmd += " --" + r.protocol->parameters[i].name + " " + std::to_string(r.values[i]);
     return cmd + " --replay " + format_schedule(schedule);
@@ -64,7 +65,8 @@ int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
     if (r.replay) return run_replay(r, out, err);
     Dfs dfs(r.options.depth);
     SearchResult result = explore(setup_of(r), dfs, r.options);
-    for (const Finding& f : result.findings) print_finding(r, f, out);
+    for (const Finding& f : result.findings)
+        print_finding(r, f, out);
     Summary s = summary_of(r, "dfs", "depth " + std::to_string(r.options.depth));
     s.stats = result.stats;
     s.violations = result.findings.size();

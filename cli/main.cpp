@@ -29,7 +29,8 @@ CLI::Validator positive_integer(unsigned max) {
 
 std::string model_names() {
     std::string names;
-    for (const lc::Protocol& p : lc::protocols::all()) names += (names.empty() ? "" : ", ") + p.name;
+    for (const lc::Protocol& p : lc::protocols::all())
+        names += (names.empty() ? "" : ", ") + p.name;
     return names;
 }
 
@@ -62,7 +63,8 @@ int main(int argc, char** argv) {
         variant_names[i] = p.variants[p.default_variant].name;
         depth_text[i] = std::to_string(p.default_depth);
         std::vector<std::string> choices;
-        for (const lc::Variant& v : p.variants) choices.push_back(v.name);
+        for (const lc::Variant& v : p.variants)
+            choices.push_back(v.name);
 
         CLI::App* sub = app.add_subcommand(p.name, p.summary);
         sub->add_option("--variant", variant_names[i], "protocol variant")
@@ -93,10 +95,9 @@ int main(int argc, char** argv) {
 
     if (argc < 2) return usage_error("no model given (models: " + model_names() + "; or 'list')");
     // An unknown model is the most common mistake: name the valid ones.
-    if (argv[1][0] != '-' && std::string(argv[1]) != "list" &&
-        !lc::protocols::find(argv[1]))
-        return usage_error("unknown model '" + std::string(argv[1]) + "' (models: " +
-                           model_names() + "; or 'list')");
+    if (argv[1][0] != '-' && std::string(argv[1]) != "list" && !lc::protocols::find(argv[1]))
+        return usage_error("unknown model '" + std::string(argv[1]) +
+                           "' (models: " + model_names() + "; or 'list')");
 
     try {
         app.parse(argc, argv);
@@ -124,8 +125,12 @@ int main(int argc, char** argv) {
                 return usage_error("--replay: " + error);
             r.replay = std::move(schedule);
         }
-        return lc::cli::run_check(r, std::cout, std::cerr);
+        try {
+            return lc::cli::run_check(r, std::cout, std::cerr);
+        } catch (const std::exception& e) {
+            // The model's set-up itself failed (too many tasks, say): nothing was checked.
+            return usage_error("cannot set up " + protocols[i].name + ": " + e.what());
+        }
     }
     return usage_error("no model given (models: " + model_names() + "; or 'list')");
 }
-

@@ -14,7 +14,9 @@ int rmw(const char* op, atomic_t* v, int delta, bool show_delta) {
 }
 } // namespace
 
-void atomic_t::describe(std::string& out) const { out += "= " + std::to_string(counter); }
+void atomic_t::describe(std::string& out) const {
+    out += "= " + std::to_string(counter);
+}
 
 int atomic_read(const atomic_t* v) {
     this_execution().visible("atomic_read", v);
@@ -29,13 +31,27 @@ void atomic_set(atomic_t* v, int i) {
     this_execution().note(i);
 }
 
-void atomic_inc(atomic_t* v) { rmw("atomic_inc", v, 1, false); }
-void atomic_dec(atomic_t* v) { rmw("atomic_dec", v, -1, false); }
-void atomic_add(int i, atomic_t* v) { rmw("atomic_add", v, i, true); }
-void atomic_sub(int i, atomic_t* v) { rmw("atomic_sub", v, -i, true); }
-int atomic_add_return(int i, atomic_t* v) { return rmw("atomic_add_return", v, i, true); }
-int atomic_inc_return(atomic_t* v) { return rmw("atomic_inc_return", v, 1, false); }
-bool atomic_dec_and_test(atomic_t* v) { return rmw("atomic_dec_and_test", v, -1, false) == 0; }
+void atomic_inc(atomic_t* v) {
+    rmw("atomic_inc", v, 1, false);
+}
+void atomic_dec(atomic_t* v) {
+    rmw("atomic_dec", v, -1, false);
+}
+void atomic_add(int i, atomic_t* v) {
+    rmw("atomic_add", v, i, true);
+}
+void atomic_sub(int i, atomic_t* v) {
+    rmw("atomic_sub", v, -i, true);
+}
+int atomic_add_return(int i, atomic_t* v) {
+    return rmw("atomic_add_return", v, i, true);
+}
+int atomic_inc_return(atomic_t* v) {
+    return rmw("atomic_inc_return", v, 1, false);
+}
+bool atomic_dec_and_test(atomic_t* v) {
+    return rmw("atomic_dec_and_test", v, -1, false) == 0;
+}
 
 int atomic_cmpxchg(atomic_t* v, int old, int new_) {
     this_execution().visible("atomic_cmpxchg", v);

@@ -22,8 +22,12 @@ bool bit_op(const char* name, long nr, bitmap_word* addr, BitOp how) {
 bool test_bit(long nr, const bitmap_word* addr) {
     return bit_op("test_bit", nr, const_cast<bitmap_word*>(addr), BitOp::test);
 }
-void set_bit(long nr, bitmap_word* addr) { bit_op("set_bit", nr, addr, BitOp::set); }
-void clear_bit(long nr, bitmap_word* addr) { bit_op("clear_bit", nr, addr, BitOp::clear); }
+void set_bit(long nr, bitmap_word* addr) {
+    bit_op("set_bit", nr, addr, BitOp::set);
+}
+void clear_bit(long nr, bitmap_word* addr) {
+    bit_op("clear_bit", nr, addr, BitOp::clear);
+}
 bool test_and_set_bit(long nr, bitmap_word* addr) {
     return bit_op("test_and_set_bit", nr, addr, BitOp::set);
 }

@@ -18,7 +18,9 @@ void completion::describe(std::string& out) const {
     out += done == UINT_MAX ? std::string("done = all") : "done = " + std::to_string(done);
 }
 
-void init_completion(struct completion* x) { reinit_completion(x); }
+void init_completion(struct completion* x) {
+    reinit_completion(x);
+}
 
 void reinit_completion(struct completion* x) {
     this_execution().visible("reinit_completion", x);

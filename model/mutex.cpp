@@ -7,7 +7,9 @@
 namespace lockcheck {
 
 namespace {
-bool unowned(const Object* obj, const Task&) { return !static_cast<const mutex*>(obj)->owner; }
+bool unowned(const Object* obj, const Task&) {
+    return !static_cast<const mutex*>(obj)->owner;
+}
 } // namespace
 
 void mutex::describe(std::string& out) const {

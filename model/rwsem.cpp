@@ -8,8 +8,12 @@ namespace lockcheck {
 
 namespace {
 
-const rw_semaphore* sem_of(const Object* obj) { return static_cast<const rw_semaphore*>(obj); }
-bool no_writer(const Object* obj, const Task&) { return !sem_of(obj)->writer; }
+const rw_semaphore* sem_of(const Object* obj) {
+    return static_cast<const rw_semaphore*>(obj);
+}
+bool no_writer(const Object* obj, const Task&) {
+    return !sem_of(obj)->writer;
+}
 bool free_sem(const Object* obj, const Task&) {
     return !sem_of(obj)->writer && sem_of(obj)->readers == 0;
 }
@@ -47,7 +51,8 @@ void rw_semaphore::describe(std::string& out) const {
 void down_read(struct rw_semaphore* sem) {
     might_sleep("down_read", sem);
     task_struct* me = current();
-    if (sem->writer == me || contains(sem->readers, me->id())) report_recursive_locking("down_read", sem);
+    if (sem->writer == me || contains(sem->readers, me->id()))
+        report_recursive_locking("down_read", sem);
     this_execution().visible("down_read", sem, &no_writer);
     take_read(sem, me);
 }
@@ -55,7 +60,8 @@ void down_read(struct rw_semaphore* sem) {
 void down_write(struct rw_semaphore* sem) {
     might_sleep("down_write", sem);
     task_struct* me = current();
-    if (sem->writer == me || contains(sem->readers, me->id())) report_recursive_locking("down_write", sem);
+    if (sem->writer == me || contains(sem->readers, me->id()))
+        report_recursive_locking("down_write", sem);
     this_execution().visible("down_write", sem, &free_sem);
     take_write(sem, me);
 }

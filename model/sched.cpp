@@ -19,8 +19,7 @@ void might_sleep(const char* what, const Object* obj) {
     if (obj) op += "(" + obj->name() + ")";
     this_execution().fail(ViolationKind::sleep_in_atomic, "sleep-in-atomic",
                           "BUG: sleeping function called from invalid context: " + me->name() +
-                              " calls " + op + " while atomic (holding " + held_spinlock(me) +
-                              ")");
+                              " calls " + op + " while atomic (holding " + held_spinlock(me) + ")");
 }
 
 void set_current_state(long state) {
@@ -29,7 +28,9 @@ void set_current_state(long state) {
     this_execution().note(state);
 }
 
-void __set_current_state(long state) { set_current_state(state); }
+void __set_current_state(long state) {
+    set_current_state(state);
+}
 
 void schedule() {
     task_struct* me = current();

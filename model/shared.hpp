@@ -41,7 +41,9 @@ template <class T> class shared final : public Object {
 };
 
 // Marked accesses, as the kernel writes them where a plain access could tear or be fused.
-template <class T> T READ_ONCE(const shared<T>& x) { return x.read("READ_ONCE"); }
+template <class T> T READ_ONCE(const shared<T>& x) {
+    return x.read("READ_ONCE");
+}
 template <class T, class V> void WRITE_ONCE(shared<T>& x, V v) {
     x.write(static_cast<T>(v), "WRITE_ONCE");
 }

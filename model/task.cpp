@@ -6,9 +6,13 @@
 
 namespace lockcheck {
 
-task_struct* current() { return static_cast<task_struct*>(&Execution::current().current_task()); }
+task_struct* current() {
+    return static_cast<task_struct*>(&Execution::current().current_task());
+}
 
-Execution& this_execution() { return Execution::current(); }
+Execution& this_execution() {
+    return Execution::current();
+}
 
 void spawn(std::string comm, std::function<void()> body) {
     Execution::current().spawn(std::make_unique<task_struct>(std::move(comm)), std::move(body));

@@ -30,8 +30,8 @@ class task_struct final : public Task {
     void on_exit() override;
 
     long state = TASK_RUNNING;
-    int preempt_count = 0;                 // raised by spinlocks: atomic context
-    const Object* sleeping_on = nullptr;   // what schedule() would sleep on, for reports
+    int preempt_count = 0;               // raised by spinlocks: atomic context
+    const Object* sleeping_on = nullptr; // what schedule() would sleep on, for reports
     std::array<held_lock, kMaxHeldLocks> held_locks{};
     int lockdep_depth = 0;
 

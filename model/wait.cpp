@@ -97,8 +97,7 @@ void prepare_to_wait(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, lon
     queue("prepare_to_wait", wq_head, wq_entry, state, false);
 }
 
-void prepare_to_wait_exclusive(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry,
-                               long state) {
+void prepare_to_wait_exclusive(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, long state) {
     queue("prepare_to_wait_exclusive", wq_head, wq_entry, state, true);
 }
 
@@ -110,9 +109,13 @@ void finish_wait(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry) {
     if (wq_entry->head) wait_queue_head_t::remove(wq_entry);
 }
 
-int wake_up(wait_queue_head_t* wq_head) { return wake_up_common("wake_up", wq_head, 1); }
+int wake_up(wait_queue_head_t* wq_head) {
+    return wake_up_common("wake_up", wq_head, 1);
+}
 
-int wake_up_all(wait_queue_head_t* wq_head) { return wake_up_common("wake_up_all", wq_head, 0); }
+int wake_up_all(wait_queue_head_t* wq_head) {
+    return wake_up_common("wake_up_all", wq_head, 0);
+}
 
 bool waitqueue_active(wait_queue_head_t* wq_head) {
     this_execution().visible("waitqueue_active", wq_head);
@@ -120,6 +123,8 @@ bool waitqueue_active(wait_queue_head_t* wq_head) {
     return wq_head->first != nullptr;
 }
 
-bool wq_has_sleeper(wait_queue_head_t* wq_head) { return waitqueue_active(wq_head); }
+bool wq_has_sleeper(wait_queue_head_t* wq_head) {
+    return waitqueue_active(wq_head);
+}
 
 } // namespace lockcheck

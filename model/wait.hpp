@@ -38,7 +38,7 @@ struct wait_queue_entry {
 };
 
 #define DEFINE_WAIT(name) ::lockcheck::wait_queue_entry name(::lockcheck::current())
-#define DEFINE_WAIT_FUNC(name, function)                                                        \
+#define DEFINE_WAIT_FUNC(name, function)                                                           \
     ::lockcheck::wait_queue_entry name(::lockcheck::current(), function)
 
 struct wait_queue_head_t final : Object {
@@ -54,8 +54,7 @@ struct wait_queue_head_t final : Object {
 };
 
 void prepare_to_wait(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, long state);
-void prepare_to_wait_exclusive(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry,
-                               long state);
+void prepare_to_wait_exclusive(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, long state);
 void finish_wait(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry);
 // Wakes every non-exclusive waiter and one exclusive waiter; returns how many it woke.
 int wake_up(wait_queue_head_t* wq_head);
@@ -77,7 +76,7 @@ template <class Condition> void wait_event_fn(wait_queue_head_t* wq_head, Condit
     finish_wait(wq_head, &wait);
 }
 
-#define wait_event(wq_head, condition)                                                          \
+#define wait_event(wq_head, condition)                                                             \
     ::lockcheck::wait_event_fn(&(wq_head), [&]() -> bool { return (condition); })
 
 } // namespace lockcheck

@@ -37,8 +37,8 @@ namespace {
 struct RenamePinPolicy {
     enum class Pin { under_log_mutex, atomic, none };
     Pin pin = Pin::atomic;
-    bool pin_after_unlink = false;         // pin only once the old name is already gone
-    bool log_edits_take_log_mutex = true;  // join_running_log_trans() locks log_mutex
+    bool pin_after_unlink = false;        // pin only once the old name is already gone
+    bool log_edits_take_log_mutex = true; // join_running_log_trans() locks log_mutex
 };
 
 struct RenamePinVariant {
@@ -73,13 +73,20 @@ const std::array<RenamePinVariant, 5>& variants() {
 }
 
 // Log items: bit 2i is rename i's old name, bit 2i+1 its new name.
-long old_name(int i) { return 2 * i; }
-long new_name(int i) { return 2 * i + 1; }
+long old_name(int i) {
+    return 2 * i;
+}
+long new_name(int i) {
+    return 2 * i + 1;
+}
 
 struct btrfs_root {
-    explicit btrfs_root(unsigned long logged) : log_tree("log_tree", logged), super_log_root("super_log_root", logged) {}
+    explicit btrfs_root(unsigned long logged)
+        : log_tree("log_tree", logged), super_log_root("super_log_root", logged) {}
 
-    struct mutex log_mutex{"log_mutex"};
+    struct mutex log_mutex {
+        "log_mutex"
+    };
     atomic_t log_writers{"log_writers"};
     wait_queue_head_t log_writer_wait{"log_writer_wait"};
     bitmap_word log_tree;       // the running log transaction's items
@@ -175,7 +182,8 @@ void setup(std::size_t variant, const ParameterValues& values) {
     const int renames = values[0];
     const int fsyncs = values[1];
     unsigned long logged = 0;
-    for (int i = 0; i < renames; ++i) logged |= 1UL << old_name(i);
+    for (int i = 0; i < renames; ++i)
+        logged |= 1UL << old_name(i);
     btrfs_root& root = this_execution().make<btrfs_root>(logged);
 
     for (int i = 0; i < renames; ++i)
@@ -183,9 +191,8 @@ void setup(std::size_t variant, const ParameterValues& values) {
     for (int i = 0; i < fsyncs; ++i)
         spawn("fsync" + std::to_string(i), [&root] { btrfs_sync_log(&root); });
 
-    invariant(kInvariant, [&root, renames] {
-        return every_inode_named(root.super_log_root.peek(), renames);
-    });
+    invariant(kInvariant,
+              [&root, renames] { return every_inode_named(root.super_log_root.peek(), renames); });
     final_check(kBalanced, [&root] { return root.log_writers.peek() == 0; });
 }
 
@@ -195,7 +202,8 @@ Protocol rename_pin() {
     Protocol p;
     p.name = "rename-pin";
     p.summary = "btrfs rename pins the log (log_writers) so no fsync commits half a rename";
-    for (const RenamePinVariant& v : variants()) p.variants.push_back(v.variant);
+    for (const RenamePinVariant& v : variants())
+        p.variants.push_back(v.variant);
     p.default_variant = 1; // atomic: the patch under review
     p.parameters = {
         {"renames", "rename tasks, each renaming its own inode", 1, 1, 8},

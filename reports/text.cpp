@@ -40,7 +40,8 @@ std::string format_trace(const Trace& trace) {
         std::string state = s.object.empty() ? "" : s.object + sep + s.state;
         std::string line = std::string(num) + "  " + pad(s.task, task_width) + "  " +
                            pad(operation_text(s), op_width) + "  " + state;
-        while (!line.empty() && line.back() == ' ') line.pop_back();
+        while (!line.empty() && line.back() == ' ')
+            line.pop_back();
         out += line + "\n";
     }
     return out;
@@ -49,7 +50,8 @@ std::string format_trace(const Trace& trace) {
 std::string format_violation(const Violation& v) {
     std::string out = "VIOLATION (" + std::string(kind_name(v.kind)) + ") at step " +
                       std::to_string(v.step) + ": " + v.message + "\n";
-    for (const std::string& d : v.details) out += "  " + d + "\n";
+    for (const std::string& d : v.details)
+        out += "  " + d + "\n";
     return out;
 }
 
@@ -76,7 +78,8 @@ std::string format_summary(const Summary& s) {
         {"verdict", verdict(s)},
     };
     std::string out = "== lockcheck summary ==\n";
-    for (const auto& [key, value] : rows) out += pad(key, 14) + value + "\n";
+    for (const auto& [key, value] : rows)
+        out += pad(key, 14) + value + "\n";
     return out;
 }
 

@@ -95,10 +95,7 @@ Outcome Execution::run() {
     // watchdog. Nothing below may keep state in locals across them.
     switch (sigsetjmp(escape_jump_, 0)) {
     case 0:
-        for (auto& t : tasks_) {
-            start(*t);
-            if (outcome_.violation) break;
-        }
+        start_new_tasks();
         if (!outcome_.violation) step_loop();
         break;
     case 1:
@@ -127,7 +124,8 @@ bool Execution::step_loop() {
         }
         if (!unfinished) {
             for (const Check& c : final_checks_)
-                if (!c.holds()) fail(ViolationKind::final_check, c.name, "final check failed: " + c.name);
+                if (!holds(c))
+                    fail(ViolationKind::final_check, c.name, "final check failed: " + c.name);
             return true;
         }
         if (!enabled) {
@@ -157,19 +155,39 @@ bool Execution::step_loop() {
         arg_.reset();
         resume(t);
         if (sink_) sink_->on_step(*this, step_, t, performed, StepValues{arg_, value_});
+        if (started_ != tasks_.size()) start_new_tasks();
         if (outcome_.violation) return false;
         check_invariants();
         if (outcome_.violation) return false;
     }
 }
 
+// A property that throws is a broken model, reported like any other exception.
+bool Execution::holds(const Check& check) {
+    try {
+        return check.holds();
+    } catch (const std::exception& e) {
+        record(ViolationKind::exception, "exception",
+               "property '" + check.name + "' threw " + demangle(typeid(e).name()) + ": " +
+                   e.what());
+    } catch (...) {
+        record(ViolationKind::exception, "exception", "property '" + check.name + "' threw");
+    }
+    return true;
+}
+
 void Execution::check_invariants() {
     for (const Check& c : invariants_) {
-        if (!c.holds()) {
+        if (!holds(c)) {
             fail(ViolationKind::invariant, c.name, "invariant violated: " + c.name);
             return;
         }
     }
+}
+
+void Execution::start_new_tasks() {
+    while (started_ < tasks_.size() && !outcome_.violation)
+        start(*tasks_[started_++]);
 }
 
 void Execution::start(Task& task) {
@@ -211,7 +229,7 @@ void Execution::run_body(Task& task) {
     } catch (const Unwind&) {
     } catch (const std::exception& e) {
         record(ViolationKind::exception, "exception",
-             task.name() + " threw " + demangle(typeid(e).name()) + ": " + e.what());
+               task.name() + " threw " + demangle(typeid(e).name()) + ": " + e.what());
     } catch (...) {
         record(ViolationKind::exception, "exception", task.name() + " threw an unknown exception");
     }
@@ -260,7 +278,8 @@ void Execution::report_blocked() {
             const Task* next = obj ? obj->holder() : nullptr;
             if (!next || next->finished_ || next == chain.back()) break;
             if (next == &t) {
-                for (const Task* c : chain) cycle += c->name() + " -> ";
+                for (const Task* c : chain)
+                    cycle += c->name() + " -> ";
                 cycle += t.name();
                 break;
             }

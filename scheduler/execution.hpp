@@ -60,7 +60,8 @@ class Execution {
     static Execution& current();
 
     // --- set-up, before run() ---
-    // Adds a task; it starts when run() does, in the order of spawning.
+    // Adds a task; it starts when run() does, in the order of spawning. Spawned by a running
+    // task, it starts right after that task's step.
     Task& spawn(std::unique_ptr<Task> task, std::function<void()> body);
     // Constructs model state owned by the execution (its objects register themselves).
     template <class T, class... Args> T& make(Args&&... args);
@@ -109,7 +110,9 @@ class Execution {
     static void fiber_entry(boost::context::detail::transfer_t transfer);
     static void on_fault(int sig, siginfo_t* info, void* context);
     static void install_fault_handler();
+    void start_new_tasks();
     void start(Task& task);
+    bool holds(const Check& check);
     void resume(Task& task);
     void run_body(Task& task);
     void yield();
@@ -133,6 +136,7 @@ class Execution {
     Schedule schedule_;
     Outcome outcome_;
     std::uint32_t step_ = 0;
+    std::size_t started_ = 0; // tasks_[0, started_) have been started
     std::optional<std::int64_t> value_;
     std::optional<std::int64_t> arg_;
     Task* running_ = nullptr;

@@ -11,7 +11,9 @@ namespace lockcheck {
 namespace ctx = boost::context;
 
 namespace {
-std::size_t page_size() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
+std::size_t page_size() {
+    return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+}
 } // namespace
 
 bool Stack::guard_contains(const void* addr) const {
@@ -45,6 +47,8 @@ Stack StackPool::acquire() {
     return Stack{sc.sp, sc.size};
 }
 
-void StackPool::release(Stack stack) { free_.push_back(stack); }
+void StackPool::release(Stack stack) {
+    free_.push_back(stack);
+}
 
 } // namespace lockcheck

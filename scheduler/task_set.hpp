@@ -15,9 +15,17 @@ inline constexpr int kMaxTasks = 64;
 // Returned by a strategy that has no further choice to make (a replay that ran out).
 inline constexpr TaskId kNoTask = 0xffff;
 
-constexpr TaskSet task_bit(TaskId id) { return TaskSet{1} << id; }
-constexpr bool contains(TaskSet set, TaskId id) { return (set & task_bit(id)) != 0; }
-constexpr TaskId lowest(TaskSet set) { return static_cast<TaskId>(std::countr_zero(set)); }
-constexpr int count(TaskSet set) { return std::popcount(set); }
+constexpr TaskSet task_bit(TaskId id) {
+    return TaskSet{1} << id;
+}
+constexpr bool contains(TaskSet set, TaskId id) {
+    return (set & task_bit(id)) != 0;
+}
+constexpr TaskId lowest(TaskSet set) {
+    return static_cast<TaskId>(std::countr_zero(set));
+}
+constexpr int count(TaskSet set) {
+    return std::popcount(set);
+}
 
 } // namespace lockcheck

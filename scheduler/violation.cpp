@@ -7,13 +7,15 @@ namespace lockcheck {
 
 namespace {
 constexpr std::array<std::string_view, 11> kKindNames = {
-    "check-failed", "invariant",         "final-check", "deadlock",       "hang",
-    "lock-misuse",  "sleep-in-atomic",   "lock-held-at-exit", "exception", "stack-overflow",
-    "no-progress",
+    "check-failed", "invariant",      "final-check",     "deadlock",
+    "hang",         "lock-misuse",    "sleep-in-atomic", "lock-held-at-exit",
+    "exception",    "stack-overflow", "no-progress",
 };
 } // namespace
 
-std::string_view kind_name(ViolationKind kind) { return kKindNames[static_cast<int>(kind)]; }
+std::string_view kind_name(ViolationKind kind) {
+    return kKindNames[static_cast<int>(kind)];
+}
 
 bool parse_kind(std::string_view name, ViolationKind& kind) {
     for (std::size_t i = 0; i < kKindNames.size(); ++i) {

@@ -37,7 +37,8 @@ int collect_runtime(dl_phdr_info* info, std::size_t, void*) {
     for (int i = 0; i < info->dlpi_phnum; ++i) {
         const ElfW(Phdr)& ph = info->dlpi_phdr[i];
         if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X))
-            g_runtime.push_back({info->dlpi_addr + ph.p_vaddr, info->dlpi_addr + ph.p_vaddr + ph.p_memsz});
+            g_runtime.push_back(
+                {info->dlpi_addr + ph.p_vaddr, info->dlpi_addr + ph.p_vaddr + ph.p_memsz});
     }
     return 0;
 }
@@ -66,7 +67,8 @@ void watch() {
             since = steady_clock::now();
             continue;
         }
-        if (steady_clock::now() - since >= seconds(g_timeout.load())) pthread_kill(g_runner, SIGUSR2);
+        if (steady_clock::now() - since >= seconds(g_timeout.load()))
+            pthread_kill(g_runner, SIGUSR2);
     }
 }
 

@@ -12,8 +12,12 @@ namespace lockcheck::watchdog {
 // Odd while a task runs, even while the scheduler does; bumped at every switch.
 extern std::atomic<std::uint64_t> heartbeat;
 
-inline void enter_task() { heartbeat.store(heartbeat.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
-inline void leave_task() { heartbeat.store(heartbeat.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+inline void enter_task() {
+    heartbeat.store(heartbeat.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+inline void leave_task() {
+    heartbeat.store(heartbeat.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
 
 // Starts the watchdog thread once (later calls only change the timeout) for the calling
 // thread, which runs executions. `on_timeout` runs in a signal handler on that thread, only
