@@ -36,6 +36,10 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
 
 namespace {
 
+std::string steps(std::uint32_t n) {
+    return std::to_string(n) + (n == 1 ? " step" : " steps");
+}
+
 std::string divergence(const Execution& ex, std::uint32_t step, TaskId id) {
     const auto& tasks = ex.tasks();
     std::string at = "step " + std::to_string(step) + ": ";
@@ -44,7 +48,7 @@ std::string divergence(const Execution& ex, std::uint32_t step, TaskId id) {
                std::to_string(tasks.size() - 1) + ")";
     const Task& t = *tasks[id];
     std::string who = "task " + std::to_string(id) + " (" + t.name() + ")";
-    if (t.finished()) return at + who + " has already finished";
+    if (t.exited()) return at + who + " has already finished";
     std::string op = t.pending().name;
     if (t.pending().obj) op += "(" + t.pending().obj->name() + ")";
     return at + who + " cannot run: it is blocked in " + op;
@@ -66,11 +70,10 @@ ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOpt
     if (r.outcome.end == End::diverged) {
         r.error = divergence(ex, ran + 1, r.outcome.diverged_task);
     } else if (r.outcome.end == End::cut || r.outcome.end == End::stopped) {
-        r.error =
-            "the schedule ends after " + std::to_string(ran) + " steps but the execution goes on";
+        r.error = "the schedule ends after " + steps(ran) + " but the execution goes on";
     } else if (ran < schedule.size()) {
-        r.error = "the execution ends after " + std::to_string(ran) +
-                  " steps but the schedule has " + std::to_string(schedule.size());
+        r.error = "the execution ends after " + steps(ran) + " but the schedule has " +
+                  steps(static_cast<std::uint32_t>(schedule.size()));
     } else {
         r.ok = true;
     }

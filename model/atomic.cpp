@@ -19,7 +19,7 @@ void atomic_t::describe(std::string& out) const {
 }
 
 int atomic_read(const atomic_t* v) {
-    this_execution().visible("atomic_read", v);
+    this_execution().visible_read("atomic_read", v);
     this_execution().note(v->counter);
     return v->counter;
 }

@@ -7,13 +7,17 @@ namespace {
 enum class BitOp { set, clear, test };
 
 bool bit_op(const char* name, long nr, bitmap_word* addr, BitOp how) {
-    this_execution().visible(name, addr);
+    if (how == BitOp::test)
+        this_execution().visible_read(name, addr);
+    else
+        this_execution().visible(name, addr);
     this_execution().note_arg(nr);
     unsigned long& word = addr->word();
     const unsigned long mask = 1UL << nr;
     bool old = (word & mask) != 0;
     if (how == BitOp::set) word |= mask;
     if (how == BitOp::clear) word &= ~mask;
+    if (how != BitOp::test && old == (how == BitOp::set)) this_execution().nothing_written();
     this_execution().note(old);
     return old;
 }

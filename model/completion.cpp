@@ -36,13 +36,16 @@ void wait_for_completion(struct completion* x) {
 bool try_wait_for_completion(struct completion* x) {
     this_execution().visible("try_wait_for_completion", x);
     bool ok = x->done > 0;
-    if (ok) consume(x);
+    if (ok)
+        consume(x);
+    else
+        this_execution().nothing_written();
     this_execution().note(ok);
     return ok;
 }
 
 bool completion_done(struct completion* x) {
-    this_execution().visible("completion_done", x);
+    this_execution().visible_read("completion_done", x);
     this_execution().note(x->done > 0);
     return x->done > 0;
 }

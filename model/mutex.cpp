@@ -32,6 +32,7 @@ int mutex_trylock(struct mutex* lock) {
         lock->owner = current();
         lock_acquired(lock->owner, lock, "mutex");
     }
+    if (!taken) this_execution().nothing_written();
     this_execution().note(taken);
     return taken;
 }
@@ -45,7 +46,7 @@ void mutex_unlock(struct mutex* lock) {
 }
 
 bool mutex_is_locked(struct mutex* lock) {
-    this_execution().visible("mutex_is_locked", lock);
+    this_execution().visible_read("mutex_is_locked", lock);
     this_execution().note(lock->owner != nullptr);
     return lock->owner != nullptr;
 }

@@ -70,6 +70,7 @@ int down_read_trylock(struct rw_semaphore* sem) {
     this_execution().visible("down_read_trylock", sem);
     int taken = sem->writer == nullptr;
     if (taken) take_read(sem, current());
+    if (!taken) this_execution().nothing_written();
     this_execution().note(taken);
     return taken;
 }
@@ -78,6 +79,7 @@ int down_write_trylock(struct rw_semaphore* sem) {
     this_execution().visible("down_write_trylock", sem);
     int taken = !sem->writer && sem->readers == 0;
     if (taken) take_write(sem, current());
+    if (!taken) this_execution().nothing_written();
     this_execution().note(taken);
     return taken;
 }

@@ -45,8 +45,9 @@ void schedule() {
 
 void cpu_relax() {
     this_execution().visible("cpu_relax", nullptr, [](const Object*, const Task& t) {
-        return Execution::current().step() > t.last_step();
+        return Execution::current().last_write_step() > t.last_step();
     });
+    this_execution().nothing_written();
 }
 
 int try_to_wake_up(task_struct* task, long state) {

@@ -13,9 +13,9 @@ void set_current_state(long state);
 void __set_current_state(long state);
 // Sleeps until woken if the task's state is not TASK_RUNNING; a scheduling point either way.
 void schedule();
-// One turn of a spin loop. The task is not picked again until another task has taken a step:
-// re-reading unchanged state cannot change the outcome, so that interleaving is redundant.
-// A task spinning when no other task can move is reported as a hang, not looped for ever.
+// One turn of a spin loop. The task is not picked again until another task has changed
+// shared state: re-reading unchanged state cannot change the outcome, so that interleaving
+// is redundant. Tasks that only spin, waiting for each other, are reported as a hang.
 void cpu_relax();
 // Wakes a task sleeping in one of `state`s; returns 1 if it was asleep. A scheduling point.
 int wake_up_process(task_struct* task);

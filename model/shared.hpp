@@ -18,7 +18,7 @@ template <class T> class shared final : public Object {
     explicit shared(std::string name, T init = T{}) : Object(std::move(name)), value_(init) {}
 
     T read(const char* op = "read") const {
-        this_execution().visible(op, this);
+        this_execution().visible_read(op, this);
         this_execution().note(static_cast<std::int64_t>(value_));
         return value_;
     }

@@ -32,6 +32,7 @@ int spin_trylock(spinlock_t* lock) {
     this_execution().visible("spin_trylock", lock);
     int taken = lock->owner == nullptr;
     if (taken) acquire(lock, current());
+    if (!taken) this_execution().nothing_written();
     this_execution().note(taken);
     return taken;
 }

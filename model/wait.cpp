@@ -118,7 +118,7 @@ int wake_up_all(wait_queue_head_t* wq_head) {
 }
 
 bool waitqueue_active(wait_queue_head_t* wq_head) {
-    this_execution().visible("waitqueue_active", wq_head);
+    this_execution().visible_read("waitqueue_active", wq_head);
     this_execution().note(wq_head->first != nullptr);
     return wq_head->first != nullptr;
 }

@@ -153,7 +153,9 @@ bool Execution::step_loop() {
         const Operation performed = t.pending_;
         value_.reset();
         arg_.reset();
+        wrote_ = !performed.read_only;
         resume(t);
+        if (wrote_) last_write_step_ = step_;
         if (sink_) sink_->on_step(*this, step_, t, performed, StepValues{arg_, value_});
         if (started_ != tasks_.size()) start_new_tasks();
         if (outcome_.violation) return false;
@@ -240,7 +242,16 @@ void Execution::visible(const char* op, const Object* obj, EnabledFn enabled) {
         if (std::uncaught_exceptions() == 0) throw Unwind{};
         return;
     }
-    running_->pending_ = Operation{op, obj, enabled};
+    running_->pending_ = Operation{op, obj, enabled, false};
+    yield();
+}
+
+void Execution::visible_read(const char* op, const Object* obj) {
+    if (unwinding_) {
+        if (std::uncaught_exceptions() == 0) throw Unwind{};
+        return;
+    }
+    running_->pending_ = Operation{op, obj, nullptr, true};
     yield();
 }
 
@@ -331,6 +342,7 @@ void Execution::unwind_all() {
     for (auto& tp : tasks_) {
         Task& t = *tp;
         if (t.finished_) continue;
+        t.torn_down_ = true;
         if (t.context_) resume(t);
         t.finished_ = true;
     }

@@ -74,6 +74,12 @@ class Execution {
     // A scheduling point: declares the task's next visible operation and returns when the
     // strategy picks this task (with the operation enabled). The caller then performs it.
     void visible(const char* op, const Object* obj, EnabledFn enabled = nullptr);
+    // A scheduling point for an operation that only reads shared state.
+    void visible_read(const char* op, const Object* obj);
+    // The operation just performed turned out to change nothing (a failed trylock).
+    void nothing_written() { wrote_ = false; }
+    // The last step that changed shared state (0 if none has).
+    std::uint32_t last_write_step() const { return last_write_step_; }
     // Records the value the operation just read, wrote or returned (for traces).
     void note(std::int64_t value) { value_ = value; }
     // Records the operation's argument beside its object (the bit of set_bit, the i of
@@ -137,6 +143,8 @@ class Execution {
     Outcome outcome_;
     std::uint32_t step_ = 0;
     std::size_t started_ = 0; // tasks_[0, started_) have been started
+    std::uint32_t last_write_step_ = 0;
+    bool wrote_ = false; // whether the step being run changes shared state
     std::optional<std::int64_t> value_;
     std::optional<std::int64_t> arg_;
     Task* running_ = nullptr;

@@ -17,6 +17,7 @@ struct Operation {
     const char* name = nullptr; // the kernel function, e.g. "mutex_lock"; a static string
     const Object* obj = nullptr;
     EnabledFn enabled = nullptr; // nullptr: always enabled
+    bool read_only = false;      // reads shared state without changing it
 };
 
 } // namespace lockcheck

@@ -22,6 +22,8 @@ class Task {
     const std::string& name() const { return name_; }
     TaskId id() const { return id_; }
     bool finished() const { return finished_; }
+    // Finished by returning from its body, not torn down with its execution.
+    bool exited() const { return finished_ && !torn_down_; }
     const Operation& pending() const { return pending_; }
     // The step this task last took (0 before its first step).
     std::uint32_t last_step() const { return last_step_; }
@@ -34,6 +36,7 @@ class Task {
     std::string name_;
     TaskId id_ = 0;
     bool finished_ = false;
+    bool torn_down_ = false;
     std::uint32_t last_step_ = 0;
     Operation pending_;
     std::function<void()> body_;

@@ -1,0 +1,49 @@
+// Running a model under DFS for a test, and the checks every model test makes on the result.
+#include "harness.hpp"
+
+#include "checker/dfs.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+namespace lockcheck::testing {
+
+SearchResult check_model(const Setup& setup, CheckOptions options) {
+    Dfs dfs;
+    return explore(setup, dfs, options);
+}
+
+SearchResult check_keep_going(const Setup& setup, CheckOptions options) {
+    options.keep_going = true;
+    return check_model(setup, options);
+}
+
+const Violation& only_violation(const SearchResult& result, const std::string& what) {
+    const std::string text = what + ": expected exactly one violation, found " +
+                             std::to_string(result.findings.size()) + describe(result);
+    CHECK_TEXT(result.findings.size() == 1, text.c_str());
+    return result.findings.front().violation;
+}
+
+void expect_verified(const SearchResult& result, const std::string& what) {
+    const std::string text = what + ": expected no violation, found" + describe(result);
+    CHECK_TEXT(result.findings.empty(), text.c_str());
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+std::string describe(const SearchResult& result) {
+    std::string out;
+    for (const Finding& f : result.findings)
+        out += "\n  " + f.violation.key();
+    return out;
+}
+
+} // namespace lockcheck::testing
+
+namespace lockcheck {
+SimpleString StringFrom(ViolationKind kind) {
+    return SimpleString(std::string(kind_name(kind)).c_str());
+}
+} // namespace lockcheck

@@ -1,0 +1,37 @@
+// What the model tests share: explore a model's set-up with exhaustive DFS and look at what
+// the search found. Assertions happen only here and in test bodies, never inside model code:
+// a CppUTest failure must not be thrown across a task's fiber.
+#pragma once
+
+#include <string>
+
+#include "checker/explorer.hpp"
+#include "model/kernel.hpp"
+
+#include <CppUTest/SimpleString.h>
+
+namespace lockcheck::testing {
+
+// Every execution of `setup` under DFS (stopping at the first violation unless the options
+// say keep_going).
+SearchResult check_model(const Setup& setup, CheckOptions options = {});
+SearchResult check_keep_going(const Setup& setup, CheckOptions options = {});
+
+// The violation of a search that must have found exactly one; fails the test otherwise.
+// `what` names the case in the failure message when a test loops over cases.
+const Violation& only_violation(const SearchResult& result, const std::string& what = "");
+// The result must outlive the reference: keep it in a variable.
+const Violation& only_violation(SearchResult&& result, const std::string& what = "") = delete;
+// Fails the test if the search found any violation.
+void expect_verified(const SearchResult& result, const std::string& what = "");
+
+bool contains(const std::string& text, const std::string& part);
+// The findings, one line each, for failure messages.
+std::string describe(const SearchResult& result);
+
+} // namespace lockcheck::testing
+
+namespace lockcheck {
+// So that CHECK_EQUAL can print a kind (found by argument-dependent lookup).
+SimpleString StringFrom(ViolationKind kind);
+} // namespace lockcheck

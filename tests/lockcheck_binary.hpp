@@ -1,0 +1,25 @@
+// Runs the built lockcheck binary as a user would and captures what it prints, for the
+// command-line tests. No shell in between: each argument reaches the process as it is.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace lockcheck::testing {
+
+struct Run {
+    int exit_code = -1; // 128 + signal number if the process was killed by a signal
+    std::string out;
+    std::string err;
+};
+
+Run run_lockcheck(const std::vector<std::string>& args);
+
+// The text of `text` before the first `marker` (all of it if there is none).
+std::string text_before(const std::string& text, const std::string& marker);
+// The argument words after "replay: lockcheck " in a run's output; empty if there is none.
+std::vector<std::string> replay_arguments(const std::string& out);
+// True if `text` is exactly one non-empty line, ending in a newline (as every CLI error is).
+bool is_one_line(const std::string& text);
+
+} // namespace lockcheck::testing

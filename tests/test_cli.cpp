@@ -1,0 +1,96 @@
+// The lockcheck command line as a user meets it: exit code 0 for a verified run and 1 for a
+// violation, as each variant declares; every input error exits 2 with one line on stderr
+// naming what was wrong; a depth bound shows in the summary as executions cut.
+#include <string>
+#include <vector>
+
+#include "checker/protocol.hpp"
+#include "harness.hpp"
+#include "lockcheck_binary.hpp"
+#include "protocols/registry.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace lockcheck;
+using namespace lockcheck::testing;
+
+namespace {
+
+struct BadInput {
+    std::vector<std::string> args;
+    const char* names; // the part of the message that names the bad input
+};
+
+const BadInput kBadInputs[] = {
+    {{"no-such-model"}, "unknown model 'no-such-model'"},
+    {{"rename-pin", "--variant", "no-such-variant"}, "no-such-variant"},
+    {{"rename-pin", "--depth", "0"}, "--depth: '0'"},
+    {{"rename-pin", "--depth", "abc"}, "--depth: 'abc'"},
+    {{"rename-pin", "--depth", "-3"}, "--depth"},
+    {{"rename-pin", "--renames", "99"}, "--renames"},
+    {{"rename-pin", "--no-such-option"}, "--no-such-option"},
+    {{}, "no model given"},
+};
+
+std::string joined(const std::vector<std::string>& args) {
+    std::string s = "lockcheck";
+    for (const std::string& a : args)
+        s += " " + a;
+    return s;
+}
+
+} // namespace
+
+TEST_GROUP(Cli){};
+
+TEST(Cli, bad_input_exits_2_with_one_line_on_stderr_naming_it) {
+    for (const BadInput& b : kBadInputs) {
+        const Run run = run_lockcheck(b.args);
+        const std::string what = joined(b.args) + " printed: " + run.err;
+        CHECK_EQUAL_TEXT(2, run.exit_code, what.c_str());
+        CHECK_TEXT(is_one_line(run.err), what.c_str());
+        CHECK_TEXT(contains(run.err, b.names), what.c_str());
+        CHECK_TEXT(run.out.empty(), what.c_str());
+    }
+}
+
+TEST(Cli, exit_code_follows_each_variants_declared_verdict) {
+    for (const Protocol& p : protocols::all()) {
+        for (const Variant& v : p.variants) {
+            const Run run = run_lockcheck({p.name, "--variant", v.name});
+            const std::string what = p.name + " --variant " + v.name;
+            CHECK_EQUAL_TEXT(v.expect.expects_violation ? 1 : 0, run.exit_code, what.c_str());
+            CHECK_TEXT(run.err.empty(), (what + ": " + run.err).c_str());
+            CHECK_TEXT(contains(run.out, "== lockcheck summary =="), what.c_str());
+        }
+    }
+}
+
+TEST(Cli, list_shows_every_variant_with_its_declared_verdict) {
+    const Run run = run_lockcheck({"list"});
+    CHECK_EQUAL(0, run.exit_code);
+    for (const Protocol& p : protocols::all()) {
+        for (const Variant& v : p.variants) {
+            const std::string verdict =
+                v.expect.expects_violation
+                    ? "violation (" + std::string(kind_name(v.expect.kind)) + ")"
+                    : "verified";
+            bool shown = false;
+            for (std::size_t at = run.out.find(v.name); at != std::string::npos;
+                 at = run.out.find(v.name, at + 1)) {
+                const std::string line =
+                    run.out.substr(at, run.out.find('\n', at) - at); // from the name on
+                shown |= contains(line, verdict);
+            }
+            CHECK_TEXT(shown, (p.name + " " + v.name + " not listed as " + verdict).c_str());
+        }
+    }
+}
+
+TEST(Cli, a_depth_bound_that_cuts_executions_says_so_in_the_summary) {
+    const Run run = run_lockcheck({"rename-pin", "--depth", "12"});
+    CHECK_EQUAL(0, run.exit_code);
+    CHECK_TEXT(contains(run.out, "bound         depth 12\n"), run.out.c_str());
+    CHECK_TEXT(!contains(run.out, "cut by bound  0\n"), run.out.c_str());
+    CHECK_TEXT(contains(run.out, "verdict       no violation within the bound ("), run.out.c_str());
+}

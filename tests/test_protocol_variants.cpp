@@ -1,0 +1,97 @@
+// The shipped models against their own variant tables: every variant must give the verdict
+// it declares (and, for a violation, the declared kind and property), read from
+// protocols::all() and never restated here. Like GenMC's suite, the number of executions
+// DFS explores for each variant is pinned, so a change in exploration fails a test.
+#include <string>
+
+#include "checker/protocol.hpp"
+#include "harness.hpp"
+#include "protocols/registry.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace lockcheck;
+using namespace lockcheck::testing;
+
+namespace {
+
+// What DFS explores at the model's default sizes and depth, read from `lockcheck MODEL
+// --variant V` (and `--keep-going`) and pinned; none of these runs is cut by the depth.
+struct PinnedCount {
+    const char* model;
+    const char* variant;
+    std::uint64_t executions;            // up to the first violation, as the CLI stops
+    std::uint64_t keep_going_executions; // the whole tree, past every violation
+};
+
+const PinnedCount kPinnedCounts[] = {
+    {"rename-pin", "log-mutex", 1302, 1302},
+    {"rename-pin", "atomic", 1358, 1358},
+    {"rename-pin", "no-pin", 341, 212780},
+    {"rename-pin", "pin-after-unlink", 898, 1221958},
+    {"rename-pin", "unsynced-log-edits", 11358, 11557},
+};
+
+SearchResult check_variant(const Protocol& p, std::size_t variant, bool keep_going = false) {
+    const ParameterValues values = p.default_values();
+    CheckOptions options;
+    options.depth = p.default_depth;
+    options.keep_going = keep_going;
+    return check_model([&p, variant, &values] { p.setup(variant, values); }, options);
+}
+
+const PinnedCount* pinned(const std::string& model, const std::string& variant) {
+    for (const PinnedCount& c : kPinnedCounts)
+        if (model == c.model && variant == c.variant) return &c;
+    return nullptr;
+}
+
+} // namespace
+
+TEST_GROUP(ProtocolVariants){};
+
+TEST(ProtocolVariants, every_variant_gives_its_declared_verdict_kind_and_property) {
+    int checked = 0;
+    for (const Protocol& p : protocols::all()) {
+        for (std::size_t i = 0; i < p.variants.size(); ++i) {
+            const Variant& v = p.variants[i];
+            const std::string what = p.name + " --variant " + v.name;
+            const SearchResult r = check_variant(p, i);
+            if (!v.expect.expects_violation) {
+                expect_verified(r, what);
+            } else {
+                const Violation& found = only_violation(r, what);
+                CHECK_EQUAL_TEXT(v.expect.kind, found.kind, what.c_str());
+                CHECK_EQUAL_TEXT(v.expect.property, found.property, what.c_str());
+            }
+            ++checked;
+        }
+    }
+    CHECK_TEXT(checked > 0, "protocols::all() has no variants");
+}
+
+TEST(ProtocolVariants, dfs_explores_the_pinned_number_of_executions_for_every_variant) {
+    for (const Protocol& p : protocols::all()) {
+        for (std::size_t i = 0; i < p.variants.size(); ++i) {
+            const std::string what = p.name + " --variant " + p.variants[i].name;
+            const PinnedCount* pin = pinned(p.name, p.variants[i].name);
+            CHECK_TEXT(pin != nullptr, (what + " has no pinned count: add it").c_str());
+            const SearchResult first = check_variant(p, i);
+            CHECK_EQUAL_TEXT(pin->executions, first.stats.executions, what.c_str());
+            CHECK_EQUAL_TEXT(0ul, first.stats.cut, what.c_str());
+            const SearchResult all = check_variant(p, i, true);
+            const std::string all_what = what + " --keep-going";
+            CHECK_EQUAL_TEXT(pin->keep_going_executions, all.stats.executions, all_what.c_str());
+            CHECK_EQUAL_TEXT(0ul, all.stats.cut, all_what.c_str());
+        }
+    }
+}
+
+TEST(ProtocolVariants, every_pinned_count_names_a_shipped_variant) {
+    for (const PinnedCount& c : kPinnedCounts) {
+        const Protocol* p = protocols::find(c.model);
+        const std::string what = std::string(c.model) + " --variant " + c.variant;
+        CHECK_TEXT(p != nullptr && p->find_variant(c.variant).has_value(),
+                   (what + " is pinned but not shipped").c_str());
+    }
+}

@@ -1,0 +1,101 @@
+// Spinning: a cpu_relax() loop waiting for another task's store must be verified (not taken
+// for a deadlock, and not looped for ever by the search), while one that nobody will ever
+// release must be reported as a hang.
+#include <string>
+
+#include "harness.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace lockcheck;
+using namespace lockcheck::testing;
+
+namespace {
+
+struct Flags {
+    shared<int> ready{"ready"};
+    shared<int> unrelated{"unrelated"};
+};
+
+void spin_until_ready(Flags& f) {
+    while (!READ_ONCE(f.ready))
+        cpu_relax();
+}
+
+} // namespace
+
+TEST_GROUP(SpinWait){};
+
+TEST(SpinWait, spinning_until_another_task_stores_is_verified) {
+    const SearchResult r = check_model([] {
+        auto& f = this_execution().make<Flags>();
+        spawn("spinner", [&f] { spin_until_ready(f); });
+        spawn("setter", [&f] { WRITE_ONCE(f.ready, 1); });
+    });
+    expect_verified(r);
+    CHECK_EQUAL(0ul, r.stats.cut);
+    // The store before the first read, or after it: re-reading an unchanged flag is not a
+    // new interleaving, so the spin adds no executions.
+    CHECK_EQUAL(2ul, r.stats.executions);
+}
+
+TEST(SpinWait, spinning_on_a_flag_nobody_sets_is_a_hang) {
+    const SearchResult r = check_model([] {
+        auto& f = this_execution().make<Flags>();
+        spawn("spinner", [&f] { spin_until_ready(f); });
+        spawn("other", [&f] { WRITE_ONCE(f.unrelated, 1); });
+    });
+    const Violation& v = only_violation(r);
+    CHECK_EQUAL(ViolationKind::hang, v.kind);
+    CHECK_TEXT(contains(v.message, "spinner in cpu_relax"), v.message.c_str());
+    CHECK_EQUAL(0ul, r.stats.cut);
+}
+
+TEST(SpinWait, two_tasks_spinning_for_each_other_are_a_hang_not_an_endless_search) {
+    // Each waits for a flag only the other would set after its own wait: re-reading flags is
+    // no progress, so once both only spin the search must stop and call it a hang.
+    const SearchResult r = check_model([] {
+        auto& f = this_execution().make<Flags>();
+        spawn("a", [&f] {
+            while (!READ_ONCE(f.ready))
+                cpu_relax();
+            WRITE_ONCE(f.unrelated, 1);
+        });
+        spawn("b", [&f] {
+            while (!READ_ONCE(f.unrelated))
+                cpu_relax();
+            WRITE_ONCE(f.ready, 1);
+        });
+    });
+    const Violation& v = only_violation(r);
+    CHECK_EQUAL(ViolationKind::hang, v.kind);
+    CHECK_TEXT(contains(v.message, "a in cpu_relax"), v.message.c_str());
+    CHECK_TEXT(contains(v.message, "b in cpu_relax"), v.message.c_str());
+    CHECK_EQUAL(0ul, r.stats.cut);
+}
+
+TEST(SpinWait, a_failed_trylock_in_a_spin_loop_is_no_progress_for_other_spinners) {
+    // spin_trylock() on a lock whose holder spins on a flag nobody sets: a failed trylock
+    // changes nothing, so neither spinner can make progress and the search calls it a hang.
+    const SearchResult r = check_model([] {
+        struct State {
+            spinlock_t lock{"lock"};
+            Flags flags;
+        };
+        auto& s = this_execution().make<State>();
+        spawn("holder", [&s] {
+            spin_lock(&s.lock);
+            while (!READ_ONCE(s.flags.ready))
+                cpu_relax();
+            spin_unlock(&s.lock);
+        });
+        spawn("trier", [&s] {
+            while (!spin_trylock(&s.lock))
+                cpu_relax();
+            spin_unlock(&s.lock);
+        });
+    });
+    const Violation& v = only_violation(r);
+    CHECK_EQUAL(ViolationKind::hang, v.kind);
+    CHECK_EQUAL(0ul, r.stats.cut);
+}
