@@ -9,6 +9,30 @@
 
 namespace lockcheck {
 
+void SearchStats::add(const Execution& ex, const Outcome& out) {
+    ++executions;
+    steps += out.steps;
+    deepest = std::max(deepest, out.steps);
+    if (out.end == End::cut) ++cut;
+    const Counters& c = ex.counters();
+    total.sleeps += c.sleeps;
+    total.wakeups += c.wakeups;
+    total.spins += c.spins;
+    most.sleeps = std::max(most.sleeps, c.sleeps);
+    most.wakeups = std::max(most.wakeups, c.wakeups);
+    most.spins = std::max(most.spins, c.spins);
+    for (const Object* obj : ex.objects()) {
+        const HoldStats& h = obj->hold_stats;
+        if (h.holds == 0) continue;
+        auto it = std::find_if(holds.begin(), holds.end(),
+                               [obj](const LockHolds& l) { return l.lock == obj->name(); });
+        if (it == holds.end()) it = holds.insert(holds.end(), LockHolds{obj->name(), {}});
+        it->stats.holds += h.holds;
+        it->stats.steps += h.steps;
+        it->stats.longest = std::max(it->stats.longest, h.longest);
+    }
+}
+
 SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions& options) {
     const auto start = std::chrono::steady_clock::now();
     StackPool stacks(options.stack_size);
@@ -18,11 +42,7 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
         Execution ex(stacks, strategy, Execution::Limits{options.depth, options.step_timeout});
         setup();
         Outcome out = ex.run();
-        SearchStats& s = result.stats;
-        ++s.executions;
-        s.steps += out.steps;
-        s.deepest = std::max(s.deepest, out.steps);
-        if (out.end == End::cut) ++s.cut;
+        result.stats.add(ex, out);
         if (out.violation && seen.insert(out.violation->key()).second) {
             result.findings.push_back(Finding{std::move(*out.violation), ex.schedule()});
             if (!options.keep_going) break;
@@ -66,6 +86,7 @@ ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOpt
     ReplayResult r;
     r.outcome = ex.run();
     r.trace = recorder.take(ex);
+    r.stats.add(ex, r.outcome);
     const std::uint32_t ran = r.outcome.steps;
     if (r.outcome.end == End::diverged) {
         r.error = divergence(ex, ran + 1, r.outcome.diverged_task);

@@ -29,12 +29,24 @@ struct Finding {
     Schedule schedule; // replays it
 };
 
+// A lock's hold times over the whole search, by object (the same in every execution).
+struct LockHolds {
+    std::string lock;
+    HoldStats stats;
+};
+
 struct SearchStats {
     std::uint64_t executions = 0;
     std::uint64_t cut = 0;   // executions that reached the depth bound unfinished
     std::uint64_t steps = 0; // over all executions
     std::uint32_t deepest = 0;
     double elapsed_seconds = 0;
+    Counters total;               // summed over executions
+    Counters most;                // the largest value of each counter in one execution
+    std::vector<LockHolds> holds; // locks that were ever held
+
+    // Adds one finished execution (before it is destroyed).
+    void add(const Execution& ex, const Outcome& out);
 };
 
 struct SearchResult {
@@ -49,6 +61,7 @@ struct ReplayResult {
     std::string error; // why the schedule does not fit the model, when !ok
     Outcome outcome;
     Trace trace;
+    SearchStats stats; // of this one execution
 };
 
 // Runs exactly `schedule`; it must drive the execution to its end (or to a violation).

@@ -6,7 +6,7 @@
 namespace lockcheck {
 
 void TraceRecorder::on_step(const Execution&, std::uint32_t step, const Task& task,
-                            const Operation& op, StepValues values) {
+                            const Operation& op, std::optional<std::int64_t> value) {
     TraceStep s;
     s.step = step;
     s.task = task.name();
@@ -15,8 +15,8 @@ void TraceRecorder::on_step(const Execution&, std::uint32_t step, const Task& ta
         s.object = op.obj->name();
         op.obj->describe(s.state);
     }
-    s.arg = values.arg;
-    s.value = values.value;
+    s.args.assign(op.args.v, op.args.v + op.args.n);
+    s.value = value;
     trace_.steps.push_back(std::move(s));
 }
 

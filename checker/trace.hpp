@@ -14,9 +14,9 @@ namespace lockcheck {
 struct TraceStep {
     std::uint32_t step = 0;
     std::string task;
-    std::string operation;           // "mutex_lock"
-    std::string object;              // "log_mutex"; empty for operations on no object
-    std::optional<std::int64_t> arg; // shown before the object: set_bit(1, log_tree)
+    std::string operation;          // "mutex_lock"
+    std::string object;             // "log_mutex"; empty for operations on no object
+    std::vector<std::int64_t> args; // shown before the object: set_bit(1, log_tree)
     std::optional<std::int64_t> value;
     std::string state; // the object's state after the step: "held by fsync0"
 };
@@ -29,7 +29,7 @@ struct Trace {
 class TraceRecorder final : public TraceSink {
   public:
     void on_step(const Execution& ex, std::uint32_t step, const Task& task, const Operation& op,
-                 StepValues values) override;
+                 std::optional<std::int64_t> value) override;
     // Call after the execution ran, while it still exists.
     Trace take(const Execution& ex);
 

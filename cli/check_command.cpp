@@ -41,8 +41,7 @@ int run_replay(const CheckRequest& r, std::ostream& out, std::ostream& err) {
     }
     Summary s =
         summary_of(r, "replay", "schedule of " + std::to_string(r.replay->size()) + " steps");
-    s.stats.executions = 1;
-    s.stats.steps = s.stats.deepest = rr.outcome.steps;
+    s.stats = rr.stats;
     if (rr.outcome.violation) {
         s.violations = 1;
         out << format_violation(*rr.outcome.violation);

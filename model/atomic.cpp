@@ -6,8 +6,7 @@ namespace lockcheck {
 namespace {
 // Every read-modify-write has this shape: one scheduling point, then the update.
 int rmw(const char* op, atomic_t* v, int delta, bool show_delta) {
-    this_execution().visible(op, v);
-    if (show_delta) this_execution().note_arg(delta);
+    this_execution().visible(op, v, nullptr, show_delta ? OpArgs{{delta, 0}, 1} : OpArgs{});
     v->counter += delta;
     this_execution().note(v->counter);
     return v->counter;
@@ -25,8 +24,7 @@ int atomic_read(const atomic_t* v) {
 }
 
 void atomic_set(atomic_t* v, int i) {
-    this_execution().visible("atomic_set", v);
-    this_execution().note_arg(i);
+    this_execution().visible("atomic_set", v, nullptr, OpArgs{{i, 0}, 1});
     v->counter = i;
     this_execution().note(i);
 }

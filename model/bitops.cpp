@@ -7,11 +7,11 @@ namespace {
 enum class BitOp { set, clear, test };
 
 bool bit_op(const char* name, long nr, bitmap_word* addr, BitOp how) {
+    const OpArgs bit{{nr, 0}, 1};
     if (how == BitOp::test)
-        this_execution().visible_read(name, addr);
+        this_execution().visible_read(name, addr, bit);
     else
-        this_execution().visible(name, addr);
-    this_execution().note_arg(nr);
+        this_execution().visible(name, addr, nullptr, bit);
     unsigned long& word = addr->word();
     const unsigned long mask = 1UL << nr;
     bool old = (word & mask) != 0;

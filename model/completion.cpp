@@ -30,6 +30,7 @@ void reinit_completion(struct completion* x) {
 void wait_for_completion(struct completion* x) {
     might_sleep("wait_for_completion", x);
     this_execution().visible("wait_for_completion", x, &is_done);
+    count_sleep_if_blocked();
     consume(x);
 }
 

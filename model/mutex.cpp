@@ -21,6 +21,7 @@ void mutex_lock(struct mutex* lock) {
     task_struct* me = current();
     if (lock->owner == me) report_recursive_locking("mutex_lock", lock);
     this_execution().visible("mutex_lock", lock, &unowned);
+    count_sleep_if_blocked();
     lock->owner = me;
     lock_acquired(me, lock, "mutex");
 }

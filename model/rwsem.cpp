@@ -54,6 +54,7 @@ void down_read(struct rw_semaphore* sem) {
     if (sem->writer == me || contains(sem->readers, me->id()))
         report_recursive_locking("down_read", sem);
     this_execution().visible("down_read", sem, &no_writer);
+    count_sleep_if_blocked();
     take_read(sem, me);
 }
 
@@ -63,6 +64,7 @@ void down_write(struct rw_semaphore* sem) {
     if (sem->writer == me || contains(sem->readers, me->id()))
         report_recursive_locking("down_write", sem);
     this_execution().visible("down_write", sem, &free_sem);
+    count_sleep_if_blocked();
     take_write(sem, me);
 }
 

@@ -41,6 +41,7 @@ void schedule() {
     this_execution().visible("schedule", me->sleeping_on, [](const Object*, const Task& t) {
         return static_cast<const task_struct&>(t).state == TASK_RUNNING;
     });
+    count_sleep_if_blocked();
 }
 
 void cpu_relax() {
@@ -48,11 +49,13 @@ void cpu_relax() {
         return Execution::current().last_write_step() > t.last_step();
     });
     this_execution().nothing_written();
+    ++this_execution().counters().spins;
 }
 
 int try_to_wake_up(task_struct* task, long state) {
     if (!(task->state & state)) return 0;
     task->state = TASK_RUNNING;
+    ++this_execution().counters().wakeups;
     return 1;
 }
 

@@ -25,6 +25,7 @@ void spin_lock(spinlock_t* lock) {
     task_struct* me = current();
     if (lock->owner == me) report_recursive_locking("spin_lock", lock);
     this_execution().visible("spin_lock", lock, &unlocked);
+    if (this_execution().current_task().was_blocked()) ++this_execution().counters().spins;
     acquire(lock, me);
 }
 

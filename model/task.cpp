@@ -43,18 +43,24 @@ void lock_acquired(task_struct* task, const Object* lock, const char* type) {
                                   std::to_string(task_struct::kMaxHeldLocks) + " locks");
         return;
     }
-    task->held_locks[task->lockdep_depth++] = held_lock{lock, type};
+    task->held_locks[task->lockdep_depth++] = held_lock{lock, type, this_execution().step()};
 }
 
 bool lock_released(task_struct* task, const Object* lock) {
     for (int i = task->lockdep_depth - 1; i >= 0; --i) {
         if (task->held_locks[i].instance != lock) continue;
+        lock->hold_stats.record(this_execution().step() - task->held_locks[i].acquired_at);
         for (int j = i; j + 1 < task->lockdep_depth; ++j)
             task->held_locks[j] = task->held_locks[j + 1];
         --task->lockdep_depth;
         return true;
     }
     return false;
+}
+
+void count_sleep_if_blocked() {
+    Execution& ex = this_execution();
+    if (ex.current_task().was_blocked()) ++ex.counters().sleeps;
 }
 
 bool holds_lock(const task_struct* task, const Object* lock) {

@@ -18,7 +18,8 @@ inline constexpr long TASK_NORMAL = TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE;
 // One entry of a task's held-lock stack, as lockdep keeps it.
 struct held_lock {
     const Object* instance = nullptr;
-    const char* type = nullptr; // "mutex", "spinlock", "rwsem-read", "rwsem-write"
+    const char* type = nullptr;    // "mutex", "spinlock", "rwsem-read", "rwsem-write"
+    std::uint32_t acquired_at = 0; // step
 };
 
 class task_struct final : public Task {
@@ -49,5 +50,8 @@ void lock_acquired(task_struct* task, const Object* lock, const char* type);
 // False if the task does not hold the lock.
 bool lock_released(task_struct* task, const Object* lock);
 bool holds_lock(const task_struct* task, const Object* lock);
+
+// After a blocking operation: counts a sleep if the task had to wait for it.
+void count_sleep_if_blocked();
 
 } // namespace lockcheck

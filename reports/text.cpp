@@ -14,8 +14,10 @@ std::string pad(const std::string& s, std::size_t width) {
 }
 
 std::string operation_text(const TraceStep& s) {
-    std::string args = s.arg ? std::to_string(*s.arg) : "";
-    if (s.arg && !s.object.empty()) args += ", ";
+    std::string args;
+    for (std::int64_t a : s.args)
+        args += std::to_string(a) + ", ";
+    if (s.object.empty() && !args.empty()) args.resize(args.size() - 2);
     std::string op = s.operation + "(" + args + s.object + ")";
     if (s.value) op += " -> " + std::to_string(*s.value);
     return op;
@@ -62,10 +64,25 @@ std::string verdict(const Summary& s) {
            " executions cut by it)";
 }
 
+namespace {
+std::string counter(std::uint64_t total, std::uint64_t most) {
+    return std::to_string(total) + " (at most " + std::to_string(most) + " in one execution)";
+}
+
+// "log_mutex: 2.31 steps on average over 1402 holds, at most 9"
+std::string hold_text(const HoldStats& h) {
+    char avg[32];
+    std::snprintf(avg, sizeof avg, "%.2f",
+                  static_cast<double>(h.steps) / static_cast<double>(h.holds));
+    return std::string(avg) + " steps on average over " + std::to_string(h.holds) +
+           " holds, at most " + std::to_string(h.longest);
+}
+} // namespace
+
 std::string format_summary(const Summary& s) {
     char elapsed[32];
     std::snprintf(elapsed, sizeof elapsed, "%.3f s", s.stats.elapsed_seconds);
-    const std::vector<std::pair<std::string, std::string>> rows = {
+    std::vector<std::pair<std::string, std::string>> rows = {
         {"model", s.model},
         {"variant", s.variant},
         {"strategy", s.strategy},
@@ -74,9 +91,14 @@ std::string format_summary(const Summary& s) {
         {"cut by bound", std::to_string(s.stats.cut)},
         {"steps", std::to_string(s.stats.steps)},
         {"deepest", std::to_string(s.stats.deepest)},
-        {"elapsed", elapsed},
-        {"verdict", verdict(s)},
+        {"sleeps", counter(s.stats.total.sleeps, s.stats.most.sleeps)},
+        {"wake-ups", counter(s.stats.total.wakeups, s.stats.most.wakeups)},
+        {"spins", counter(s.stats.total.spins, s.stats.most.spins)},
     };
+    for (const LockHolds& l : s.stats.holds)
+        rows.emplace_back("held", l.lock + ": " + hold_text(l.stats));
+    rows.emplace_back("elapsed", elapsed);
+    rows.emplace_back("verdict", verdict(s));
     std::string out = "== lockcheck summary ==\n";
     for (const auto& [key, value] : rows)
         out += pad(key, 14) + value + "\n";

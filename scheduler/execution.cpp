@@ -116,11 +116,14 @@ bool Execution::step_loop() {
         TaskSet enabled = 0;
         bool unfinished = false;
         for (auto& tp : tasks_) {
-            const Task& t = *tp;
+            Task& t = *tp;
             if (t.finished_) continue;
             unfinished = true;
             const Operation& op = t.pending_;
-            if (!op.enabled || op.enabled(op.obj, t)) enabled |= task_bit(t.id_);
+            if (!op.enabled || op.enabled(op.obj, t))
+                enabled |= task_bit(t.id_);
+            else
+                t.blocked_ = true;
         }
         if (!unfinished) {
             for (const Check& c : final_checks_)
@@ -152,11 +155,10 @@ bool Execution::step_loop() {
         t.last_step_ = step_;
         const Operation performed = t.pending_;
         value_.reset();
-        arg_.reset();
         wrote_ = !performed.read_only;
         resume(t);
         if (wrote_) last_write_step_ = step_;
-        if (sink_) sink_->on_step(*this, step_, t, performed, StepValues{arg_, value_});
+        if (sink_) sink_->on_step(*this, step_, t, performed, value_);
         if (started_ != tasks_.size()) start_new_tasks();
         if (outcome_.violation) return false;
         check_invariants();
@@ -237,21 +239,23 @@ void Execution::run_body(Task& task) {
     }
 }
 
-void Execution::visible(const char* op, const Object* obj, EnabledFn enabled) {
+void Execution::visible(const char* op, const Object* obj, EnabledFn enabled, OpArgs args) {
     if (unwinding_) {
         if (std::uncaught_exceptions() == 0) throw Unwind{};
         return;
     }
-    running_->pending_ = Operation{op, obj, enabled, false};
+    running_->pending_ = Operation{op, obj, enabled, false, args};
+    running_->blocked_ = false;
     yield();
 }
 
-void Execution::visible_read(const char* op, const Object* obj) {
+void Execution::visible_read(const char* op, const Object* obj, OpArgs args) {
     if (unwinding_) {
         if (std::uncaught_exceptions() == 0) throw Unwind{};
         return;
     }
-    running_->pending_ = Operation{op, obj, nullptr, true};
+    running_->pending_ = Operation{op, obj, nullptr, true, args};
+    running_->blocked_ = false;
     yield();
 }
 
@@ -286,7 +290,7 @@ void Execution::report_blocked() {
         std::vector<const Task*> chain{&t};
         for (;;) {
             const Object* obj = chain.back()->pending_.obj;
-            const Task* next = obj ? obj->holder() : nullptr;
+            const Task* next = obj ? obj->holder_for(*chain.back()) : nullptr;
             if (!next || next->finished_ || next == chain.back()) break;
             if (next == &t) {
                 for (const Task* c : chain)

@@ -35,6 +35,14 @@ enum class End : std::uint8_t {
     diverged,  // the strategy picked a task that is not enabled (a replay that does not fit)
 };
 
+// What tasks did in one execution, beyond their steps: the model's analogue of the
+// context-switch and lock-contention columns of a benchmark table.
+struct Counters {
+    std::uint64_t sleeps = 0;  // schedule() calls that put a task to sleep
+    std::uint64_t wakeups = 0; // tasks a wake-up set running
+    std::uint64_t spins = 0;   // attempts on a busy spinning lock, and turns of spin loops
+};
+
 struct Outcome {
     End end = End::finished;
     std::uint32_t steps = 0;
@@ -65,6 +73,9 @@ class Execution {
     Task& spawn(std::unique_ptr<Task> task, std::function<void()> body);
     // Constructs model state owned by the execution (its objects register themselves).
     template <class T, class... Args> T& make(Args&&... args);
+    // State of one kind the model layer keeps per execution (lockdep's graph, the CPUs),
+    // made on first use.
+    template <class T> T& local();
     void add_invariant(std::string name, std::function<bool()> holds);
     void add_final_check(std::string name, std::function<bool()> holds);
 
@@ -73,18 +84,15 @@ class Execution {
     // --- from task code (the model layer) ---
     // A scheduling point: declares the task's next visible operation and returns when the
     // strategy picks this task (with the operation enabled). The caller then performs it.
-    void visible(const char* op, const Object* obj, EnabledFn enabled = nullptr);
+    void visible(const char* op, const Object* obj, EnabledFn enabled = nullptr, OpArgs args = {});
     // A scheduling point for an operation that only reads shared state.
-    void visible_read(const char* op, const Object* obj);
+    void visible_read(const char* op, const Object* obj, OpArgs args = {});
     // The operation just performed turned out to change nothing (a failed trylock).
     void nothing_written() { wrote_ = false; }
     // The last step that changed shared state (0 if none has).
     std::uint32_t last_write_step() const { return last_write_step_; }
     // Records the value the operation just read, wrote or returned (for traces).
     void note(std::int64_t value) { value_ = value; }
-    // Records the operation's argument beside its object (the bit of set_bit, the i of
-    // atomic_add), for traces.
-    void note_arg(std::int64_t arg) { arg_ = arg; }
     // Records a violation. Called from a task, it ends the task's execution by unwinding it.
     void fail(ViolationKind kind, std::string property, std::string message);
     bool in_task() const { return running_ != nullptr; }
@@ -95,6 +103,8 @@ class Execution {
     const std::vector<Object*>& objects() const { return objects_; }
     const Schedule& schedule() const { return schedule_; }
     std::uint32_t step() const { return step_; }
+    Counters& counters() { return counters_; }
+    const Counters& counters() const { return counters_; }
 
   private:
     friend class Object;
@@ -135,6 +145,9 @@ class Execution {
     Limits limits_;
     TraceSink* sink_;
     std::vector<std::unique_ptr<Holder>> owned_;
+    template <class T> static constexpr char kLocalKey = 0; // its address names T
+    std::vector<std::pair<const void*, void*>> locals_;
+    Counters counters_;
     std::vector<Object*> objects_;
     std::vector<std::unique_ptr<Task>> tasks_;
     std::vector<Check> invariants_;
@@ -146,7 +159,6 @@ class Execution {
     std::uint32_t last_write_step_ = 0;
     bool wrote_ = false; // whether the step being run changes shared state
     std::optional<std::int64_t> value_;
-    std::optional<std::int64_t> arg_;
     Task* running_ = nullptr;
     void* scheduler_context_ = nullptr;
     bool unwinding_ = false;
@@ -159,6 +171,14 @@ template <class T, class... Args> T& Execution::make(Args&&... args) {
     T& ref = owned->value;
     owned_.push_back(std::move(owned));
     return ref;
+}
+
+template <class T> T& Execution::local() {
+    for (const auto& [key, state] : locals_)
+        if (key == &kLocalKey<T>) return *static_cast<T*>(state);
+    T& state = make<T>();
+    locals_.emplace_back(&kLocalKey<T>, &state);
+    return state;
 }
 
 } // namespace lockcheck

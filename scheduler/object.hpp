@@ -3,11 +3,24 @@
 // deadlock report) and by a printable state (for traces); their semantics live in model/.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace lockcheck {
 
 class Task;
+
+// How long a lock was held, in scheduling steps: the engine's analogue of lock hold times.
+struct HoldStats {
+    std::uint64_t holds = 0;
+    std::uint64_t steps = 0;
+    std::uint32_t longest = 0;
+    void record(std::uint32_t held) {
+        ++holds;
+        steps += held;
+        if (held > longest) longest = held;
+    }
+};
 
 class Object {
   public:
@@ -20,10 +33,19 @@ class Object {
     const std::string& name() const { return name_; }
     int id() const { return id_; }
 
-    // The task a blocked task waits for when it waits on this object, if there is one.
+    // The task that holds this object, if one does (the owner of a lock).
     virtual const Task* holder() const { return nullptr; }
+    // The task `waiter`, blocked on this object, waits for: an edge of the wait-for graph.
+    // A range lock answers with the holder of the range that overlaps the waiter's.
+    virtual const Task* holder_for(const Task& waiter) const {
+        (void)waiter;
+        return holder();
+    }
     // Appends the object's state as a trace shows it ("held by fsync0", "= 2").
     virtual void describe(std::string& out) const = 0;
+
+    // Filled in by locks as they are released.
+    mutable HoldStats hold_stats;
 
   private:
     std::string name_;

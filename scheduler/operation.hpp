@@ -13,11 +13,19 @@ class Task;
 // A plain function pointer, not std::function: the step must not allocate.
 using EnabledFn = bool (*)(const Object* obj, const Task& task);
 
+// Up to two integer arguments an operation shows beside its object (the bit of set_bit, the
+// range of lock_extent); enabled tests may read them too.
+struct OpArgs {
+    std::int64_t v[2] = {0, 0};
+    std::uint8_t n = 0;
+};
+
 struct Operation {
     const char* name = nullptr; // the kernel function, e.g. "mutex_lock"; a static string
     const Object* obj = nullptr;
     EnabledFn enabled = nullptr; // nullptr: always enabled
     bool read_only = false;      // reads shared state without changing it
+    OpArgs args;
 };
 
 } // namespace lockcheck

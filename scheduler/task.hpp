@@ -27,6 +27,9 @@ class Task {
     const Operation& pending() const { return pending_; }
     // The step this task last took (0 before its first step).
     std::uint32_t last_step() const { return last_step_; }
+    // Whether the operation just performed had to wait: it was not enabled at some step
+    // after the task declared it (a contended lock, a real sleep).
+    bool was_blocked() const { return blocked_; }
 
     // Checks when the task's body has returned, run on its fiber (locks still held...).
     virtual void on_exit() {}
@@ -37,6 +40,7 @@ class Task {
     TaskId id_ = 0;
     bool finished_ = false;
     bool torn_down_ = false;
+    bool blocked_ = false;
     std::uint32_t last_step_ = 0;
     Operation pending_;
     std::function<void()> body_;

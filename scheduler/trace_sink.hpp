@@ -11,18 +11,13 @@ class Execution;
 class Task;
 struct Operation;
 
-// What an operation took as argument and what it read, wrote or returned, when it has them.
-struct StepValues {
-    std::optional<std::int64_t> arg;
-    std::optional<std::int64_t> value;
-};
-
 class TraceSink {
   public:
     virtual ~TraceSink() = default;
-    // Called after `task` performed `op` as step `step`.
+    // Called after `task` performed `op` as step `step`; `value` is what the operation read,
+    // wrote or returned, when it has one.
     virtual void on_step(const Execution& ex, std::uint32_t step, const Task& task,
-                         const Operation& op, StepValues values) = 0;
+                         const Operation& op, std::optional<std::int64_t> value) = 0;
 };
 
 } // namespace lockcheck
