@@ -5,6 +5,7 @@
 #include "bitops.hpp"
 #include "check.hpp"
 #include "completion.hpp"
+#include "lockdep.hpp"
 #include "mutex.hpp"
 #include "rwsem.hpp"
 #include "sched.hpp"

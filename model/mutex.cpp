@@ -7,23 +7,34 @@
 namespace lockcheck {
 
 namespace {
+
 bool unowned(const Object* obj, const Task&) {
     return !static_cast<const mutex*>(obj)->owner;
 }
+
+void lock(const char* op, struct mutex* lock, int subclass) {
+    might_sleep(op, lock);
+    task_struct* me = current();
+    if (lock->owner == me) report_recursive_locking(op, lock);
+    lock_acquire(lock, &lock->dep_map, subclass, false);
+    this_execution().visible(op, lock, &unowned);
+    count_sleep_if_blocked();
+    lock->owner = me;
+    lock_acquired(me, lock, "mutex", &lock->dep_map, subclass);
+}
+
 } // namespace
 
 void mutex::describe(std::string& out) const {
     out += owner ? "held by " + owner->name() : std::string("unlocked");
 }
 
-void mutex_lock(struct mutex* lock) {
-    might_sleep("mutex_lock", lock);
-    task_struct* me = current();
-    if (lock->owner == me) report_recursive_locking("mutex_lock", lock);
-    this_execution().visible("mutex_lock", lock, &unowned);
-    count_sleep_if_blocked();
-    lock->owner = me;
-    lock_acquired(me, lock, "mutex");
+void mutex_lock(struct mutex* l) {
+    lock("mutex_lock", l, 0);
+}
+
+void mutex_lock_nested(struct mutex* l, int subclass) {
+    lock("mutex_lock_nested", l, subclass);
 }
 
 int mutex_trylock(struct mutex* lock) {
@@ -31,9 +42,11 @@ int mutex_trylock(struct mutex* lock) {
     int taken = lock->owner == nullptr;
     if (taken) {
         lock->owner = current();
-        lock_acquired(lock->owner, lock, "mutex");
+        lock_acquire(lock, &lock->dep_map, 0, true);
+        lock_acquired(lock->owner, lock, "mutex", &lock->dep_map, 0, true);
+    } else {
+        this_execution().nothing_written();
     }
-    if (!taken) this_execution().nothing_written();
     this_execution().note(taken);
     return taken;
 }

@@ -1,20 +1,24 @@
 // struct mutex: a sleeping lock with an owner, checked as CONFIG_DEBUG_MUTEXES and lockdep
-// check it (unlock by a non-owner, unlock of an unlocked mutex, recursive locking).
+// check it (unlock by a non-owner, unlock of an unlocked mutex, recursive locking, lock
+// order).
 #pragma once
 
-#include "task.hpp"
+#include "lockdep.hpp"
 
 namespace lockcheck {
 
 struct mutex final : Object {
-    explicit mutex(std::string name) : Object(std::move(name)) {}
+    explicit mutex(std::string name) : Object(name), dep_map(name) {}
     const Task* holder() const override { return owner; }
     void describe(std::string& out) const override;
 
     task_struct* owner = nullptr;
+    lockdep_map dep_map;
 };
 
 void mutex_lock(struct mutex* lock);
+// mutex_lock() as lock class subclass `subclass` (lockdep nesting annotation).
+void mutex_lock_nested(struct mutex* lock, int subclass);
 // 1 if the lock was taken, 0 if it is held; never blocks.
 int mutex_trylock(struct mutex* lock);
 void mutex_unlock(struct mutex* lock);

@@ -18,14 +18,49 @@ bool free_sem(const Object* obj, const Task&) {
     return !sem_of(obj)->writer && sem_of(obj)->readers == 0;
 }
 
-void take_read(rw_semaphore* sem, task_struct* me) {
+void take_read(rw_semaphore* sem, task_struct* me, int subclass, bool trylock) {
     sem->readers |= task_bit(me->id());
-    lock_acquired(me, sem, "rwsem-read");
+    lock_acquired(me, sem, "rwsem-read", &sem->dep_map, subclass, trylock);
 }
 
-void take_write(rw_semaphore* sem, task_struct* me) {
+void take_write(rw_semaphore* sem, task_struct* me, int subclass, bool trylock) {
     sem->writer = me;
-    lock_acquired(me, sem, "rwsem-write");
+    lock_acquired(me, sem, "rwsem-write", &sem->dep_map, subclass, trylock);
+}
+
+bool held_by(const rw_semaphore* sem, const task_struct* me) {
+    return sem->writer == me || contains(sem->readers, me->id());
+}
+
+// down_read and down_write differ in what they wait for and how they hold.
+void down(const char* op, rw_semaphore* sem, int subclass, bool write) {
+    might_sleep(op, sem);
+    task_struct* me = current();
+    if (held_by(sem, me)) report_recursive_locking(op, sem);
+    lock_acquire(sem, &sem->dep_map, subclass, false);
+    this_execution().visible(op, sem, write ? &free_sem : &no_writer);
+    count_sleep_if_blocked();
+    if (write)
+        take_write(sem, me, subclass, false);
+    else
+        take_read(sem, me, subclass, false);
+}
+
+int down_trylock(const char* op, rw_semaphore* sem, bool write) {
+    this_execution().visible(op, sem);
+    const Task& me = *current();
+    const int taken = write ? free_sem(sem, me) : no_writer(sem, me);
+    if (taken) {
+        lock_acquire(sem, &sem->dep_map, 0, true);
+        if (write)
+            take_write(sem, current(), 0, true);
+        else
+            take_read(sem, current(), 0, true);
+    } else {
+        this_execution().nothing_written();
+    }
+    this_execution().note(taken);
+    return taken;
 }
 
 } // namespace
@@ -49,41 +84,22 @@ void rw_semaphore::describe(std::string& out) const {
 }
 
 void down_read(struct rw_semaphore* sem) {
-    might_sleep("down_read", sem);
-    task_struct* me = current();
-    if (sem->writer == me || contains(sem->readers, me->id()))
-        report_recursive_locking("down_read", sem);
-    this_execution().visible("down_read", sem, &no_writer);
-    count_sleep_if_blocked();
-    take_read(sem, me);
+    down("down_read", sem, 0, false);
 }
-
 void down_write(struct rw_semaphore* sem) {
-    might_sleep("down_write", sem);
-    task_struct* me = current();
-    if (sem->writer == me || contains(sem->readers, me->id()))
-        report_recursive_locking("down_write", sem);
-    this_execution().visible("down_write", sem, &free_sem);
-    count_sleep_if_blocked();
-    take_write(sem, me);
+    down("down_write", sem, 0, true);
 }
-
+void down_read_nested(struct rw_semaphore* sem, int subclass) {
+    down("down_read_nested", sem, subclass, false);
+}
+void down_write_nested(struct rw_semaphore* sem, int subclass) {
+    down("down_write_nested", sem, subclass, true);
+}
 int down_read_trylock(struct rw_semaphore* sem) {
-    this_execution().visible("down_read_trylock", sem);
-    int taken = sem->writer == nullptr;
-    if (taken) take_read(sem, current());
-    if (!taken) this_execution().nothing_written();
-    this_execution().note(taken);
-    return taken;
+    return down_trylock("down_read_trylock", sem, false);
 }
-
 int down_write_trylock(struct rw_semaphore* sem) {
-    this_execution().visible("down_write_trylock", sem);
-    int taken = !sem->writer && sem->readers == 0;
-    if (taken) take_write(sem, current());
-    if (!taken) this_execution().nothing_written();
-    this_execution().note(taken);
-    return taken;
+    return down_trylock("down_write_trylock", sem, true);
 }
 
 void up_read(struct rw_semaphore* sem) {
@@ -108,7 +124,7 @@ void downgrade_write(struct rw_semaphore* sem) {
     if (sem->writer != me) report_bad_unlock("downgrade_write", sem, sem->holder());
     sem->writer = nullptr;
     lock_released(me, sem);
-    take_read(sem, me);
+    take_read(sem, me, 0, false);
 }
 
 } // namespace lockcheck

@@ -2,23 +2,26 @@
 // a writer holds the semaphore (the kernel's writer-preference queueing is abstracted away).
 #pragma once
 
-#include "task.hpp"
+#include "lockdep.hpp"
 
 namespace lockcheck {
 
 struct rw_semaphore final : Object {
-    explicit rw_semaphore(std::string name) : Object(std::move(name)) {}
+    explicit rw_semaphore(std::string name) : Object(name), dep_map(name) {}
     // The writer, or else one reader: enough for a wait-for edge.
     const Task* holder() const override;
     void describe(std::string& out) const override;
 
     task_struct* writer = nullptr;
     TaskSet readers = 0;
+    lockdep_map dep_map;
 };
 
 void down_read(struct rw_semaphore* sem);
 void up_read(struct rw_semaphore* sem);
 void down_write(struct rw_semaphore* sem);
+void down_read_nested(struct rw_semaphore* sem, int subclass);
+void down_write_nested(struct rw_semaphore* sem, int subclass);
 void up_write(struct rw_semaphore* sem);
 // 1 if taken, 0 otherwise; never block.
 int down_read_trylock(struct rw_semaphore* sem);

@@ -6,34 +6,49 @@
 namespace lockcheck {
 
 namespace {
+
 bool unlocked(const Object* obj, const Task&) {
     return !static_cast<const spinlock_t*>(obj)->owner;
 }
 
-void acquire(spinlock_t* lock, task_struct* me) {
+void acquire(spinlock_t* lock, task_struct* me, int subclass, bool trylock) {
     lock->owner = me;
     ++me->preempt_count;
-    lock_acquired(me, lock, "spinlock");
+    lock_acquired(me, lock, "spinlock", &lock->dep_map, subclass, trylock);
 }
+
+void lock(const char* op, spinlock_t* lock, int subclass) {
+    task_struct* me = current();
+    if (lock->owner == me) report_recursive_locking(op, lock);
+    lock_acquire(lock, &lock->dep_map, subclass, false);
+    this_execution().visible(op, lock, &unlocked);
+    if (this_execution().current_task().was_blocked()) ++this_execution().counters().spins;
+    acquire(lock, me, subclass, false);
+}
+
 } // namespace
 
 void spinlock_t::describe(std::string& out) const {
     out += owner ? "held by " + owner->name() : std::string("unlocked");
 }
 
-void spin_lock(spinlock_t* lock) {
-    task_struct* me = current();
-    if (lock->owner == me) report_recursive_locking("spin_lock", lock);
-    this_execution().visible("spin_lock", lock, &unlocked);
-    if (this_execution().current_task().was_blocked()) ++this_execution().counters().spins;
-    acquire(lock, me);
+void spin_lock(spinlock_t* l) {
+    lock("spin_lock", l, 0);
+}
+
+void spin_lock_nested(spinlock_t* l, int subclass) {
+    lock("spin_lock_nested", l, subclass);
 }
 
 int spin_trylock(spinlock_t* lock) {
     this_execution().visible("spin_trylock", lock);
     int taken = lock->owner == nullptr;
-    if (taken) acquire(lock, current());
-    if (!taken) this_execution().nothing_written();
+    if (taken) {
+        lock_acquire(lock, &lock->dep_map, 0, true);
+        acquire(lock, current(), 0, true);
+    } else {
+        this_execution().nothing_written();
+    }
     this_execution().note(taken);
     return taken;
 }
@@ -44,6 +59,12 @@ void spin_unlock(spinlock_t* lock) {
     if (lock->owner != me) report_bad_unlock("spin_unlock", lock, lock->owner);
     lock->owner = nullptr;
     if (lock_released(me, lock)) --me->preempt_count;
+}
+
+bool spin_is_locked(spinlock_t* lock) {
+    this_execution().visible_read("spin_is_locked", lock);
+    this_execution().note(lock->owner != nullptr);
+    return lock->owner != nullptr;
 }
 
 } // namespace lockcheck

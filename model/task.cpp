@@ -36,14 +36,16 @@ const held_lock* task_struct::find_held(const char* type) const {
     return nullptr;
 }
 
-void lock_acquired(task_struct* task, const Object* lock, const char* type) {
+void lock_acquired(task_struct* task, const Object* lock, const char* type, const lockdep_map* map,
+                   int subclass, bool trylock) {
     if (task->lockdep_depth == task_struct::kMaxHeldLocks) {
         this_execution().fail(ViolationKind::lock_misuse, "max-lock-depth",
                               "BUG: MAX_LOCK_DEPTH too low: " + task->name() + " holds " +
                                   std::to_string(task_struct::kMaxHeldLocks) + " locks");
         return;
     }
-    task->held_locks[task->lockdep_depth++] = held_lock{lock, type, this_execution().step()};
+    task->held_locks[task->lockdep_depth++] =
+        held_lock{lock, type, this_execution().step(), map, subclass, trylock};
 }
 
 bool lock_released(task_struct* task, const Object* lock) {

@@ -16,10 +16,15 @@ enum : long { TASK_RUNNING = 0, TASK_INTERRUPTIBLE = 1, TASK_UNINTERRUPTIBLE = 2
 inline constexpr long TASK_NORMAL = TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE;
 
 // One entry of a task's held-lock stack, as lockdep keeps it.
+struct lockdep_map;
+
 struct held_lock {
     const Object* instance = nullptr;
-    const char* type = nullptr;    // "mutex", "spinlock", "rwsem-read", "rwsem-write"
-    std::uint32_t acquired_at = 0; // step
+    const char* type = nullptr;       // "mutex", "spinlock", "rwsem-read", "rwsem-write"
+    std::uint32_t acquired_at = 0;    // step
+    const lockdep_map* map = nullptr; // its lock class; nullptr: not tracked by lockdep
+    int subclass = 0;
+    bool trylock = false;
 };
 
 class task_struct final : public Task {
@@ -46,7 +51,8 @@ Execution& this_execution();
 void spawn(std::string comm, std::function<void()> body);
 
 // Lock bookkeeping shared by every lock type (the held-lock stack).
-void lock_acquired(task_struct* task, const Object* lock, const char* type);
+void lock_acquired(task_struct* task, const Object* lock, const char* type, const lockdep_map* map,
+                   int subclass = 0, bool trylock = false);
 // False if the task does not hold the lock.
 bool lock_released(task_struct* task, const Object* lock);
 bool holds_lock(const task_struct* task, const Object* lock);

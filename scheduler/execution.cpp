@@ -272,6 +272,16 @@ void Execution::fail(ViolationKind kind, std::string property, std::string messa
     if (running_ && std::uncaught_exceptions() == 0) throw Unwind{};
 }
 
+void Execution::fail_with_details(ViolationKind kind, std::string property, std::string message,
+                                  std::vector<std::string> details) {
+    if (unwinding_) return;
+    if (!outcome_.violation) {
+        record(kind, std::move(property), std::move(message));
+        outcome_.violation->details = std::move(details);
+    }
+    if (running_ && std::uncaught_exceptions() == 0) throw Unwind{};
+}
+
 void Execution::report_blocked() {
     // Each blocked task waits for at most one holder: follow the chain to find a cycle.
     std::vector<std::string> details;

@@ -95,6 +95,9 @@ class Execution {
     void note(std::int64_t value) { value_ = value; }
     // Records a violation. Called from a task, it ends the task's execution by unwinding it.
     void fail(ViolationKind kind, std::string property, std::string message);
+    // fail(), with further report lines (a lockdep chain, an unsafe scenario).
+    void fail_with_details(ViolationKind kind, std::string property, std::string message,
+                           std::vector<std::string> details);
     bool in_task() const { return running_ != nullptr; }
     Task& current_task() { return *running_; }
 

@@ -6,10 +6,10 @@
 namespace lockcheck {
 
 namespace {
-constexpr std::array<std::string_view, 11> kKindNames = {
-    "check-failed", "invariant",      "final-check",     "deadlock",
-    "hang",         "lock-misuse",    "sleep-in-atomic", "lock-held-at-exit",
-    "exception",    "stack-overflow", "no-progress",
+constexpr std::array<std::string_view, 14> kKindNames = {
+    "check-failed", "invariant",       "final-check",       "deadlock",  "hang",
+    "lock-misuse",  "sleep-in-atomic", "lock-held-at-exit", "exception", "stack-overflow",
+    "no-progress",  "lock-order",      "list-corruption",   "preempt",
 };
 } // namespace
 

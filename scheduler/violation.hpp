@@ -20,6 +20,9 @@ enum class ViolationKind : std::uint8_t {
     exception,         // model code threw
     stack_overflow,    // model code overflowed its fiber stack
     no_progress,       // model code ran past the step timeout without a scheduling point
+    lock_order,        // lockdep: a circular or recursive lock-class dependency
+    list_corruption,   // CONFIG_DEBUG_LIST: a list_head linked twice or deleted twice
+    preempt,           // CONFIG_DEBUG_PREEMPT: this_cpu_ptr() in preemptible code
 };
 
 std::string_view kind_name(ViolationKind kind);

@@ -1,6 +1,7 @@
 // Deadlocks: a cycle of tasks waiting for each other's locks must be reported as
 // ViolationKind::deadlock with the cycle spelled out (and only the cycle), for every lock
-// type; a trylock that fails backs off instead, so it must not be taken for one.
+// type; a trylock that fails backs off instead, so it must not be taken for one. Lockdep is
+// switched off here: it would report these lock orders before they deadlock (test_lockdep).
 #include <string>
 
 #include "harness.hpp"
@@ -36,6 +37,7 @@ TEST(Deadlock, abba_lock_order_deadlocks_and_names_the_wait_for_cycle) {
     for_each_lock_type([]<class Lock>() {
         const SearchResult r = check_model([] {
             auto& l = this_execution().make<Locks<Lock>>();
+            lockdep_off();
             spawn("a", [&l] { lock_in_order(&l.A, &l.B); });
             spawn("b", [&l] { lock_in_order(&l.B, &l.A); });
         });
@@ -50,6 +52,7 @@ TEST(Deadlock, abba_lock_order_deadlocks_and_names_the_wait_for_cycle) {
 TEST(Deadlock, three_task_lock_cycle_names_every_task_on_it) {
     const SearchResult r = check_model([] {
         auto& l = this_execution().make<Locks<mutex>>();
+        lockdep_off();
         spawn("a", [&l] { lock_in_order(&l.A, &l.B); });
         spawn("b", [&l] { lock_in_order(&l.B, &l.C); });
         spawn("c", [&l] { lock_in_order(&l.C, &l.A); });
@@ -62,6 +65,7 @@ TEST(Deadlock, three_task_lock_cycle_names_every_task_on_it) {
 TEST(Deadlock, a_task_blocked_behind_the_cycle_is_listed_but_not_put_on_it) {
     const Setup setup = [] {
         auto& l = this_execution().make<Locks<mutex>>();
+        lockdep_off();
         spawn("bystander", [&l] { lock_in_order(&l.A, &l.C); });
         spawn("a", [&l] { lock_in_order(&l.A, &l.B); });
         spawn("b", [&l] { lock_in_order(&l.B, &l.A); });
@@ -85,6 +89,7 @@ TEST(Deadlock, trylock_in_reverse_order_backs_off_instead_of_deadlocking) {
         int failed_trylocks = 0;
         const SearchResult r = check_model([&failed_trylocks] {
             auto& l = this_execution().make<Locks<Lock>>();
+            lockdep_off();
             spawn("a", [&l] { lock_in_order(&l.A, &l.B); });
             spawn("b", [&l, &failed_trylocks] {
                 L::lock(&l.B);

@@ -1,0 +1,168 @@
+// The dependency graph of one execution (at most 64 classes: one bit mask of successors
+// each) and lockdep's two reports: circular dependency and recursive locking.
+#include "lockdep.hpp"
+
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+namespace lockcheck {
+
+namespace {
+
+struct lock_class {
+    std::string name; // with its subclass, as printed
+};
+
+// Where a dependency was first seen: the report's "existing dependency chain".
+struct dependency {
+    int from;
+    int to;
+    std::string task;
+    std::uint32_t step;
+};
+
+struct lockdep_graph {
+    bool off = false;
+    bool full = false; // more classes than the graph holds: checking stopped
+    std::vector<lock_class> classes;
+    std::vector<std::uint64_t> after; // after[c]: classes acquired while c was held
+    std::vector<dependency> edges;
+
+    int node(const lockdep_map* map, int subclass) {
+        int& cached = map->node[subclass];
+        if (cached >= 0) return cached;
+        const std::string name = lock_class_name(map, subclass);
+        for (std::size_t i = 0; i < classes.size(); ++i)
+            if (classes[i].name == name) return cached = static_cast<int>(i);
+        if (classes.size() == 64) {
+            full = true;
+            return -1;
+        }
+        classes.push_back({name});
+        after.push_back(0);
+        return cached = static_cast<int>(classes.size() - 1);
+    }
+
+    // The classes on a path from `from` to `to`, both included; empty if there is none.
+    std::vector<int> path(int from, int to) const {
+        std::vector<int> parent(classes.size(), -1);
+        std::vector<int> queue{from};
+        parent[from] = from;
+        for (std::size_t i = 0; i < queue.size(); ++i) {
+            const int c = queue[i];
+            if (c == to) break;
+            for (std::uint64_t next = after[c]; next; next &= next - 1) {
+                const int n = std::countr_zero(next);
+                if (parent[n] >= 0) continue;
+                parent[n] = c;
+                queue.push_back(n);
+            }
+        }
+        if (parent[to] < 0) return {};
+        std::vector<int> chain{to};
+        while (chain.back() != from)
+            chain.push_back(parent[chain.back()]);
+        return {chain.rbegin(), chain.rend()};
+    }
+
+    const dependency& edge(int from, int to) const {
+        for (const dependency& d : edges)
+            if (d.from == from && d.to == to) return d;
+        return edges.front(); // unreachable: every bit of `after` has its edge
+    }
+};
+
+std::string pad(std::string s, std::size_t width) {
+    if (s.size() < width) s.append(width - s.size(), ' ');
+    return s;
+}
+
+void report_cycle(const lockdep_graph& g, int held, int next, const std::vector<int>& chain) {
+    task_struct* me = current();
+    std::string chain_text;
+    for (int c : chain)
+        chain_text += (chain_text.empty() ? "" : " --> ") + g.classes[c].name;
+    std::vector<std::string> lines;
+    lines.push_back(me->name() + " is trying to acquire " + g.classes[next].name +
+                    " while holding " + g.classes[held].name);
+    lines.push_back("existing dependency chain: " + chain_text);
+    for (std::size_t i = 0; i + 1 < chain.size(); ++i) {
+        const dependency& d = g.edge(chain[i], chain[i + 1]);
+        lines.push_back("  " + g.classes[d.from].name + " --> " + g.classes[d.to].name + ": " +
+                        d.task + " took it at step " + std::to_string(d.step));
+    }
+    // The kernel's two-column scenario: this task, and the one whose dependency on the held
+    // lock closes the chain.
+    const int parent = chain[chain.size() - 2];
+    const std::string other = g.edge(parent, held).task;
+    const std::size_t col = 28;
+    lines.push_back("possible unsafe locking scenario:");
+    lines.push_back("  " + pad(me->name(), col) + other);
+    lines.push_back("  " + pad("----", col) + "----");
+    lines.push_back("  " + pad("lock(" + g.classes[held].name + ");", col));
+    lines.push_back("  " + pad("", col) + "lock(" + g.classes[parent].name + ");");
+    lines.push_back("  " + pad("", col) + "lock(" + g.classes[held].name + ");");
+    lines.push_back("  lock(" + g.classes[next].name + ");");
+    lines.push_back(" *** DEADLOCK ***");
+    this_execution().fail_with_details(
+        ViolationKind::lock_order, "circular-locking-dependency",
+        "possible circular locking dependency detected: " + g.classes[held].name + " --> " +
+            g.classes[next].name + " closes " + chain_text,
+        std::move(lines));
+}
+
+void report_recursive(const lockdep_graph& g, int cls) {
+    this_execution().fail(ViolationKind::lock_order, "recursive-locking",
+                          "possible recursive locking detected: " + current()->name() +
+                              " acquires " + g.classes[cls].name +
+                              " while holding a lock of the same class (missing a _nested "
+                              "annotation?)");
+}
+
+} // namespace
+
+std::string lock_class_name(const lockdep_map* map, int subclass) {
+    return subclass ? map->name + "/" + std::to_string(subclass) : map->name;
+}
+
+void lockdep_set_class(lockdep_map* map, std::string class_name) {
+    map->name = std::move(class_name);
+}
+
+void lockdep_off() {
+    this_execution().local<lockdep_graph>().off = true;
+}
+
+void lock_acquire(const Object* lock, const lockdep_map* map, int subclass, bool trylock) {
+    (void)lock;
+    lockdep_graph& g = this_execution().local<lockdep_graph>();
+    if (g.off || g.full) return;
+    const int next = g.node(map, subclass);
+    if (next < 0) return;
+    task_struct* me = current();
+    // As check_prevs_add(): walk the held locks from the most recent; each adds a dependency,
+    // and the first that is not a trylock ends the walk (older ones reach `next` through it).
+    for (int i = me->lockdep_depth - 1; i >= 0; --i) {
+        const held_lock& h = me->held_locks[i];
+        if (!h.map) continue; // a lock lockdep does not track
+        const int held = g.node(h.map, h.subclass);
+        if (held < 0) return;
+        if (held == next && !trylock) {
+            report_recursive(g, next);
+            return;
+        }
+        if (!trylock && !(g.after[held] & (std::uint64_t{1} << next))) {
+            std::vector<int> chain = g.path(next, held);
+            if (!chain.empty()) {
+                report_cycle(g, held, next, chain);
+                return;
+            }
+            g.after[held] |= std::uint64_t{1} << next;
+            g.edges.push_back({held, next, me->name(), this_execution().step()});
+        }
+        if (!h.trylock) break;
+    }
+}
+
+} // namespace lockcheck

@@ -1,0 +1,38 @@
+// Lock-order checking as the kernel's lockdep does it. Every lock carries a lockdep_map
+// naming its class; an acquisition adds a dependency from the held lock's class to the new
+// one, and a dependency that closes a cycle is reported as a possible deadlock *at the
+// acquisition*, whether or not this execution goes on to deadlock. Nesting subclasses
+// (mutex_lock_nested(lock, 1)) make distinct classes, as in the kernel.
+// rw_semaphore readers are non-recursive, so lockdep counts them like writers in chains.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "task.hpp"
+
+namespace lockcheck {
+
+inline constexpr int MAX_LOCKDEP_SUBCLASSES = 8;
+
+// The lock class a lock belongs to: by default its own name; lockdep_set_class() shares one
+// class among many locks (every extent buffer of a tree level), as a static key does.
+struct lockdep_map {
+    explicit lockdep_map(std::string class_name) : name(std::move(class_name)) {}
+    std::string name;
+    // This execution's graph node for each subclass, looked up once.
+    mutable std::array<int, MAX_LOCKDEP_SUBCLASSES> node{-1, -1, -1, -1, -1, -1, -1, -1};
+};
+
+void lockdep_set_class(lockdep_map* map, std::string class_name);
+// Set-up: no lock-order checking in this model (the kernel's lockdep_off()).
+void lockdep_off();
+
+// Called by every lock before it may block: records and checks the dependencies from the
+// locks the current task holds. A trylock adds none (it cannot wait, so it cannot deadlock).
+void lock_acquire(const Object* lock, const lockdep_map* map, int subclass, bool trylock);
+
+// "name" or "name/subclass", as lockdep prints a class.
+std::string lock_class_name(const lockdep_map* map, int subclass);
+
+} // namespace lockcheck
