@@ -18,6 +18,10 @@ TaskId Dfs::pick(std::uint32_t, TaskSet enabled) {
     return first;
 }
 
+std::uint32_t Dfs::choose(std::uint32_t step, std::uint32_t n) {
+    return pick(step, n >= 64 ? ~TaskSet{0} : (TaskSet{1} << n) - 1);
+}
+
 bool Dfs::next_execution() {
     // An execution that ended early (a violation) leaves branches it never reached.
     path_.resize(position_);

@@ -13,6 +13,8 @@ class Dfs final : public Strategy {
   public:
     explicit Dfs(std::size_t depth_hint = 0) { path_.reserve(depth_hint); }
     TaskId pick(std::uint32_t step, TaskSet enabled) override;
+    // A choice among n values is a branch point like a pick among n enabled tasks.
+    std::uint32_t choose(std::uint32_t step, std::uint32_t n) override;
     bool next_execution() override;
 
   private:

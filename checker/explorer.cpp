@@ -60,9 +60,13 @@ std::string steps(std::uint32_t n) {
     return std::to_string(n) + (n == 1 ? " step" : " steps");
 }
 
-std::string divergence(const Execution& ex, std::uint32_t step, TaskId id) {
+std::string divergence(const Execution& ex, std::uint32_t step, const Outcome& out) {
     const auto& tasks = ex.tasks();
     std::string at = "step " + std::to_string(step) + ": ";
+    if (out.diverged_choice)
+        return at + "the schedule's value for a choice among " +
+               std::to_string(out.diverged_choice) + " is out of range";
+    const TaskId id = out.diverged_task;
     if (id >= tasks.size())
         return at + "there is no task " + std::to_string(id) + " (the model has tasks 0.." +
                std::to_string(tasks.size() - 1) + ")";
@@ -89,12 +93,14 @@ ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOpt
     r.stats.add(ex, r.outcome);
     const std::uint32_t ran = r.outcome.steps;
     if (r.outcome.end == End::diverged) {
-        r.error = divergence(ex, ran + 1, r.outcome.diverged_task);
+        r.error = divergence(ex, r.outcome.diverged_choice ? ran : ran + 1, r.outcome);
     } else if (r.outcome.end == End::cut || r.outcome.end == End::stopped) {
         r.error = "the schedule ends after " + steps(ran) + " but the execution goes on";
-    } else if (ran < schedule.size()) {
+    } else if (strategy.consumed() < schedule.size()) {
+        // A schedule holds task picks and the values of model choices: count entries.
         r.error = "the execution ends after " + steps(ran) + " but the schedule has " +
-                  steps(static_cast<std::uint32_t>(schedule.size()));
+                  std::to_string(schedule.size()) + " entries, " +
+                  std::to_string(strategy.consumed()) + " of them used";
     } else {
         r.ok = true;
     }

@@ -1,6 +1,8 @@
 // schedule(), might_sleep() and cpu_relax() on top of the execution's scheduling points.
 #include "sched.hpp"
 
+#include "percpu.hpp"
+
 namespace lockcheck {
 
 namespace {
@@ -42,6 +44,7 @@ void schedule() {
         return static_cast<const task_struct&>(t).state == TASK_RUNNING;
     });
     count_sleep_if_blocked();
+    resume_on_any_cpu();
 }
 
 void cpu_relax() {

@@ -15,7 +15,13 @@ Execution& this_execution() {
 }
 
 void spawn(std::string comm, std::function<void()> body) {
-    Execution::current().spawn(std::make_unique<task_struct>(std::move(comm)), std::move(body));
+    spawn_on(0, std::move(comm), std::move(body));
+}
+
+void spawn_on(int cpu, std::string comm, std::function<void()> body) {
+    auto task = std::make_unique<task_struct>(std::move(comm));
+    task->cpu = cpu;
+    Execution::current().spawn(std::move(task), std::move(body));
 }
 
 void task_struct::on_exit() {

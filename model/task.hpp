@@ -40,6 +40,7 @@ class task_struct final : public Task {
     const Object* sleeping_on = nullptr; // what schedule() would sleep on, for reports
     std::array<held_lock, kMaxHeldLocks> held_locks{};
     int lockdep_depth = 0;
+    int cpu = 0; // the CPU it runs on (see percpu.hpp)
 
     // The innermost held lock of a type, or nullptr.
     const held_lock* find_held(const char* type) const;
@@ -49,6 +50,8 @@ task_struct* current();
 Execution& this_execution();
 // Adds a task to the model being set up; it starts when the execution runs.
 void spawn(std::string comm, std::function<void()> body);
+// spawn(), on a given CPU of the model.
+void spawn_on(int cpu, std::string comm, std::function<void()> body);
 
 // Lock bookkeeping shared by every lock type (the held-lock stack).
 void lock_acquired(task_struct* task, const Object* lock, const char* type, const lockdep_map* map,

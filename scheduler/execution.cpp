@@ -160,7 +160,7 @@ bool Execution::step_loop() {
         if (wrote_) last_write_step_ = step_;
         if (sink_) sink_->on_step(*this, step_, t, performed, value_);
         if (started_ != tasks_.size()) start_new_tasks();
-        if (outcome_.violation) return false;
+        if (outcome_.violation || ended_early_) return false;
         check_invariants();
         if (outcome_.violation) return false;
     }
@@ -264,6 +264,21 @@ void Execution::record(ViolationKind kind, std::string property, std::string mes
     if (unwinding_ || outcome_.violation) return;
     outcome_.violation = Violation{kind, std::move(property), std::move(message), step_, {}};
     outcome_.end = End::violation;
+}
+
+std::uint32_t Execution::choose(std::uint32_t n) {
+    if (n <= 1 || unwinding_) return 0;
+    const std::uint32_t value = strategy_.choose(step_, n);
+    if (value >= n) {
+        // A replay that ran out, or does not fit: the execution ends here.
+        outcome_.end = value == kNoTask ? End::stopped : End::diverged;
+        outcome_.diverged_choice = n;
+        ended_early_ = true;
+        if (std::uncaught_exceptions() == 0) throw Unwind{};
+        return 0;
+    }
+    schedule_.push_back(static_cast<TaskId>(value));
+    return value;
 }
 
 void Execution::fail(ViolationKind kind, std::string property, std::string message) {

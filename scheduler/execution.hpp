@@ -47,7 +47,8 @@ struct Outcome {
     End end = End::finished;
     std::uint32_t steps = 0;
     std::optional<Violation> violation;
-    TaskId diverged_task = kNoTask; // with End::diverged
+    TaskId diverged_task = kNoTask;    // with End::diverged at a pick
+    std::uint32_t diverged_choice = 0; // with End::diverged at a choice: among how many values
 };
 
 class Execution {
@@ -91,6 +92,9 @@ class Execution {
     void nothing_written() { wrote_ = false; }
     // The last step that changed shared state (0 if none has).
     std::uint32_t last_write_step() const { return last_write_step_; }
+    // A nondeterministic choice of the model, in [0, n): the strategy decides and the
+    // schedule records it. Call only from task code, right after a scheduling point.
+    std::uint32_t choose(std::uint32_t n);
     // Records the value the operation just read, wrote or returned (for traces).
     void note(std::int64_t value) { value_ = value; }
     // Records a violation. Called from a task, it ends the task's execution by unwinding it.
@@ -165,6 +169,7 @@ class Execution {
     Task* running_ = nullptr;
     void* scheduler_context_ = nullptr;
     bool unwinding_ = false;
+    bool ended_early_ = false; // a choice ended the execution from inside a task
     sigjmp_buf escape_jump_;
     Execution* previous_;
 };

@@ -3,8 +3,12 @@
 
 namespace lockcheck {
 
-TaskId Replay::pick(std::uint32_t step, TaskSet) {
-    return step <= schedule_.size() ? schedule_[step - 1] : kNoTask;
+TaskId Replay::pick(std::uint32_t, TaskSet) {
+    return next_ < schedule_.size() ? schedule_[next_++] : kNoTask;
+}
+
+std::uint32_t Replay::choose(std::uint32_t, std::uint32_t) {
+    return next_ < schedule_.size() ? schedule_[next_++] : kNoTask;
 }
 
 } // namespace lockcheck

@@ -1,5 +1,7 @@
-// Schedule: the sequence of task ids chosen at each step. An execution is fully determined
-// by its model, options and schedule, so this printable value is what --replay consumes.
+// Schedule: the sequence of choices an execution made: the task id picked at each step, and
+// the value of each model choice (a migration) where the step made one. An execution is fully
+// determined by its model, options and schedule, so this printable value is what --replay
+// consumes.
 #pragma once
 
 #include <string>

@@ -1,5 +1,6 @@
 // Strategy: the one narrow interface every search (DFS, replay, later DPOR, random, PCT)
-// implements. The scheduler asks it which enabled task takes each step and, after an
+// implements. The scheduler asks it which enabled task takes each step, which value a
+// nondeterministic model choice takes (where a preempted task resumes), and, after an
 // execution, whether there is another one to run.
 #pragma once
 
@@ -16,6 +17,9 @@ class Strategy {
     // kNoTask to stop the execution, or a task outside `enabled` (a replay that diverges):
     // the execution then ends without running it.
     virtual TaskId pick(std::uint32_t step, TaskSet enabled) = 0;
+    // A value in [0, n) for a model choice made during step `step` (n <= 64). A replay may
+    // return a value out of range (it diverges) or kNoTask (it ran out).
+    virtual std::uint32_t choose(std::uint32_t step, std::uint32_t n) = 0;
     // Called after each execution: prepares the next one; false when the search is done.
     virtual bool next_execution() = 0;
 };

@@ -54,6 +54,11 @@ class RecordingDfs final : public Strategy {
         current_.push_back(id);
         return id;
     }
+    std::uint32_t choose(std::uint32_t step, std::uint32_t n) override {
+        const std::uint32_t value = dfs_.choose(step, n);
+        current_.push_back(static_cast<TaskId>(value));
+        return value;
+    }
     bool next_execution() override {
         schedules.push_back(current_);
         current_.clear();

@@ -1,0 +1,47 @@
+// The inode helpers as the compositions the kernel makes of them.
+#include "inode.hpp"
+
+namespace lockcheck {
+
+void inode_lock(inode* inode) {
+    down_write(&inode->i_rwsem);
+}
+void inode_unlock(inode* inode) {
+    up_write(&inode->i_rwsem);
+}
+void inode_lock_shared(inode* inode) {
+    down_read(&inode->i_rwsem);
+}
+void inode_unlock_shared(inode* inode) {
+    up_read(&inode->i_rwsem);
+}
+
+long long i_size_read(const inode* inode) {
+    return inode->i_size.read("i_size_read");
+}
+void i_size_write(inode* inode, long long i_size) {
+    inode->i_size.write(i_size, "i_size_write");
+}
+
+void inode_dio_begin(inode* inode) {
+    atomic_inc(&inode->i_dio_count);
+}
+
+void inode_dio_end(inode* inode) {
+    // wake_up_bit(&inode->i_state, __I_DIO_WAKEUP): wakes only if someone waits.
+    if (atomic_dec_and_test(&inode->i_dio_count))
+        if (waitqueue_active(&inode->i_dio_wait)) wake_up(&inode->i_dio_wait);
+}
+
+void inode_dio_wait(inode* inode) {
+    if (!atomic_read(&inode->i_dio_count)) return;
+    // __inode_dio_wait()
+    DEFINE_WAIT(q);
+    do {
+        prepare_to_wait(&inode->i_dio_wait, &q, TASK_UNINTERRUPTIBLE);
+        if (atomic_read(&inode->i_dio_count)) schedule();
+    } while (atomic_read(&inode->i_dio_count));
+    finish_wait(&inode->i_dio_wait, &q);
+}
+
+} // namespace lockcheck

@@ -1,0 +1,35 @@
+// struct inode, reduced to what lock protocols touch: i_rwsem (inode_lock), i_size, and the
+// direct-I/O count that inode_dio_wait() waits on (include/linux/fs.h, fs/inode.c).
+#pragma once
+
+#include "atomic.hpp"
+#include "rwsem.hpp"
+#include "shared.hpp"
+#include "wait.hpp"
+
+namespace lockcheck {
+
+struct inode {
+    explicit inode(const std::string& name, long long size = 0)
+        : i_rwsem(name + ".i_rwsem"), i_dio_count(name + ".i_dio_count"),
+          i_dio_wait(name + ".i_state:__I_DIO_WAKEUP"), i_size(name + ".i_size", size) {}
+
+    rw_semaphore i_rwsem;
+    atomic_t i_dio_count;
+    wait_queue_head_t i_dio_wait; // the bit wait queue of __I_DIO_WAKEUP
+    shared<long long> i_size;
+};
+
+void inode_lock(inode* inode);
+void inode_unlock(inode* inode);
+void inode_lock_shared(inode* inode);
+void inode_unlock_shared(inode* inode);
+long long i_size_read(const inode* inode);
+void i_size_write(inode* inode, long long i_size);
+void inode_dio_begin(inode* inode);
+// Wakes inode_dio_wait() when the last direct I/O ends.
+void inode_dio_end(inode* inode);
+// Sleeps until no direct I/O (nor a buffered write bracketed like one) is in flight.
+void inode_dio_wait(inode* inode);
+
+} // namespace lockcheck

@@ -1,0 +1,37 @@
+// struct list_head: the kernel's intrusive doubly linked list. A head and an entry are the
+// same type, each a named shared object; every list operation is one scheduling point on the
+// list it changes, checked as CONFIG_DEBUG_LIST checks it (an entry added twice, an entry
+// deleted twice).
+#pragma once
+
+#include <vector>
+
+#include "task.hpp"
+
+namespace lockcheck {
+
+struct list_head final : Object {
+    // An empty list (a head) or an unlinked entry, as INIT_LIST_HEAD leaves it.
+    explicit list_head(std::string name) : Object(std::move(name)) {}
+    void describe(std::string& out) const override;
+
+    list_head* next = this;
+    list_head* prev = this;
+    bool poisoned = false; // list_del() left it pointing nowhere (LIST_POISON)
+};
+
+void INIT_LIST_HEAD(list_head* list);
+void list_add(list_head* entry, list_head* head);
+void list_add_tail(list_head* entry, list_head* head);
+void list_del(list_head* entry);
+void list_del_init(list_head* entry);
+void list_move_tail(list_head* entry, list_head* head);
+bool list_empty(const list_head* head);
+// Moves every entry of `list` to the front / the back of `head`, leaving `list` empty.
+void list_splice_init(list_head* list, list_head* head);
+void list_splice_tail_init(list_head* list, list_head* head);
+
+// The entries of a list in order, without a scheduling point: for invariants only.
+std::vector<const list_head*> list_entries(const list_head& head);
+
+} // namespace lockcheck

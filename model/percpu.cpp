@@ -1,0 +1,140 @@
+// CPUs, the online mask, hotplug and preemption points.
+#include "percpu.hpp"
+
+#include <bit>
+
+namespace lockcheck {
+
+namespace {
+
+struct cpus {
+    int nr = 1;
+    std::unique_ptr<cpumask> online;
+    std::vector<std::pair<Object*, cpu_dead_fn>> dead_callbacks;
+
+    cpumask& mask() {
+        if (!online) {
+            online = std::make_unique<cpumask>("cpu_online_mask");
+            online->bits = (1UL << nr) - 1;
+        }
+        return *online;
+    }
+};
+
+cpus& state() {
+    return this_execution().local<cpus>();
+}
+
+} // namespace
+
+void cpumask::describe(std::string& out) const {
+    out += "{";
+    for (unsigned long b = bits; b; b &= b - 1)
+        out += (b == bits ? "" : ",") + std::to_string(std::countr_zero(b));
+    out += "}";
+}
+
+void set_nr_cpus(int n) {
+    cpus& c = state();
+    c.nr = n;
+    c.mask().bits = (1UL << n) - 1;
+}
+
+int nr_cpu_ids() {
+    return state().nr;
+}
+
+const cpumask* cpu_online_mask() {
+    return &state().mask();
+}
+
+bool cpu_online(int cpu) {
+    const cpumask* mask = cpu_online_mask();
+    this_execution().visible_read("cpu_online", mask, OpArgs{{cpu, 0}, 1});
+    const bool online = (mask->bits >> cpu) & 1;
+    this_execution().note(online);
+    return online;
+}
+
+int cpumask_next(int n, const cpumask* mask) {
+    this_execution().visible_read("cpumask_next", mask, OpArgs{{n, 0}, 1});
+    const unsigned long above = n + 1 >= 64 ? 0 : mask->bits & (~0UL << (n + 1));
+    const int next = above ? std::countr_zero(above) : nr_cpu_ids();
+    this_execution().note(next);
+    return next;
+}
+
+void remove_cpu(int cpu) {
+    cpus& c = state();
+    cpumask& mask = c.mask();
+    this_execution().visible("remove_cpu", &mask, nullptr, OpArgs{{cpu, 0}, 1});
+    if (!((mask.bits >> cpu) & 1) || std::popcount(mask.bits) == 1) {
+        this_execution().nothing_written(); // offline already, or the last CPU: refused
+        return;
+    }
+    mask.bits &= ~(1UL << cpu);
+    const int fallback = std::countr_zero(mask.bits);
+    for (const auto& t : this_execution().tasks()) {
+        auto* task = static_cast<task_struct*>(t.get());
+        if (task->cpu == cpu && !task->finished()) task->cpu = fallback;
+    }
+    for (auto& [owner, dead] : c.dead_callbacks)
+        dead(owner, cpu);
+}
+
+void add_cpu(int cpu) {
+    cpumask& mask = state().mask();
+    this_execution().visible("add_cpu", &mask, nullptr, OpArgs{{cpu, 0}, 1});
+    mask.bits |= 1UL << cpu;
+}
+
+int raw_smp_processor_id() {
+    return current()->cpu;
+}
+
+int smp_processor_id() {
+    task_struct* me = current();
+    if (me->preempt_count == 0)
+        this_execution().fail(ViolationKind::preempt, "smp-processor-id-preemptible",
+                              "BUG: using smp_processor_id() in preemptible code: " + me->name() +
+                                  " (this_cpu_ptr() without preempt_disable())");
+    return me->cpu;
+}
+
+void preempt_disable() {
+    ++current()->preempt_count;
+}
+
+void preempt_enable() {
+    task_struct* me = current();
+    if (--me->preempt_count == 0) preempt_point("preempt_enable");
+}
+
+void cond_resched() {
+    preempt_point("cond_resched");
+}
+
+void preempt_point(const char* op) {
+    cpus& c = state();
+    if (c.nr <= 1 || current()->preempt_count != 0) return;
+    this_execution().visible_read(op, &c.mask());
+    resume_on_any_cpu();
+}
+
+void resume_on_any_cpu() {
+    cpus& c = state();
+    task_struct* me = current();
+    if (c.nr <= 1 || me->preempt_count != 0) return;
+    // Choice 0 stays; the others are the remaining online CPUs in order.
+    std::vector<int> where{me->cpu};
+    for (unsigned long b = c.mask().bits; b; b &= b - 1)
+        if (std::countr_zero(b) != me->cpu) where.push_back(std::countr_zero(b));
+    me->cpu = where[this_execution().choose(static_cast<std::uint32_t>(where.size()))];
+    this_execution().note(me->cpu);
+}
+
+void cpuhp_setup_state(Object* owner, cpu_dead_fn dead) {
+    state().dead_callbacks.emplace_back(owner, dead);
+}
+
+} // namespace lockcheck

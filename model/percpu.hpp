@@ -1,0 +1,77 @@
+// The CPUs of a model and per-CPU data: set_nr_cpus() at set-up, tasks run on a CPU,
+// this_cpu_ptr()/per_cpu_ptr(), preempt_disable()/preempt_enable(), CPU hotplug
+// (remove_cpu/add_cpu change the online mask) and for_each_online_cpu/for_each_possible_cpu.
+// this_cpu_ptr() in preemptible code is reported as CONFIG_DEBUG_PREEMPT reports it. A
+// preemptible task may resume on another online CPU at a preemption point (preempt_enable,
+// cond_resched, schedule): the search explores every CPU it could resume on.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "task.hpp"
+
+namespace lockcheck {
+
+// The online mask: shared state that hotplug changes and for_each_online_cpu reads.
+struct cpumask final : Object {
+    explicit cpumask(std::string name) : Object(std::move(name)) {}
+    void describe(std::string& out) const override;
+    unsigned long bits = 0;
+};
+
+// Set-up: the model has `n` possible CPUs, all online (one by default).
+void set_nr_cpus(int n);
+int nr_cpu_ids();
+const cpumask* cpu_online_mask();
+bool cpu_online(int cpu);
+// The next CPU set in `mask` after `n`, or nr_cpu_ids(): one read of the mask.
+int cpumask_next(int n, const cpumask* mask);
+
+#define for_each_possible_cpu(cpu) for (int cpu = 0; cpu < ::lockcheck::nr_cpu_ids(); ++cpu)
+#define for_each_online_cpu(cpu)                                                                   \
+    for (int cpu = -1; (cpu = ::lockcheck::cpumask_next(cpu, ::lockcheck::cpu_online_mask())) <    \
+                       ::lockcheck::nr_cpu_ids();)
+
+// CPU hotplug: takes `cpu` offline (its tasks move to the first online CPU and per-CPU
+// counters fold its counts, as the kernel's CPU-dead callbacks do) or back online.
+void remove_cpu(int cpu);
+void add_cpu(int cpu);
+
+int smp_processor_id();
+int raw_smp_processor_id();
+void preempt_disable();
+void preempt_enable();
+void cond_resched();
+// A voluntary preemption point of a preemptible task: it may resume on another online CPU.
+void preempt_point(const char* op);
+// Right after a scheduling point at which the task could be preempted (it slept in
+// schedule()): lets the search resume it on any online CPU.
+void resume_on_any_cpu();
+
+// Called with the CPU going offline; per-CPU counters register one.
+using cpu_dead_fn = void (*)(Object* owner, int cpu);
+void cpuhp_setup_state(Object* owner, cpu_dead_fn dead);
+
+// One T per possible CPU, each named "<name>@cpu<N>" (T takes its name in its constructor).
+template <class T> class percpu {
+  public:
+    explicit percpu(const std::string& name) {
+        for (int cpu = 0; cpu < nr_cpu_ids(); ++cpu)
+            per_cpu_.push_back(std::make_unique<T>(name + "@cpu" + std::to_string(cpu)));
+    }
+    T* at(int cpu) { return per_cpu_[static_cast<std::size_t>(cpu)].get(); }
+    const T* at(int cpu) const { return per_cpu_[static_cast<std::size_t>(cpu)].get(); }
+
+  private:
+    std::vector<std::unique_ptr<T>> per_cpu_;
+};
+
+template <class T> T* this_cpu_ptr(percpu<T>* ptr) {
+    return ptr->at(smp_processor_id());
+}
+template <class T> T* per_cpu_ptr(percpu<T>* ptr, int cpu) {
+    return ptr->at(cpu);
+}
+
+} // namespace lockcheck
