@@ -26,6 +26,9 @@ struct Variant {
     std::string name;
     std::string summary; // one line: what this variant models
     Expectation expect;
+    // Its own default --depth, where its bug lies deeper than the protocol's default bound
+    // reaches (0: the protocol's).
+    std::uint32_t depth = 0;
 };
 
 struct Parameter {
@@ -48,6 +51,10 @@ struct Protocol {
     // Builds the model's state and tasks inside the execution being set up.
     std::function<void(std::size_t variant, const ParameterValues& values)> setup;
 
+    // The default --depth of a variant.
+    std::uint32_t depth_for(std::size_t variant) const {
+        return variants[variant].depth ? variants[variant].depth : default_depth;
+    }
     // The variant's index, if there is one by that name.
     std::optional<std::size_t> find_variant(const std::string& variant_name) const;
     ParameterValues default_values() const;

@@ -61,7 +61,6 @@ int main(int argc, char** argv) {
         r.protocol = &p;
         r.values = p.default_values();
         variant_names[i] = p.variants[p.default_variant].name;
-        depth_text[i] = std::to_string(p.default_depth);
         std::vector<std::string> choices;
         for (const lc::Variant& v : p.variants)
             choices.push_back(v.name);
@@ -70,10 +69,11 @@ int main(int argc, char** argv) {
         sub->add_option("--variant", variant_names[i], "protocol variant")
             ->check(CLI::IsMember(choices))
             ->capture_default_str();
-        sub->add_option("--depth", depth_text[i], "scheduling steps one execution may take")
+        sub->add_option("--depth", depth_text[i],
+                        "scheduling steps one execution may take (default " +
+                            std::to_string(p.default_depth) + ", or the variant's own)")
             ->type_name("N")
-            ->check(positive_integer(kMaxDepth))
-            ->capture_default_str();
+            ->check(positive_integer(kMaxDepth));
         sub->add_option("--replay", replay_text[i], "replay one schedule (as printed by a run)")
             ->type_name("SCHEDULE");
         sub->add_flag("--keep-going", r.options.keep_going,
@@ -116,7 +116,9 @@ int main(int argc, char** argv) {
         if (!app.got_subcommand(protocols[i].name)) continue;
         lc::cli::CheckRequest& r = requests[i];
         r.variant = *protocols[i].find_variant(variant_names[i]);
-        r.options.depth = static_cast<std::uint32_t>(std::stoul(depth_text[i]));
+        r.options.depth = depth_text[i].empty()
+                              ? protocols[i].depth_for(r.variant)
+                              : static_cast<std::uint32_t>(std::stoul(depth_text[i]));
         r.options.stack_size = std::size_t{stack_kib[i]} * 1024;
         if (!replay_text[i].empty() || app.get_subcommand(protocols[i].name)->count("--replay")) {
             lc::Schedule schedule;

@@ -90,7 +90,7 @@ void report_cycle(const lockdep_graph& g, int held, int next, const std::vector<
     for (std::size_t i = 0; i + 1 < chain.size(); ++i) {
         const dependency& d = g.edge(chain[i], chain[i + 1]);
         lines.push_back("  " + g.classes[d.from].name + " --> " + g.classes[d.to].name + ": " +
-                        d.task + " took it at step " + std::to_string(d.step));
+                        d.task + " took it after step " + std::to_string(d.step));
     }
     // The kernel's two-column scenario: this task, and the one whose dependency on the held
     // lock closes the chain.

@@ -25,6 +25,18 @@ cpus& state() {
     return this_execution().local<cpus>();
 }
 
+// takedown_cpu() runs under stop_machine(), which cannot start while any task on the CPU
+// has preemption disabled.
+bool no_atomic_section_on(const Object*, const Task& t) {
+    const int cpu = static_cast<int>(t.pending().args.v[0]);
+    for (const auto& other : Execution::current().tasks()) {
+        const auto* task = static_cast<const task_struct*>(other.get());
+        if (task != &t && !task->finished() && task->cpu == cpu && task->preempt_count != 0)
+            return false;
+    }
+    return true;
+}
+
 } // namespace
 
 void cpumask::describe(std::string& out) const {
@@ -67,7 +79,7 @@ int cpumask_next(int n, const cpumask* mask) {
 void remove_cpu(int cpu) {
     cpus& c = state();
     cpumask& mask = c.mask();
-    this_execution().visible("remove_cpu", &mask, nullptr, OpArgs{{cpu, 0}, 1});
+    this_execution().visible("remove_cpu", &mask, &no_atomic_section_on, OpArgs{{cpu, 0}, 1});
     if (!((mask.bits >> cpu) & 1) || std::popcount(mask.bits) == 1) {
         this_execution().nothing_written(); // offline already, or the last CPU: refused
         return;

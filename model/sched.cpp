@@ -14,6 +14,20 @@ std::string held_spinlock(const task_struct* t) {
 
 } // namespace
 
+// Every task left is spinning (or blocked) and nothing has changed for many turns.
+static void report_spinning_hang() {
+    std::string who;
+    for (const auto& t : this_execution().tasks()) {
+        if (t->finished()) continue;
+        const Operation& op = t->pending();
+        who += (who.empty() ? "" : ", ") + t->name() + " in " + op.name;
+        if (op.obj) who += "(" + op.obj->name() + ")";
+    }
+    this_execution().fail(ViolationKind::hang, "hang",
+                          "hang: nothing changes while tasks spin: " + who + " (" +
+                              std::to_string(kMaxIdleSpins) + " turns of a spin loop)");
+}
+
 void might_sleep(const char* what, const Object* obj) {
     task_struct* me = current();
     if (me->preempt_count == 0) return;
@@ -43,16 +57,24 @@ void schedule() {
     this_execution().visible("schedule", me->sleeping_on, [](const Object*, const Task& t) {
         return static_cast<const task_struct&>(t).state == TASK_RUNNING;
     });
-    count_sleep_if_blocked();
-    resume_on_any_cpu();
+    count_sleep_if_blocked(false);
+    // Even without sleeping, schedule() may hand the CPU over and resume elsewhere.
+    if (!this_execution().current_task().was_blocked()) resume_on_any_cpu();
 }
 
 void cpu_relax() {
-    this_execution().visible("cpu_relax", nullptr, [](const Object*, const Task& t) {
-        return Execution::current().last_write_step() > t.last_step();
+    Execution& ex = this_execution();
+    ex.visible_spin("cpu_relax", [](const Object*, const Task& t) {
+        return Execution::current().turn_changed(t);
     });
-    this_execution().nothing_written();
-    ++this_execution().counters().spins;
+    ++ex.counters().spins;
+    task_struct* me = current();
+    if (ex.last_write_step() > me->relax_step)
+        me->idle_spins = 0;
+    else if (++me->idle_spins >= kMaxIdleSpins)
+        report_spinning_hang();
+    me->relax_step = ex.step();
+    ex.begin_spin_turn();
 }
 
 int try_to_wake_up(task_struct* task, long state) {

@@ -13,9 +13,13 @@ void set_current_state(long state);
 void __set_current_state(long state);
 // Sleeps until woken if the task's state is not TASK_RUNNING; a scheduling point either way.
 void schedule();
-// One turn of a spin loop. The task is not picked again until another task has changed
-// shared state: re-reading unchanged state cannot change the outcome, so that interleaving
-// is redundant. Tasks that only spin, waiting for each other, are reported as a hang.
+// One turn of a spin loop. The task runs on when an object it touched during the turn has
+// been written since the turn began (what it read may be stale), or when no other task can
+// run; spinning while others could run and nothing it looked at changed repeats the same
+// reads, so the search skips it. A
+// loop that goes round kMaxIdleSpins times with nothing changed anywhere is reported as a
+// hang: loops bounded by a local counter must stay below that bound (--spins options do).
+inline constexpr int kMaxIdleSpins = 16;
 void cpu_relax();
 // Wakes a task sleeping in one of `state`s; returns 1 if it was asleep. A scheduling point.
 int wake_up_process(task_struct* task);

@@ -2,6 +2,7 @@
 #include "spinlock.hpp"
 
 #include "lock_misuse.hpp"
+#include "percpu.hpp"
 
 namespace lockcheck {
 
@@ -59,6 +60,8 @@ void spin_unlock(spinlock_t* lock) {
     if (lock->owner != me) report_bad_unlock("spin_unlock", lock, lock->owner);
     lock->owner = nullptr;
     if (lock_released(me, lock)) --me->preempt_count;
+    // spin_unlock() ends in preempt_enable(): a preemptible task may resume elsewhere.
+    resume_on_any_cpu();
 }
 
 bool spin_is_locked(spinlock_t* lock) {

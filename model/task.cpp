@@ -1,18 +1,12 @@
 // task_struct's exit check and the held-lock stack.
 #include "task.hpp"
 
+#include "percpu.hpp"
+
 #include <cstring>
 #include <memory>
 
 namespace lockcheck {
-
-task_struct* current() {
-    return static_cast<task_struct*>(&Execution::current().current_task());
-}
-
-Execution& this_execution() {
-    return Execution::current();
-}
 
 void spawn(std::string comm, std::function<void()> body) {
     spawn_on(0, std::move(comm), std::move(body));
@@ -66,9 +60,12 @@ bool lock_released(task_struct* task, const Object* lock) {
     return false;
 }
 
-void count_sleep_if_blocked() {
+void count_sleep_if_blocked(bool count_wakeup) {
     Execution& ex = this_execution();
-    if (ex.current_task().was_blocked()) ++ex.counters().sleeps;
+    if (!ex.current_task().was_blocked()) return;
+    ++ex.counters().sleeps;
+    if (count_wakeup) ++ex.counters().wakeups;
+    resume_on_any_cpu();
 }
 
 bool holds_lock(const task_struct* task, const Object* lock) {

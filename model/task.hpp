@@ -40,14 +40,20 @@ class task_struct final : public Task {
     const Object* sleeping_on = nullptr; // what schedule() would sleep on, for reports
     std::array<held_lock, kMaxHeldLocks> held_locks{};
     int lockdep_depth = 0;
-    int cpu = 0; // the CPU it runs on (see percpu.hpp)
+    int cpu = 0;                  // the CPU it runs on (see percpu.hpp)
+    std::uint32_t relax_step = 0; // the step of its last cpu_relax()
+    int idle_spins = 0;           // turns of its spin loop in a row that changed nothing
 
     // The innermost held lock of a type, or nullptr.
     const held_lock* find_held(const char* type) const;
 };
 
-task_struct* current();
-Execution& this_execution();
+inline Execution& this_execution() {
+    return Execution::current();
+}
+inline task_struct* current() {
+    return static_cast<task_struct*>(&Execution::current().current_task());
+}
 // Adds a task to the model being set up; it starts when the execution runs.
 void spawn(std::string comm, std::function<void()> body);
 // spawn(), on a given CPU of the model.
@@ -60,7 +66,9 @@ void lock_acquired(task_struct* task, const Object* lock, const char* type, cons
 bool lock_released(task_struct* task, const Object* lock);
 bool holds_lock(const task_struct* task, const Object* lock);
 
-// After a blocking operation: counts a sleep if the task had to wait for it.
-void count_sleep_if_blocked();
+// After a blocking operation: if the task had to wait for it, counts the sleep and the
+// wake-up that ended it (a lock or completion hand-off; schedule()'s wake-ups are counted
+// where they happen), and lets the task wake on any online CPU.
+void count_sleep_if_blocked(bool count_wakeup = true);
 
 } // namespace lockcheck

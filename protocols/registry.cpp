@@ -4,7 +4,8 @@
 namespace lockcheck::protocols {
 
 const std::vector<Protocol>& all() {
-    static const std::vector<Protocol> table = {rename_pin()};
+    static const std::vector<Protocol> table = {rename_pin(), buffered_write(), tree_lock(),
+                                                cil_push()};
     return table;
 }
 

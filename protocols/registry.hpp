@@ -8,6 +8,9 @@
 namespace lockcheck::protocols {
 
 Protocol rename_pin();
+Protocol cil_push();
+Protocol buffered_write();
+Protocol tree_lock();
 
 const std::vector<Protocol>& all();
 // nullptr if no protocol has that name.

@@ -16,7 +16,6 @@ namespace fc = boost::context::detail;
 
 namespace {
 
-thread_local Execution* g_current = nullptr; // being set up or run
 thread_local Execution* g_running = nullptr; // inside run(), for the fault handler
 
 // Thrown into a task to end it early (after a violation, or when the execution is cut).
@@ -45,8 +44,8 @@ Object::Object(std::string name) : name_(std::move(name)) {
 }
 
 Execution::Execution(StackPool& stacks, Strategy& strategy, Limits limits, TraceSink* sink)
-    : stacks_(stacks), strategy_(strategy), limits_(limits), sink_(sink), previous_(g_current) {
-    g_current = this;
+    : stacks_(stacks), strategy_(strategy), limits_(limits), sink_(sink), previous_(current_) {
+    current_ = this;
     schedule_.reserve(limits.depth);
 }
 
@@ -55,13 +54,10 @@ Execution::~Execution() {
         if (t->stack_.top) stacks_.release(t->stack_);
     tasks_.clear();
     owned_.clear();
-    g_current = previous_;
+    current_ = previous_;
 }
 
-Execution& Execution::current() {
-    assert(g_current && "model code runs only inside an execution");
-    return *g_current;
-}
+thread_local Execution* Execution::current_ = nullptr;
 
 int Execution::register_object(Object* obj) {
     objects_.push_back(obj);
@@ -114,17 +110,22 @@ Outcome Execution::run() {
 bool Execution::step_loop() {
     for (;;) {
         TaskSet enabled = 0;
+        TaskSet spinning = 0;
         bool unfinished = false;
         for (auto& tp : tasks_) {
             Task& t = *tp;
             if (t.finished_) continue;
             unfinished = true;
             const Operation& op = t.pending_;
-            if (!op.enabled || op.enabled(op.obj, t))
+            if (!op.enabled || op.enabled(op.obj, t)) {
                 enabled |= task_bit(t.id_);
-            else
+            } else {
                 t.blocked_ = true;
+                if (op.fallback) spinning |= task_bit(t.id_);
+            }
         }
+        // Only spinners can run: let one spin (their order changes nothing shared).
+        if (!enabled && spinning) enabled = task_bit(lowest(spinning));
         if (!unfinished) {
             for (const Check& c : final_checks_)
                 if (!holds(c))
@@ -157,7 +158,16 @@ bool Execution::step_loop() {
         value_.reset();
         wrote_ = !performed.read_only;
         resume(t);
-        if (wrote_) last_write_step_ = step_;
+        if (wrote_) {
+            last_write_step_ = step_;
+            if (performed.obj) performed.obj->last_written = step_;
+        }
+        if (performed.obj) {
+            if (t.turn_count_ < Task::kTurnObjects)
+                t.turn_objects_[t.turn_count_++] = performed.obj;
+            else
+                t.turn_overflow_ = true;
+        }
         if (sink_) sink_->on_step(*this, step_, t, performed, value_);
         if (started_ != tasks_.size()) start_new_tasks();
         if (outcome_.violation || ended_early_) return false;
@@ -181,6 +191,7 @@ bool Execution::holds(const Check& check) {
 }
 
 void Execution::check_invariants() {
+    if (invariants_.empty()) return;
     for (const Check& c : invariants_) {
         if (!holds(c)) {
             fail(ViolationKind::invariant, c.name, "invariant violated: " + c.name);
@@ -244,9 +255,32 @@ void Execution::visible(const char* op, const Object* obj, EnabledFn enabled, Op
         if (std::uncaught_exceptions() == 0) throw Unwind{};
         return;
     }
-    running_->pending_ = Operation{op, obj, enabled, false, args};
+    running_->pending_ = Operation{op, obj, enabled, false, false, args};
     running_->blocked_ = false;
     yield();
+}
+
+void Execution::visible_spin(const char* op, EnabledFn enabled) {
+    if (unwinding_) {
+        if (std::uncaught_exceptions() == 0) throw Unwind{};
+        return;
+    }
+    running_->pending_ = Operation{op, nullptr, enabled, true, true, {}};
+    running_->blocked_ = false;
+    yield();
+}
+
+void Execution::begin_spin_turn() {
+    running_->turn_start_ = step_;
+    running_->turn_count_ = 0;
+    running_->turn_overflow_ = false;
+}
+
+bool Execution::turn_changed(const Task& task) const {
+    if (task.turn_overflow_) return last_write_step_ > task.turn_start_;
+    for (int i = 0; i < task.turn_count_; ++i)
+        if (task.turn_objects_[i]->last_written > task.turn_start_) return true;
+    return false;
 }
 
 void Execution::visible_read(const char* op, const Object* obj, OpArgs args) {
@@ -254,7 +288,7 @@ void Execution::visible_read(const char* op, const Object* obj, OpArgs args) {
         if (std::uncaught_exceptions() == 0) throw Unwind{};
         return;
     }
-    running_->pending_ = Operation{op, obj, nullptr, true, args};
+    running_->pending_ = Operation{op, obj, nullptr, true, false, args};
     running_->blocked_ = false;
     yield();
 }

@@ -4,6 +4,7 @@
 // and formats nothing unless a violation or a trace sink asks for it.
 #pragma once
 
+#include <cassert>
 #include <csetjmp>
 #include <csignal>
 #include <cstdint>
@@ -65,8 +66,12 @@ class Execution {
     Execution(const Execution&) = delete;
     Execution& operator=(const Execution&) = delete;
 
-    // The execution being set up or run (there is one at a time).
-    static Execution& current();
+    // The execution being set up or run (there is one at a time). Inline: every model
+    // primitive asks for it.
+    static Execution& current() {
+        assert(current_ && "model code runs only inside an execution");
+        return *current_;
+    }
 
     // --- set-up, before run() ---
     // Adds a task; it starts when run() does, in the order of spawning. Spawned by a running
@@ -88,10 +93,18 @@ class Execution {
     void visible(const char* op, const Object* obj, EnabledFn enabled = nullptr, OpArgs args = {});
     // A scheduling point for an operation that only reads shared state.
     void visible_read(const char* op, const Object* obj, OpArgs args = {});
+    // A scheduling point that is enabled when `enabled` says so, or else when no other task
+    // can run (a turn of a spin loop; see Operation::fallback). It changes nothing.
+    void visible_spin(const char* op, EnabledFn enabled);
     // The operation just performed turned out to change nothing (a failed trylock).
     void nothing_written() { wrote_ = false; }
     // The last step that changed shared state (0 if none has).
     std::uint32_t last_write_step() const { return last_write_step_; }
+    // A spin loop's turn begins for the running task: from here the objects it touches are
+    // remembered, so that the next turn waits until one of them changes.
+    void begin_spin_turn();
+    // Whether an object the task touched in its current turn changed since the turn began.
+    bool turn_changed(const Task& task) const;
     // A nondeterministic choice of the model, in [0, n): the strategy decides and the
     // schedule records it. Call only from task code, right after a scheduling point.
     std::uint32_t choose(std::uint32_t n);
@@ -172,6 +185,7 @@ class Execution {
     bool ended_early_ = false; // a choice ended the execution from inside a task
     sigjmp_buf escape_jump_;
     Execution* previous_;
+    static thread_local Execution* current_;
 };
 
 template <class T, class... Args> T& Execution::make(Args&&... args) {

@@ -25,6 +25,9 @@ struct Operation {
     const Object* obj = nullptr;
     EnabledFn enabled = nullptr; // nullptr: always enabled
     bool read_only = false;      // reads shared state without changing it
+    // Not enabled, it may still run when no other task can (a spin loop's turn): then one
+    // such task at a time runs.
+    bool fallback = false;
     OpArgs args;
 };
 

@@ -41,6 +41,12 @@ class Task {
     bool finished_ = false;
     bool torn_down_ = false;
     bool blocked_ = false;
+    // The objects this task touched since its spin loop's turn began (see begin_spin_turn).
+    static constexpr int kTurnObjects = 8;
+    const Object* turn_objects_[kTurnObjects] = {};
+    std::uint8_t turn_count_ = 0;
+    bool turn_overflow_ = false;
+    std::uint32_t turn_start_ = 0;
     std::uint32_t last_step_ = 0;
     Operation pending_;
     std::function<void()> body_;
