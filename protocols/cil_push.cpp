@@ -19,9 +19,12 @@
 //   variant adds what that note asks for and what the merged code does (get_cpu_ptr() ...
 //   put_cpu_ptr() around the per-CPU list operations in xlog_cil_insert_items()).
 // - Hotplug: a CPU that goes offline keeps its per-CPU lists, and the push walks online CPUs
-//   only. The merged code first drained a dead CPU's lists in xlog_cil_pcp_dead(), and later
-//   walked every CPU that had touched the context (ctx->cil_pcpmask); `hotplug-possible-cpus`
-//   walks every possible CPU, a superset of both.
+//   only. Upstream this bit: the merged per-CPU CIL (af1c2146a50b "xfs: introduce per-cpu
+//   CIL tracking structure") drained a dead CPU's lists in xlog_cil_pcp_dead(), but a CPU
+//   leaves cpu_online_mask before that callback runs; "xfs: fix per-cpu CIL structure
+//   aggregation racing with dying cpus" (2023, log shutdowns in generic/650) walks
+//   ctx->cil_pcpmask, every CPU that added to the context, instead. `hotplug-possible-cpus`
+//   walks every possible CPU, a superset of that mask.
 //
 // Abstracted away: formatting, log vectors and the lv chain (a context's item list is its
 // checkpoint); each transaction logs one item, one unit of log space, and frees one extent,
@@ -30,7 +33,9 @@
 // an empty CIL (every push switches contexts); xc_push_lock, push sequences, the committing
 // list and the checkpoint write after up_write (nothing here reads it: a context is written
 // once the push switched away from it). The final push (the log force at unmount, once every
-// commit returned) runs alone, so the final checks work out what it collects.
+// commit returned) runs alone, so the final checks work out what it collects. The model's
+// remove_cpu() folds a dead CPU's counter deltas in the same step that clears its online bit,
+// so percpu_counter_sum()'s own dying-CPU window is not explored.
 #include <algorithm>
 #include <array>
 #include <memory>

@@ -35,6 +35,28 @@ void take_two(struct mutex* first, struct mutex* second) {
     mutex_unlock(first);
 }
 
+// Two locks of one class, as two extent buffers of one tree level are.
+struct Siblings {
+    Siblings() {
+        lockdep_set_class(&left.dep_map, "eb");
+        lockdep_set_class(&right.dep_map, "eb");
+    }
+    struct mutex left {
+        "left"
+    };
+    struct mutex right {
+        "right"
+    };
+};
+
+// Takes `first` as subclass `first_sub`, then `second` as `second_sub`, and releases both.
+void lock_nested(struct mutex* first, int first_sub, struct mutex* second, int second_sub) {
+    mutex_lock_nested(first, first_sub);
+    mutex_lock_nested(second, second_sub);
+    mutex_unlock(second);
+    mutex_unlock(first);
+}
+
 bool has_line(const Violation& v, const std::string& line) {
     for (const std::string& d : v.details)
         if (d == line) return true;
@@ -79,18 +101,6 @@ TEST(Lockdep, a_three_class_cycle_names_the_whole_chain) {
 }
 
 TEST(Lockdep, two_locks_of_one_class_need_a_nesting_annotation) {
-    struct Siblings {
-        Siblings() {
-            lockdep_set_class(&left.dep_map, "eb");
-            lockdep_set_class(&right.dep_map, "eb");
-        }
-        struct mutex left {
-            "left"
-        };
-        struct mutex right {
-            "right"
-        };
-    };
     const SearchResult plain = check_model([] {
         auto& s = this_execution().make<Siblings>();
         spawn("t", [&s] { take_two(&s.left, &s.right); });
@@ -101,43 +111,16 @@ TEST(Lockdep, two_locks_of_one_class_need_a_nesting_annotation) {
 
     const SearchResult nested = check_model([] {
         auto& s = this_execution().make<Siblings>();
-        spawn("t", [&s] {
-            mutex_lock_nested(&s.left, 1);
-            mutex_lock_nested(&s.right, 2);
-            mutex_unlock(&s.right);
-            mutex_unlock(&s.left);
-        });
+        spawn("t", [&s] { lock_nested(&s.left, 1, &s.right, 2); });
     });
     expect_verified(nested);
 }
 
 TEST(Lockdep, siblings_locked_in_both_orders_by_subclass_are_a_cycle) {
-    struct Siblings {
-        Siblings() {
-            lockdep_set_class(&left.dep_map, "eb");
-            lockdep_set_class(&right.dep_map, "eb");
-        }
-        struct mutex left {
-            "left"
-        };
-        struct mutex right {
-            "right"
-        };
-    };
     const SearchResult r = check_model([] {
         auto& s = this_execution().make<Siblings>();
-        spawn("left-first", [&s] {
-            mutex_lock_nested(&s.left, 1);
-            mutex_lock_nested(&s.right, 2);
-            mutex_unlock(&s.right);
-            mutex_unlock(&s.left);
-        });
-        spawn("right-first", [&s] {
-            mutex_lock_nested(&s.right, 2);
-            mutex_lock_nested(&s.left, 1);
-            mutex_unlock(&s.left);
-            mutex_unlock(&s.right);
-        });
+        spawn("left-first", [&s] { lock_nested(&s.left, 1, &s.right, 2); });
+        spawn("right-first", [&s] { lock_nested(&s.right, 2, &s.left, 1); });
     });
     const Violation& v = only_violation(r);
     CHECK_EQUAL(ViolationKind::lock_order, v.kind);
