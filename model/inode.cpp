@@ -25,12 +25,15 @@ void i_size_write(inode* inode, long long i_size) {
 
 void inode_dio_begin(inode* inode) {
     atomic_inc(&inode->i_dio_count);
+    // inode_dio_wait() sleepers now wait for this task: a wait-for edge for deadlock reports.
+    inode->i_dio_wait.waited_for |= task_bit(current()->id());
 }
 
 void inode_dio_end(inode* inode) {
     // wake_up_bit(&inode->i_state, __I_DIO_WAKEUP): wakes only if someone waits.
-    if (atomic_dec_and_test(&inode->i_dio_count))
-        if (waitqueue_active(&inode->i_dio_wait)) wake_up(&inode->i_dio_wait);
+    const bool last = atomic_dec_and_test(&inode->i_dio_count);
+    inode->i_dio_wait.waited_for &= ~task_bit(current()->id());
+    if (last && waitqueue_active(&inode->i_dio_wait)) wake_up(&inode->i_dio_wait);
 }
 
 void inode_dio_wait(inode* inode) {

@@ -32,16 +32,25 @@ void wait_queue_head_t::remove(wait_queue_entry* e) {
     e->prev = e->next = nullptr;
 }
 
+const Task* wait_queue_head_t::holder() const {
+    for (TaskSet t = waited_for; t; t &= t - 1) {
+        const Task* task = Execution::current().tasks()[lowest(t)].get();
+        if (!task->finished()) return task;
+    }
+    return nullptr;
+}
+
 void wait_queue_head_t::describe(std::string& out) const {
     if (!first) {
         out += "no waiters";
-        return;
+    } else {
+        out += "waiters:";
+        for (const wait_queue_entry* e = first; e; e = e->next) {
+            out += " " + e->private_->name();
+            if (e->flags & WQ_FLAG_EXCLUSIVE) out += "(exclusive)";
+        }
     }
-    out += "waiters:";
-    for (const wait_queue_entry* e = first; e; e = e->next) {
-        out += " " + e->private_->name();
-        if (e->flags & WQ_FLAG_EXCLUSIVE) out += "(exclusive)";
-    }
+    if (const Task* t = holder()) out += ", waiting for " + t->name();
 }
 
 int default_wake_function(wait_queue_entry* wq_entry, unsigned mode, int, void*) {

@@ -44,6 +44,8 @@ struct wait_queue_entry {
 struct wait_queue_head_t final : Object {
     explicit wait_queue_head_t(std::string name) : Object(std::move(name)) {}
     void describe(std::string& out) const override;
+    // The task its sleepers wait for, where the queue says (see waited_for).
+    const Task* holder() const override;
 
     void add(wait_queue_entry* e);      // at the head, as __add_wait_queue
     void add_tail(wait_queue_entry* e); // as __add_wait_queue_entry_tail
@@ -51,6 +53,10 @@ struct wait_queue_head_t final : Object {
 
     wait_queue_entry* first = nullptr;
     wait_queue_entry* last = nullptr;
+    // The tasks whose progress its sleepers wait for, where a model knows them (the tasks
+    // with direct I/O in flight, for inode_dio_wait): edges of the wait-for graph, so that a
+    // sleeper waiting on a lock holder that waits on it is reported as a deadlock.
+    TaskSet waited_for = 0;
 };
 
 void prepare_to_wait(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, long state);

@@ -88,7 +88,7 @@ const std::array<BufferedWriteVariant, 9>& variants() {
         {{"relock-before-dio-end",
           "the fixed patch, retaking the inode lock before inode_dio_end(): truncate sleeps in "
           "inode_dio_wait() holding it",
-          Expectation::violation(ViolationKind::hang, "hang")},
+          Expectation::violation(ViolationKind::deadlock, "deadlock")},
          {.relock_before_dio_end = true, .truncate = T::wait_then_shrink}},
         {{"dio-punch-hole",
           "btrfs's own unlocked direct write inside EOF, against v4.17 truncate and a punch hole",
