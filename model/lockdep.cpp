@@ -130,6 +130,13 @@ void lockdep_set_class(lockdep_map* map, std::string class_name) {
     map->name = std::move(class_name);
 }
 
+void lockdep_assert_held(const Object* lock) {
+    if (holds_lock(current(), lock)) return;
+    this_execution().fail(ViolationKind::lock_misuse, "lockdep-assert-held",
+                          "WARNING: lockdep_assert_held(" + lock->name() +
+                              ") failed: " + current()->name() + " does not hold it");
+}
+
 void lockdep_off() {
     this_execution().local<lockdep_graph>().off = true;
 }

@@ -32,6 +32,9 @@ void lockdep_off();
 // locks the current task holds. A trylock adds none (it cannot wait, so it cannot deadlock).
 void lock_acquire(const Object* lock, const lockdep_map* map, int subclass, bool trylock);
 
+// lockdep_assert_held(): the current task must hold `lock` (any lock of the model).
+void lockdep_assert_held(const Object* lock);
+
 // "name" or "name/subclass", as lockdep prints a class.
 std::string lock_class_name(const lockdep_map* map, int subclass);
 

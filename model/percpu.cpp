@@ -2,6 +2,7 @@
 #include "percpu.hpp"
 
 #include <bit>
+#include <stdexcept>
 
 namespace lockcheck {
 
@@ -47,6 +48,10 @@ void cpumask::describe(std::string& out) const {
 }
 
 void set_nr_cpus(int n) {
+    // A set-up error, reported by the CLI as such (the online mask is one word).
+    if (n < 1 || n > 64)
+        throw std::invalid_argument("set_nr_cpus(" + std::to_string(n) +
+                                    "): a model has 1 to 64 CPUs");
     cpus& c = state();
     c.nr = n;
     c.mask().bits = (1UL << n) - 1;

@@ -51,6 +51,13 @@ void percpu_counter_add(percpu_counter* fbc, long long amount) {
     percpu_counter_add_batch(fbc, amount, std::max(32, 2 * nr_cpu_ids()));
 }
 
+void percpu_counter_set(percpu_counter* fbc, long long amount) {
+    this_execution().visible("percpu_counter_set", fbc, nullptr, OpArgs{{amount, 0}, 1});
+    for (long long& c : fbc->counters)
+        c = 0;
+    fbc->count = amount;
+}
+
 long long percpu_counter_read(percpu_counter* fbc) {
     this_execution().visible_read("percpu_counter_read", fbc);
     this_execution().note(fbc->count);

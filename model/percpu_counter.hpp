@@ -24,6 +24,8 @@ struct percpu_counter final : Object {
 void percpu_counter_add_batch(percpu_counter* fbc, long long amount, long long batch);
 void percpu_counter_add(percpu_counter* fbc, long long amount);
 long long percpu_counter_read(percpu_counter* fbc);
+// Sets the count and clears every CPU's delta (lib/percpu_counter.c).
+void percpu_counter_set(percpu_counter* fbc, long long amount);
 long long percpu_counter_sum(percpu_counter* fbc);
 
 } // namespace lockcheck

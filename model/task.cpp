@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 
 namespace lockcheck {
 
@@ -13,6 +14,9 @@ void spawn(std::string comm, std::function<void()> body) {
 }
 
 void spawn_on(int cpu, std::string comm, std::function<void()> body) {
+    if (cpu < 0 || cpu >= nr_cpu_ids())
+        throw std::invalid_argument("spawn_on(" + std::to_string(cpu) + ", " + comm +
+                                    "): the model has CPUs 0.." + std::to_string(nr_cpu_ids() - 1));
     auto task = std::make_unique<task_struct>(std::move(comm));
     task->cpu = cpu;
     Execution::current().spawn(std::move(task), std::move(body));

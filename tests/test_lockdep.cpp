@@ -173,3 +173,21 @@ TEST(Lockdep, lockdep_off_leaves_the_real_deadlock_to_the_wait_for_check) {
     });
     CHECK_EQUAL(ViolationKind::deadlock, only_violation(r).kind);
 }
+
+TEST(Lockdep, lockdep_assert_held_passes_under_the_lock_and_fails_without_it) {
+    expect_verified(check_model([] {
+        auto& s = this_execution().make<Ordered>();
+        spawn("holder", [&s] {
+            mutex_lock(&s.A);
+            lockdep_assert_held(&s.A);
+            mutex_unlock(&s.A);
+        });
+    }));
+    const SearchResult r = check_model([] {
+        auto& s = this_execution().make<Ordered>();
+        spawn("careless", [&s] { lockdep_assert_held(&s.A); });
+    });
+    const Violation& v = only_violation(r);
+    CHECK_EQUAL(ViolationKind::lock_misuse, v.kind);
+    CHECK_EQUAL("lockdep-assert-held", v.property);
+}

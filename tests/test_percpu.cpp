@@ -4,6 +4,7 @@
 // hotplug moves tasks, changes the online mask and is replayable like any other choice.
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
 
 #include "harness.hpp"
@@ -475,4 +476,13 @@ TEST(HotplugVsPreemptDisable, remove_cpu_waits_for_a_preempt_disabled_section_on
         spawn("hotplug", [] { remove_cpu(1); });
     });
     expect_verified(r);
+}
+
+TEST(PerCpu, a_cpu_count_or_cpu_number_out_of_range_is_a_set_up_error) {
+    CHECK_THROWS(std::invalid_argument, check_model([] { set_nr_cpus(0); }));
+    CHECK_THROWS(std::invalid_argument, check_model([] { set_nr_cpus(65); }));
+    CHECK_THROWS(std::invalid_argument, check_model([] {
+                     set_nr_cpus(2);
+                     spawn_on(2, "nowhere", [] {});
+                 }));
 }

@@ -156,3 +156,16 @@ TEST(PercpuCounter, no_count_is_lost_when_hotplug_races_with_adders_on_every_int
     // 2 + 2 + 1 independent steps: 5! / (2! 2! 1!) interleavings.
     CHECK_EQUAL(30ul, r.stats.executions);
 }
+
+TEST(PercpuCounter, percpu_counter_set_replaces_the_count_and_clears_every_cpu_delta) {
+    const SearchResult r = check_model([] {
+        set_nr_cpus(2);
+        auto& fbc = this_execution().make<percpu_counter>("used");
+        spawn_on(1, "t", [&fbc] {
+            percpu_counter_add_batch(&fbc, 3, 8); // a delta on CPU 1
+            percpu_counter_set(&fbc, 10);
+            check(fbc.peek_sum() == 10 && fbc.counters[1] == 0, "set clears the deltas");
+        });
+    });
+    expect_verified(r);
+}
