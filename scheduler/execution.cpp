@@ -154,25 +154,29 @@ bool Execution::step_loop() {
         ++step_;
         schedule_.push_back(id);
         t.last_step_ = step_;
-        const Operation performed = t.pending_;
+        // The task declares its next operation while it runs: keep what this step needs.
+        const Object* const obj = t.pending_.obj;
+        if (sink_) traced_ = t.pending_;
         value_.reset();
-        wrote_ = !performed.read_only;
+        wrote_ = !t.pending_.read_only;
         resume(t);
         if (wrote_) {
             last_write_step_ = step_;
-            if (performed.obj) performed.obj->last_written = step_;
+            if (obj) obj->last_written = step_;
         }
-        if (performed.obj) {
+        if (t.turn_start_ && obj) {
             if (t.turn_count_ < Task::kTurnObjects)
-                t.turn_objects_[t.turn_count_++] = performed.obj;
+                t.turn_objects_[t.turn_count_++] = obj;
             else
                 t.turn_overflow_ = true;
         }
-        if (sink_) sink_->on_step(*this, step_, t, performed, value_);
+        if (sink_) sink_->on_step(*this, step_, t, traced_, value_);
         if (started_ != tasks_.size()) start_new_tasks();
         if (outcome_.violation || ended_early_) return false;
-        check_invariants();
-        if (outcome_.violation) return false;
+        if (!invariants_.empty()) {
+            check_invariants();
+            if (outcome_.violation) return false;
+        }
     }
 }
 
@@ -220,11 +224,9 @@ void Execution::resume(Task& task) {
     running_ = nullptr;
 }
 
-void Execution::yield() {
-    fc::transfer_t back = fc::jump_fcontext(scheduler_context_, nullptr);
-    scheduler_context_ = back.fctx;
+void Execution::unwound() {
     // Unwinding inside a destructor that already unwinds would terminate: let it finish.
-    if (unwinding_ && std::uncaught_exceptions() == 0) throw Unwind{};
+    if (std::uncaught_exceptions() == 0) throw Unwind{};
 }
 
 void Execution::fiber_entry(fc::transfer_t transfer) {
@@ -250,26 +252,6 @@ void Execution::run_body(Task& task) {
     }
 }
 
-void Execution::visible(const char* op, const Object* obj, EnabledFn enabled, OpArgs args) {
-    if (unwinding_) {
-        if (std::uncaught_exceptions() == 0) throw Unwind{};
-        return;
-    }
-    running_->pending_ = Operation{op, obj, enabled, false, false, args};
-    running_->blocked_ = false;
-    yield();
-}
-
-void Execution::visible_spin(const char* op, EnabledFn enabled) {
-    if (unwinding_) {
-        if (std::uncaught_exceptions() == 0) throw Unwind{};
-        return;
-    }
-    running_->pending_ = Operation{op, nullptr, enabled, true, true, {}};
-    running_->blocked_ = false;
-    yield();
-}
-
 void Execution::begin_spin_turn() {
     running_->turn_start_ = step_;
     running_->turn_count_ = 0;
@@ -277,20 +259,11 @@ void Execution::begin_spin_turn() {
 }
 
 bool Execution::turn_changed(const Task& task) const {
-    if (task.turn_overflow_) return last_write_step_ > task.turn_start_;
+    // Before its first turn ends the task's touched objects are not tracked: any write counts.
+    if (task.turn_overflow_ || task.turn_start_ == 0) return last_write_step_ > task.turn_start_;
     for (int i = 0; i < task.turn_count_; ++i)
         if (task.turn_objects_[i]->last_written > task.turn_start_) return true;
     return false;
-}
-
-void Execution::visible_read(const char* op, const Object* obj, OpArgs args) {
-    if (unwinding_) {
-        if (std::uncaught_exceptions() == 0) throw Unwind{};
-        return;
-    }
-    running_->pending_ = Operation{op, obj, nullptr, true, false, args};
-    running_->blocked_ = false;
-    yield();
 }
 
 void Execution::record(ViolationKind kind, std::string property, std::string message) {

@@ -152,6 +152,10 @@ class Execution {
     void resume(Task& task);
     void run_body(Task& task);
     void yield();
+    // A task resumed (or about to yield) while its execution is torn down: throws Unwind to
+    // end it, unless it is already unwinding. Kept out of line: the step path never takes it.
+    [[gnu::noinline]] static void unwound();
+    void declare(const Operation& op);
     bool step_loop();
     void check_invariants();
     void report_blocked();
@@ -178,6 +182,7 @@ class Execution {
     std::size_t started_ = 0; // tasks_[0, started_) have been started
     std::uint32_t last_write_step_ = 0;
     bool wrote_ = false; // whether the step being run changes shared state
+    Operation traced_;   // the operation of the step being run, for the trace sink
     std::optional<std::int64_t> value_;
     Task* running_ = nullptr;
     void* scheduler_context_ = nullptr;
@@ -201,6 +206,35 @@ template <class T> T& Execution::local() {
     T& state = make<T>();
     locals_.emplace_back(&kLocalKey<T>, &state);
     return state;
+}
+
+// The scheduling point itself is inline: a resumed task then returns through one frame fewer.
+inline void Execution::yield() {
+    auto back = boost::context::detail::jump_fcontext(scheduler_context_, nullptr);
+    scheduler_context_ = back.fctx;
+    if (unwinding_) unwound();
+}
+
+inline void Execution::declare(const Operation& op) {
+    if (unwinding_) {
+        unwound();
+        return;
+    }
+    running_->pending_ = op;
+    running_->blocked_ = false;
+    yield();
+}
+
+inline void Execution::visible(const char* op, const Object* obj, EnabledFn enabled, OpArgs args) {
+    declare(Operation{op, obj, enabled, false, false, args});
+}
+
+inline void Execution::visible_read(const char* op, const Object* obj, OpArgs args) {
+    declare(Operation{op, obj, nullptr, true, false, args});
+}
+
+inline void Execution::visible_spin(const char* op, EnabledFn enabled) {
+    declare(Operation{op, nullptr, enabled, true, true, {}});
 }
 
 } // namespace lockcheck
