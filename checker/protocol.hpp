@@ -60,4 +60,13 @@ struct Protocol {
     ParameterValues default_values() const;
 };
 
+// The Variant column of a protocol's table of {Variant, policy} rows: each model keeps its
+// variants next to the policies that make them, and hands the checker this column.
+template <class Rows> std::vector<Variant> variants_of(const Rows& rows) {
+    std::vector<Variant> column;
+    for (const auto& row : rows)
+        column.push_back(row.variant);
+    return column;
+}
+
 } // namespace lockcheck

@@ -337,18 +337,19 @@ void setup(std::size_t variant, const ParameterValues& values) {
 } // namespace
 
 Protocol buffered_write() {
-    Protocol p;
-    p.name = "buffered-write";
-    p.summary = "btrfs buffered writes inside EOF drop the inode lock; truncate waits for them";
-    for (const BufferedWriteVariant& v : variants())
-        p.variants.push_back(v.variant);
-    p.default_variant = 1; // unlocked: the patch under review
-    p.parameters = {
-        {"writers", "writer tasks; writer i writes page (pages - 1 - i) mod pages", 1, 1, 4},
-        {"pages", "pages in the file; the truncate keeps the first one", 2, 2, 8},
+    return Protocol{
+        .name = "buffered-write",
+        .summary = "btrfs buffered writes inside EOF drop the inode lock; truncate waits for them",
+        .variants = variants_of(variants()),
+        .default_variant = 1, // unlocked: the patch under review
+        .parameters =
+            {
+                {"writers", "writer tasks; writer i writes page (pages - 1 - i) mod pages", 1, 1,
+                 4},
+                {"pages", "pages in the file; the truncate keeps the first one", 2, 2, 8},
+            },
+        .setup = &setup,
     };
-    p.setup = &setup;
-    return p;
 }
 
 } // namespace lockcheck::protocols

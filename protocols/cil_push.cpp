@@ -371,21 +371,21 @@ void setup(std::size_t variant, const ParameterValues& values) {
 } // namespace
 
 Protocol cil_push() {
-    Protocol p;
-    p.name = "cil-push";
-    p.summary = "XFS per-CPU committed item lists: commits hold xc_ctx_lock shared, the push "
-                "exclusive";
-    for (const CilPushVariant& v : variants())
-        p.variants.push_back(v.variant);
-    p.default_variant = 1; // percpu: the patch under review
-    p.parameters = {
-        {"cpus", "possible CPUs, all online at the start", 2, 1, 8},
-        {"commits", "transactions, committed on the CPUs in turn", 2, 1, 8},
-        {"pushes", "the first commits each queue a background push (a final push follows)", 1, 0,
-         8},
+    return Protocol{
+        .name = "cil-push",
+        .summary = "XFS per-CPU committed item lists: commits hold xc_ctx_lock shared, the push "
+                   "exclusive",
+        .variants = variants_of(variants()),
+        .default_variant = 1, // percpu: the patch under review
+        .parameters =
+            {
+                {"cpus", "possible CPUs, all online at the start", 2, 1, 8},
+                {"commits", "transactions, committed on the CPUs in turn", 2, 1, 8},
+                {"pushes", "the first commits each queue a background push (a final push follows)",
+                 1, 0, 8},
+            },
+        .setup = &setup,
     };
-    p.setup = &setup;
-    return p;
 }
 
 } // namespace lockcheck::protocols

@@ -199,18 +199,18 @@ void setup(std::size_t variant, const ParameterValues& values) {
 } // namespace
 
 Protocol rename_pin() {
-    Protocol p;
-    p.name = "rename-pin";
-    p.summary = "btrfs rename pins the log (log_writers) so no fsync commits half a rename";
-    for (const RenamePinVariant& v : variants())
-        p.variants.push_back(v.variant);
-    p.default_variant = 1; // atomic: the patch under review
-    p.parameters = {
-        {"renames", "rename tasks, each renaming its own inode", 1, 1, 8},
-        {"fsyncs", "fsync tasks, each committing the log", 1, 1, 8},
+    return Protocol{
+        .name = "rename-pin",
+        .summary = "btrfs rename pins the log (log_writers) so no fsync commits half a rename",
+        .variants = variants_of(variants()),
+        .default_variant = 1, // atomic: the patch under review
+        .parameters =
+            {
+                {"renames", "rename tasks, each renaming its own inode", 1, 1, 8},
+                {"fsyncs", "fsync tasks, each committing the log", 1, 1, 8},
+            },
+        .setup = &setup,
     };
-    p.setup = &setup;
-    return p;
 }
 
 } // namespace lockcheck::protocols

@@ -314,24 +314,24 @@ void setup(std::size_t variant, const ParameterValues& values) {
 } // namespace
 
 Protocol tree_lock() {
-    Protocol p;
-    p.name = "tree-lock";
-    p.summary = "btrfs extent-buffer locks, spinning then blocking, vs a plain mutex";
-    for (const TreeLockVariant& v : variants())
-        p.variants.push_back(v.variant);
-    p.default_variant = 0;
-    p.parameters = {
-        {"balancers", "tasks running balance_level()", 1, 0, 4},
-        {"pushers", "tasks running push_nodes_for_insert()", 1, 0, 4},
-        {"readers", "tasks running a read-only btrfs_search_slot()", 0, 0, 4},
-        {"spins", "iterations of btrfs_spin_on_block() / mutex_tryspin()", 1, 0, 8},
-    };
     // The custom lock's spin-then-sleep paths take ~40 steps per task, whose interleavings
     // plain DFS cannot cover in seconds (DPOR can): by default it checks every execution up
     // to 24 steps and says how many it cut. The mutex variants finish well within it.
-    p.default_depth = 24;
-    p.setup = &setup;
-    return p;
+    return Protocol{
+        .name = "tree-lock",
+        .summary = "btrfs extent-buffer locks, spinning then blocking, vs a plain mutex",
+        .variants = variants_of(variants()),
+        .default_variant = 0,
+        .parameters =
+            {
+                {"balancers", "tasks running balance_level()", 1, 0, 4},
+                {"pushers", "tasks running push_nodes_for_insert()", 1, 0, 4},
+                {"readers", "tasks running a read-only btrfs_search_slot()", 0, 0, 4},
+                {"spins", "iterations of btrfs_spin_on_block() / mutex_tryspin()", 1, 0, 8},
+            },
+        .default_depth = 24,
+        .setup = &setup,
+    };
 }
 
 } // namespace lockcheck::protocols
