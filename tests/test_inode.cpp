@@ -153,3 +153,29 @@ TEST(Inode, inode_lock_excludes_shared_holders_and_shared_holders_coexist) {
     CHECK_EQUAL(2ul, count(true));  // one after the other
     CHECK_EQUAL(6ul, count(false)); // every interleaving of 2 + 2 steps
 }
+
+TEST(Inode, inode_dio_wait_under_the_inode_lock_against_a_dio_that_needs_it_is_a_deadlock) {
+    // The waiter sleeps for the task with direct I/O in flight, which waits for the inode
+    // lock the sleeper holds: the wait-for graph goes through the dio wait queue.
+    const SearchResult r = check_model([] {
+        auto& f = this_execution().make<File>();
+        spawn("dio", [&f] {
+            inode_dio_begin(&f.ino);
+            complete(&f.started);
+            inode_lock(&f.ino);
+            inode_unlock(&f.ino);
+            inode_dio_end(&f.ino);
+        });
+        spawn("truncate", [&f] {
+            wait_for_completion(&f.started);
+            inode_lock(&f.ino);
+            inode_dio_wait(&f.ino);
+            inode_unlock(&f.ino);
+        });
+    });
+    const Violation& v = only_violation(r);
+    CHECK_EQUAL(ViolationKind::deadlock, v.kind);
+    CHECK_TEXT(contains(v.message, "truncate -> dio -> truncate") ||
+                   contains(v.message, "dio -> truncate -> dio"),
+               v.message.c_str());
+}
