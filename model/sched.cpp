@@ -69,11 +69,10 @@ void cpu_relax() {
     });
     ++ex.counters().spins;
     task_struct* me = current();
-    if (ex.last_write_step() > me->relax_step)
+    if (ex.last_write_step() > me->spin_turn_start())
         me->idle_spins = 0;
     else if (++me->idle_spins >= kMaxIdleSpins)
         report_spinning_hang();
-    me->relax_step = ex.step();
     ex.begin_spin_turn();
 }
 

@@ -40,9 +40,8 @@ class task_struct final : public Task {
     const Object* sleeping_on = nullptr; // what schedule() would sleep on, for reports
     std::array<held_lock, kMaxHeldLocks> held_locks{};
     int lockdep_depth = 0;
-    int cpu = 0;                  // the CPU it runs on (see percpu.hpp)
-    std::uint32_t relax_step = 0; // the step of its last cpu_relax()
-    int idle_spins = 0;           // turns of its spin loop in a row that changed nothing
+    int cpu = 0;        // the CPU it runs on (see percpu.hpp)
+    int idle_spins = 0; // turns of its spin loop in a row that changed nothing
 
     // The innermost held lock of a type, or nullptr.
     const held_lock* find_held(const char* type) const;

@@ -30,6 +30,8 @@ class Task {
     // Whether the operation just performed had to wait: it was not enabled at some step
     // after the task declared it (a contended lock, a real sleep).
     bool was_blocked() const { return blocked_; }
+    // The step at which its spin loop's current turn began (0 before its first turn).
+    std::uint32_t spin_turn_start() const { return turn_start_; }
 
     // Checks when the task's body has returned, run on its fiber (locks still held...).
     virtual void on_exit() {}
