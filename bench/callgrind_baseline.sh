@@ -28,8 +28,11 @@ per() {
 # --reps 1 times two runs (the warm-up and the timed one) of each size.
 per "raw switch" $((2 * 1000000)) "--only switch --reps 1 --switches 1000000" \
     "--only switch --reps 1 --switches 2000000"
-per "scheduling step (2 tasks)" $((2 * 100000)) \
-    "--only step --tasks 2 --reps 1 --steps 100000" "--only step --tasks 2 --reps 1 --steps 200000"
+for shape in same-task switching; do
+    step="--only step --tasks 2 --step-shapes $shape --reps 1"
+    per "scheduling step (2 tasks, $shape)" $((2 * 100000)) \
+        "$step --steps 100000" "$step --steps 200000"
+done
 # Searches have no warm-up: two more runs of the 1x1 searches of both verified variants.
 search="--only search --sizes 1x1 --search-budget 1e9"
 steps=$("$bench" $search --reps 1 --json 2>/dev/null | jq '[.searches[].steps] | add')

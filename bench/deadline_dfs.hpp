@@ -16,7 +16,12 @@ class DeadlineDfs final : public Strategy {
     DeadlineDfs(std::uint32_t depth, Clock::time_point deadline)
         : dfs_(depth), deadline_(deadline) {}
 
-    TaskId pick(std::uint32_t step, TaskSet enabled) override { return dfs_.pick(step, enabled); }
+    TaskId pick(std::uint32_t step, TaskSet enabled) override {
+        const TaskId id = dfs_.pick(step, enabled);
+        if (step == 1 || id != last_) ++switching_steps_;
+        last_ = id;
+        return id;
+    }
     std::uint32_t choose(std::uint32_t step, std::uint32_t n) override {
         return dfs_.choose(step, n);
     }
@@ -28,11 +33,15 @@ class DeadlineDfs final : public Strategy {
     }
     // True if the deadline ended the search before it was exhaustive.
     bool stopped() const { return stopped_; }
+    // Steps taken by another task than the step before, an execution's first step included.
+    std::uint64_t switching_steps() const { return switching_steps_; }
 
   private:
     Dfs dfs_;
     Clock::time_point deadline_;
     std::uint64_t executions_ = 0;
+    std::uint64_t switching_steps_ = 0;
+    TaskId last_ = kNoTask;
     bool stopped_ = false;
 };
 

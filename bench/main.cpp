@@ -34,6 +34,9 @@ struct Plan {
     std::uint64_t switches = 2'000'000;
     std::uint32_t steps = 1'000'000;
     std::vector<int> tasks{1, 2};
+    // Which steps to time: "same-task" (the task that ran goes on) and, with two tasks or
+    // more, "switching" (every step is another task's).
+    std::vector<std::string> step_shapes{"same-task", "switching"};
     double search_budget = 10;
     // Searched to the end, 1x2 takes minutes and 2x1 far longer: by default both are stopped
     // after a minute, which measures their rate but not their size.
@@ -92,7 +95,14 @@ bench::Results run(const Plan& plan) {
             r.switches.push_back(bench::measure_raw_switch(shape, plan.switches, plan.reps));
     if (wanted("step"))
         for (int tasks : plan.tasks)
-            r.steps.push_back(bench::measure_step(tasks, plan.steps, plan.reps));
+            for (const std::string& shape : plan.step_shapes) {
+                if (shape == "switching" && tasks == 1) continue;
+                r.steps.push_back(bench::measure_step(tasks,
+                                                      shape == "switching"
+                                                          ? bench::StepShape::switching
+                                                          : bench::StepShape::same_task,
+                                                      plan.steps, plan.reps));
+            }
     if (wanted("search")) {
         // Every variant expected to verify: only those explore their whole state space.
         for (const lockcheck::Variant& v : lockcheck::protocols::find("rename-pin")->variants) {
@@ -131,6 +141,10 @@ int main(int argc, char** argv) {
     app.add_option("--tasks", plan.tasks, "task counts of the scheduling-step benchmark")
         ->delimiter(',')
         ->check(CLI::Range(1, 64));
+    app.add_option("--step-shapes", plan.step_shapes,
+                   "steps to time: the same task going on, or every step switching task")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"same-task", "switching"}));
     app.add_option("--sizes", plan.sizes, "rename-pin sizes to search, RENAMESxFSYNCS")
         ->delimiter(',')
         ->check(size_text());

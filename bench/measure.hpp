@@ -34,16 +34,25 @@ struct SwitchCost {
 // task runs on): `switches` jump_fcontext calls per run, half of them in each direction.
 SwitchCost measure_raw_switch(SwitchShape shape, std::uint64_t switches, int reps);
 
+// Which task the step benchmark's strategy picks: the one that just ran, as long as it can,
+// or the next one round the tasks, so that every step switches fibers.
+enum class StepShape {
+    same_task, // the lowest enabled task: it runs to its end, one step after another
+    switching, // round robin: each step is taken by another task than the last
+};
+const char* describe(StepShape shape);
+
 struct StepCost {
     int tasks = 0;
+    StepShape shape = StepShape::same_task;
     std::uint32_t steps = 0; // per run
     Timing timing;
     double ns_per_step() const { return timing.median * 1e9 / steps; }
 };
 
 // One long execution of `tasks` tasks doing nothing but atomic_read, `steps` in all, under a
-// strategy that always picks the lowest enabled task. Only Execution::run() is timed.
-StepCost measure_step(int tasks, std::uint32_t steps, int reps);
+// strategy that picks as `shape` says. Only Execution::run() is timed.
+StepCost measure_step(int tasks, StepShape shape, std::uint32_t steps, int reps);
 
 struct SearchCost {
     std::string variant;
@@ -51,6 +60,9 @@ struct SearchCost {
     int fsyncs = 0;
     std::uint64_t executions = 0;
     std::uint64_t steps = 0;
+    // Steps taken by another task than the step before (an execution's first step counts):
+    // the steps that switch fibers.
+    std::uint64_t switching_steps = 0;
     std::size_t findings = 0; // a correct variant must have none
     bool exhaustive = true;   // false: stopped at the time limit, figures cover the part done
     Timing timing;

@@ -53,6 +53,7 @@ SearchCost measure_rename_pin(const std::string& variant, int renames, int fsync
         cpu += std::clock() - cpu_start;
         cost.executions = result.stats.executions;
         cost.steps = result.stats.steps;
+        cost.switching_steps = dfs.switching_steps();
         cost.findings = result.findings.size();
         cost.exhaustive = !dfs.stopped();
         return seconds;

@@ -1,4 +1,4 @@
-// The step loop, fiber switching, violation recording and teardown of one execution.
+// The scheduling step, fiber switching, violation recording and teardown of one execution.
 #include "execution.hpp"
 
 #include <algorithm>
@@ -7,8 +7,6 @@
 #include <cxxabi.h>
 #include <exception>
 #include <typeinfo>
-
-#include "watchdog.hpp"
 
 namespace lockcheck {
 
@@ -92,7 +90,9 @@ Outcome Execution::run() {
     switch (sigsetjmp(escape_jump_, 0)) {
     case 0:
         start_new_tasks();
-        if (!outcome_.violation) step_loop();
+        // The tasks take it from here; the last one to run switches back when it is over.
+        if (!outcome_.violation)
+            if (Task* first = advance()) switch_to(&main_context_, first);
         break;
     case 1:
         on_stack_overflow();
@@ -107,77 +107,92 @@ Outcome Execution::run() {
     return std::move(outcome_);
 }
 
-bool Execution::step_loop() {
-    for (;;) {
-        TaskSet enabled = 0;
-        TaskSet spinning = 0;
-        bool unfinished = false;
-        for (auto& tp : tasks_) {
-            Task& t = *tp;
-            if (t.finished_) continue;
-            unfinished = true;
-            const Operation& op = t.pending_;
-            if (!op.enabled || op.enabled(op.obj, t)) {
-                enabled |= task_bit(t.id_);
-            } else {
-                t.blocked_ = true;
-                if (op.fallback) spinning |= task_bit(t.id_);
-            }
-        }
-        // Only spinners can run: let one spin (their order changes nothing shared).
-        if (!enabled && spinning) enabled = task_bit(lowest(spinning));
-        if (!unfinished) {
-            for (const Check& c : final_checks_)
-                if (!holds(c))
-                    fail(ViolationKind::final_check, c.name, "final check failed: " + c.name);
-            return true;
-        }
-        if (!enabled) {
-            report_blocked();
-            return false;
-        }
-        if (step_ >= limits_.depth) {
-            outcome_.end = End::cut;
-            return false;
-        }
-        const TaskId id = strategy_.pick(step_ + 1, enabled);
-        if (id == kNoTask) {
-            outcome_.end = End::stopped;
-            return false;
-        }
-        if (id >= tasks_.size() || !contains(enabled, id)) {
-            outcome_.end = End::diverged;
-            outcome_.diverged_task = id;
-            return false;
-        }
-        Task& t = *tasks_[id];
-        ++step_;
-        schedule_.push_back(id);
-        t.last_step_ = step_;
-        // The task declares its next operation while it runs: keep what this step needs.
-        const Object* const obj = t.pending_.obj;
-        if (sink_) traced_ = t.pending_;
-        value_.reset();
-        wrote_ = !t.pending_.read_only;
-        resume(t);
-        if (wrote_) {
-            last_write_step_ = step_;
-            if (obj) obj->last_written = step_;
-        }
-        if (t.turn_start_ && obj) {
-            if (t.turn_count_ < Task::kTurnObjects)
-                t.turn_objects_[t.turn_count_++] = obj;
-            else
-                t.turn_overflow_ = true;
-        }
-        if (sink_) sink_->on_step(*this, step_, t, traced_, value_);
-        if (started_ != tasks_.size()) start_new_tasks();
-        if (outcome_.violation || ended_early_) return false;
+void Execution::run_final_checks() {
+    for (const Check& c : final_checks_)
+        if (!holds(c)) fail(ViolationKind::final_check, c.name, "final check failed: " + c.name);
+}
+
+inline void Execution::finish_step() {
+    Task& t = *stepping_;
+    const Object* const obj = step_obj_;
+    stepping_ = nullptr;
+    if (wrote_) {
+        last_write_step_ = step_;
+        if (obj) obj->last_written = step_;
+    }
+    if (t.turn_start_ && obj) {
+        if (t.turn_count_ < Task::kTurnObjects)
+            t.turn_objects_[t.turn_count_++] = obj;
+        else
+            t.turn_overflow_ = true;
+    }
+    if (sink_) sink_->on_step(*this, step_, t, traced_, value_);
+    if (started_ != tasks_.size()) start_new_tasks();
+}
+
+Task* Execution::advance() {
+    running_ = nullptr;
+    if (stepping_) {
+        finish_step();
+        if (outcome_.violation || ended_early_) return nullptr;
         if (!invariants_.empty()) {
             check_invariants();
-            if (outcome_.violation) return false;
+            if (outcome_.violation) return nullptr;
         }
     }
+    TaskSet enabled = 0;
+    TaskSet spinning = 0;
+    bool unfinished = false;
+    for (auto& tp : tasks_) {
+        Task& t = *tp;
+        if (t.finished_) continue;
+        unfinished = true;
+        const Operation& op = t.pending_;
+        if (!op.enabled || op.enabled(op.obj, t)) {
+            enabled |= task_bit(t.id_);
+        } else {
+            t.blocked_ = true;
+            if (op.fallback) spinning |= task_bit(t.id_);
+        }
+    }
+    if (!enabled) [[unlikely]] {
+        if (!spinning) {
+            if (unfinished)
+                report_blocked();
+            else
+                run_final_checks();
+            return nullptr;
+        }
+        // Only spinners can run: let one spin (their order changes nothing shared).
+        enabled = task_bit(lowest(spinning));
+    }
+    if (step_ >= limits_.depth) [[unlikely]] {
+        outcome_.end = End::cut;
+        return nullptr;
+    }
+    const TaskId id = strategy_.pick(step_ + 1, enabled);
+    if (id == kNoTask) [[unlikely]] {
+        outcome_.end = End::stopped;
+        return nullptr;
+    }
+    if (id >= tasks_.size() || !contains(enabled, id)) [[unlikely]] {
+        outcome_.end = End::diverged;
+        outcome_.diverged_task = id;
+        return nullptr;
+    }
+    Task& t = *tasks_[id];
+    ++step_;
+    schedule_.push_back(id);
+    t.last_step_ = step_;
+    // The task declares its next operation while it runs: keep what finishing the step needs.
+    stepping_ = &t;
+    step_obj_ = t.pending_.obj;
+    if (sink_) traced_ = t.pending_;
+    value_.reset();
+    wrote_ = !t.pending_.read_only;
+    running_ = &t;
+    watchdog::enter_task();
+    return &t;
 }
 
 // A property that throws is a broken model, reported like any other exception.
@@ -209,19 +224,23 @@ void Execution::start_new_tasks() {
         start(*tasks_[started_++]);
 }
 
+// The new task runs on its fiber up to its first scheduling point (or its end), then comes
+// back here: starting a task is not a step.
 void Execution::start(Task& task) {
     task.stack_ = stacks_.acquire();
     task.context_ = fc::make_fcontext(task.stack_.top, task.stack_.size, &Execution::fiber_entry);
-    resume(task);
-}
-
-void Execution::resume(Task& task) {
+    task.starting_ = true;
+    task.starter_ = fiber_;
     running_ = &task;
     watchdog::enter_task();
-    fc::transfer_t back = fc::jump_fcontext(task.context_, this);
+    switch_to(context_of(fiber_), &task);
     watchdog::leave_task();
-    task.context_ = back.fctx;
     running_ = nullptr;
+}
+
+void Execution::started(Task& task) {
+    task.starting_ = false;
+    switch_to(&task.context_, task.starter_);
 }
 
 void Execution::unwound() {
@@ -230,12 +249,24 @@ void Execution::unwound() {
 }
 
 void Execution::fiber_entry(fc::transfer_t transfer) {
-    auto* ex = static_cast<Execution*>(transfer.data);
-    ex->scheduler_context_ = transfer.fctx;
-    Task& task = *ex->running_;
+    Execution* ex = current_;
+    *static_cast<void**>(transfer.data) = transfer.fctx;
+    Task& task = *ex->fiber_;
     ex->run_body(task);
     task.finished_ = true;
-    fc::jump_fcontext(ex->scheduler_context_, nullptr);
+    ex->exit_fiber(task);
+}
+
+void Execution::exit_fiber(Task& task) {
+    Task* next = nullptr;
+    if (task.starting_) {
+        next = task.starter_;
+    } else if (!unwinding_) {
+        watchdog::leave_task();
+        next = advance();
+    }
+    // Torn down, or the execution is over: back to the main context, which tears down.
+    switch_to(&dead_context_, next);
     __builtin_unreachable(); // a finished fiber is never resumed
 }
 
@@ -350,8 +381,9 @@ void Execution::report_blocked() {
 
 void Execution::on_stack_overflow() {
     watchdog::leave_task();
-    Task& task = *running_;
+    Task& task = *fiber_;
     running_ = nullptr;
+    fiber_ = nullptr;
     task.finished_ = true; // its stack is garbage: never resume or unwind it
     fail(ViolationKind::stack_overflow, "stack-overflow",
          task.name() + " overflowed its " + std::to_string(stacks_.stack_size() / 1024) +
@@ -360,8 +392,9 @@ void Execution::on_stack_overflow() {
 
 void Execution::on_step_timeout() {
     watchdog::leave_task();
-    Task& task = *running_;
+    Task& task = *fiber_;
     running_ = nullptr;
+    fiber_ = nullptr;
     task.finished_ = true; // interrupted at an arbitrary point: never resume or unwind it
     fail(ViolationKind::no_progress, "no-progress",
          task.name() + " ran " + std::to_string(limits_.step_timeout) +
@@ -379,14 +412,20 @@ void Execution::unwind_all() {
         Task& t = *tp;
         if (t.finished_) continue;
         t.torn_down_ = true;
-        if (t.context_) resume(t);
+        if (t.context_) {
+            running_ = &t;
+            watchdog::enter_task();
+            switch_to(&main_context_, &t);
+            watchdog::leave_task();
+            running_ = nullptr;
+        }
         t.finished_ = true;
     }
 }
 
 void Execution::on_fault(int sig, siginfo_t* info, void*) {
     Execution* ex = g_running;
-    if (ex && ex->running_ && ex->running_->stack_.guard_contains(info->si_addr))
+    if (ex && ex->fiber_ && ex->fiber_->stack_.guard_contains(info->si_addr))
         siglongjmp(ex->escape_jump_, 1);
     // Not a model's stack overflow: a bug in lockcheck itself; crash as usual.
     struct sigaction dfl {};

@@ -1,7 +1,9 @@
-// Execution: one run of a model under a strategy. Owns the model's objects and tasks, runs
-// exactly one task fiber at a time, and returns to its step loop at every visible operation.
-// The step loop (enabled set, pick, resume, invariants) is the hot path: it allocates nothing
-// and formats nothing unless a violation or a trace sink asks for it.
+// Execution: one run of a model under a strategy. Owns the model's objects and tasks and runs
+// exactly one task fiber at a time. At every visible operation the running task itself takes
+// the scheduling step (advance(): finish the last step, enabled set, pick, invariants) on its
+// own stack and switches straight to the picked task, or goes on without a switch when it is
+// picked again. The step is the hot path: it allocates nothing and formats nothing unless a
+// violation or a trace sink asks for it.
 #pragma once
 
 #include <cassert>
@@ -24,6 +26,7 @@
 #include "task.hpp"
 #include "trace_sink.hpp"
 #include "violation.hpp"
+#include "watchdog.hpp"
 
 namespace lockcheck {
 
@@ -144,21 +147,33 @@ class Execution {
     // Records the first violation of the execution; never throws.
     void record(ViolationKind kind, std::string property, std::string message);
     static void fiber_entry(boost::context::detail::transfer_t transfer);
+    // Suspends the current fiber, saving it in `save`, and runs `to` (the main context when
+    // null) where it was suspended.
+    void switch_to(void** save, Task* to);
+    // Where the fiber of `task` (null: the main context) is saved while another one runs.
+    void** context_of(Task* task) { return task ? &task->context_ : &main_context_; }
+    [[noreturn]] void exit_fiber(Task& task);
     static void on_fault(int sig, siginfo_t* info, void* context);
     static void install_fault_handler();
     void start_new_tasks();
     void start(Task& task);
     bool holds(const Check& check);
-    void resume(Task& task);
     void run_body(Task& task);
-    void yield();
-    // A task resumed (or about to yield) while its execution is torn down: throws Unwind to
+    // A task just started reached its first scheduling point: back to whoever started it.
+    void started(Task& task);
+    // A task resumed (or at a scheduling point) while its execution is torn down: throws Unwind to
     // end it, unless it is already unwinding. Kept out of line: the step path never takes it.
     [[gnu::noinline]] static void unwound();
     void declare(const Operation& op);
-    bool step_loop();
+    // One scheduling step, run by the task that reached a scheduling point (or by run() to
+    // begin): finishes the step that task took, then picks the task that takes the next one.
+    // Null when the execution is over.
+    Task* advance();
+    void finish_step();
+    // The cold ends of a step: every task has returned, or none can run.
+    [[gnu::cold]] void run_final_checks();
     void check_invariants();
-    void report_blocked();
+    [[gnu::cold]] void report_blocked();
     void on_stack_overflow();
     void on_step_timeout();
     static void interrupt_running_task();
@@ -184,8 +199,12 @@ class Execution {
     bool wrote_ = false; // whether the step being run changes shared state
     Operation traced_;   // the operation of the step being run, for the trace sink
     std::optional<std::int64_t> value_;
-    Task* running_ = nullptr;
-    void* scheduler_context_ = nullptr;
+    Task* stepping_ = nullptr;         // the task taking the step being run
+    const Object* step_obj_ = nullptr; // the object of its operation
+    Task* running_ = nullptr;          // whose model code runs (null in scheduler code)
+    Task* fiber_ = nullptr;            // whose stack runs (null: the main context)
+    void* main_context_ = nullptr;
+    void* dead_context_ = nullptr; // where an ended fiber's context goes: it is never resumed
     bool unwinding_ = false;
     bool ended_early_ = false; // a choice ended the execution from inside a task
     sigjmp_buf escape_jump_;
@@ -208,21 +227,34 @@ template <class T> T& Execution::local() {
     return state;
 }
 
-// The scheduling point itself is inline: a resumed task then returns through one frame fewer.
-inline void Execution::yield() {
-    auto back = boost::context::detail::jump_fcontext(scheduler_context_, nullptr);
-    scheduler_context_ = back.fctx;
-    if (unwinding_) unwound();
+inline void Execution::switch_to(void** save, Task* to) {
+    fiber_ = to;
+    auto back = boost::context::detail::jump_fcontext(to ? to->context_ : main_context_, save);
+    // Whoever switched here handed over where its own fiber is to be saved.
+    *static_cast<void**>(back.data) = back.fctx;
 }
 
+// The scheduling point itself is inline. When the task is picked again it goes on without a
+// switch; a task resumed by a switch returns into its own model code from here.
 inline void Execution::declare(const Operation& op) {
     if (unwinding_) {
         unwound();
         return;
     }
-    running_->pending_ = op;
-    running_->blocked_ = false;
-    yield();
+    Task& self = *running_;
+    self.pending_ = op;
+    self.blocked_ = false;
+    if (self.starting_) [[unlikely]] {
+        started(self);
+    } else {
+        watchdog::leave_task();
+        Task* next = advance();
+        if (unwinding_) [[unlikely]]
+            running_ = &self; // resumed for teardown inside advance(), starting a task: unwind
+        else if (next != &self)
+            switch_to(&self.context_, next);
+    }
+    if (unwinding_) unwound();
 }
 
 inline void Execution::visible(const char* op, const Object* obj, EnabledFn enabled, OpArgs args) {

@@ -46,7 +46,7 @@ class Object {
 
     // Filled in by locks as they are released.
     mutable HoldStats hold_stats;
-    // The last step that changed this object (kept by the step loop for spin loops).
+    // The last step that changed this object (kept by the scheduling step for spin loops).
     mutable std::uint32_t last_written = 0;
 
   private:

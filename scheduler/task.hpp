@@ -43,6 +43,9 @@ class Task {
     bool finished_ = false;
     bool torn_down_ = false;
     bool blocked_ = false;
+    // Started but not yet at its first scheduling point, where it returns to `starter_`.
+    bool starting_ = false;
+    Task* starter_ = nullptr; // null: the main context
     // The objects this task touched since its spin loop's turn began (see begin_spin_turn).
     static constexpr int kTurnObjects = 8;
     const Object* turn_objects_[kTurnObjects] = {};

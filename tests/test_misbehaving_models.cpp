@@ -128,6 +128,35 @@ TEST(MisbehavingModels, a_stack_overflow_before_the_first_step_is_caught_too) {
     expect_a_later_explore_works();
 }
 
+TEST(MisbehavingModels, a_task_spawned_mid_run_that_overflows_is_caught_and_its_parent_unwound) {
+    // The parent starts the child from its own fiber, inside its second scheduling point; the
+    // overflow escapes to the main context, which must still unwind the parent from there.
+    // The destructor is model code run by the parent: it must see the parent as current.
+    static std::string unwound_as;
+    struct SeesWhoUnwinds {
+        ~SeesWhoUnwinds() {
+            Execution& ex = this_execution();
+            unwound_as = ex.in_task() ? ex.current_task().name() : "no task";
+        }
+    };
+    unwound_as.clear();
+    const SearchResult r = check_model([] {
+        auto& v = this_execution().make<Vars>();
+        spawn("parent", [&v] {
+            SeesWhoUnwinds guard;
+            WRITE_ONCE(v.x, 1);
+            spawn("child", [] { overflow_the_stack(); });
+            WRITE_ONCE(v.x, 2);
+        });
+    });
+    const Violation& v = only_violation(r);
+    CHECK_EQUAL(ViolationKind::stack_overflow, v.kind);
+    CHECK_TEXT(contains(v.message, "child overflowed"), v.message.c_str());
+    CHECK_EQUAL(1ul, r.stats.executions);
+    CHECK_EQUAL(std::string("parent"), unwound_as);
+    expect_a_later_explore_works();
+}
+
 TEST(MisbehavingModels, an_endless_loop_without_a_scheduling_point_is_no_progress) {
     CheckOptions options;
     options.step_timeout = 1; // the loop never ends, so only the wait depends on this
