@@ -16,8 +16,8 @@ class DeadlineDfs final : public Strategy {
     DeadlineDfs(std::uint32_t depth, Clock::time_point deadline)
         : dfs_(depth), deadline_(deadline) {}
 
-    TaskId pick(std::uint32_t step, TaskSet enabled) override {
-        const TaskId id = dfs_.pick(step, enabled);
+    TaskId pick(std::uint32_t step, TaskSet enabled, const Execution& ex) override {
+        const TaskId id = dfs_.pick(step, enabled, ex);
         if (step == 1 || id != last_) ++switching_steps_;
         last_ = id;
         return id;

@@ -15,7 +15,9 @@ namespace {
 // The cheapest possible strategy, so that the figure is the scheduler's, not a search's.
 class LowestFirst final : public Strategy {
   public:
-    TaskId pick(std::uint32_t, TaskSet enabled) override { return lowest(enabled); }
+    TaskId pick(std::uint32_t, TaskSet enabled, const Execution&) override {
+        return lowest(enabled);
+    }
     std::uint32_t choose(std::uint32_t, std::uint32_t) override { return 0; }
     bool next_execution() override { return false; }
 };
@@ -23,7 +25,7 @@ class LowestFirst final : public Strategy {
 // The next enabled task after the last one picked, round the tasks: every step switches.
 class RoundRobin final : public Strategy {
   public:
-    TaskId pick(std::uint32_t, TaskSet enabled) override {
+    TaskId pick(std::uint32_t, TaskSet enabled, const Execution&) override {
         const TaskSet after = enabled & ~((task_bit(last_) << 1) - 1);
         last_ = lowest(after ? after : enabled);
         return last_;

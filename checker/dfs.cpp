@@ -5,21 +5,25 @@
 
 namespace lockcheck {
 
-TaskId Dfs::pick(std::uint32_t, TaskSet enabled) {
+TaskId Dfs::pick(std::uint32_t, TaskSet enabled, const Execution&) {
+    return branch(enabled);
+}
+
+std::uint32_t Dfs::choose(std::uint32_t, std::uint32_t n) {
+    return branch(n >= 64 ? ~TaskSet{0} : (TaskSet{1} << n) - 1);
+}
+
+TaskId Dfs::branch(TaskSet choices) {
     if (position_ < path_.size()) {
         const Branch& b = path_[position_++];
         // Same prefix, same state: a model that is not deterministic would break this.
-        assert(b.enabled == enabled && "model is not deterministic");
+        assert(b.enabled == choices && "model is not deterministic");
         return b.chosen;
     }
-    const TaskId first = lowest(enabled);
-    path_.push_back(Branch{enabled, task_bit(first), first});
+    const TaskId first = lowest(choices);
+    path_.push_back(Branch{choices, task_bit(first), first});
     ++position_;
     return first;
-}
-
-std::uint32_t Dfs::choose(std::uint32_t step, std::uint32_t n) {
-    return pick(step, n >= 64 ? ~TaskSet{0} : (TaskSet{1} << n) - 1);
 }
 
 bool Dfs::next_execution() {

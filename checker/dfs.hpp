@@ -12,12 +12,13 @@ namespace lockcheck {
 class Dfs final : public Strategy {
   public:
     explicit Dfs(std::size_t depth_hint = 0) { path_.reserve(depth_hint); }
-    TaskId pick(std::uint32_t step, TaskSet enabled) override;
+    TaskId pick(std::uint32_t step, TaskSet enabled, const Execution& ex) override;
     // A choice among n values is a branch point like a pick among n enabled tasks.
     std::uint32_t choose(std::uint32_t step, std::uint32_t n) override;
     bool next_execution() override;
 
   private:
+    TaskId branch(TaskSet choices);
     struct Branch {
         TaskSet enabled;
         TaskSet tried;

@@ -44,6 +44,19 @@ void splice(list_head* list, list_head* prev, list_head* next) {
 
 } // namespace
 
+namespace {
+// The conflict id of every list_head of the execution: the first one's id.
+struct list_heads {
+    int conflict_id = -1;
+};
+} // namespace
+
+list_head::list_head(std::string name) : Object(std::move(name)) {
+    list_heads& all = this_execution().local<list_heads>();
+    if (all.conflict_id < 0) all.conflict_id = id();
+    conflicts_as(all.conflict_id);
+}
+
 void list_head::describe(std::string& out) const {
     if (poisoned) {
         out += "deleted";

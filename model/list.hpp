@@ -1,7 +1,8 @@
 // struct list_head: the kernel's intrusive doubly linked list. A head and an entry are the
 // same type, each a named shared object; every list operation is one scheduling point on the
 // list it changes, checked as CONFIG_DEBUG_LIST checks it (an entry added twice, an entry
-// deleted twice).
+// deleted twice). An operation on one list_head writes its neighbours, and entries move
+// between lists, so every list operation conflicts with every other (one conflict id).
 #pragma once
 
 #include <vector>
@@ -12,7 +13,7 @@ namespace lockcheck {
 
 struct list_head final : Object {
     // An empty list (a head) or an unlinked entry, as INIT_LIST_HEAD leaves it.
-    explicit list_head(std::string name) : Object(std::move(name)) {}
+    explicit list_head(std::string name);
     void describe(std::string& out) const override;
 
     list_head* next = this;

@@ -84,7 +84,9 @@ int cpumask_next(int n, const cpumask* mask) {
 void remove_cpu(int cpu) {
     cpus& c = state();
     cpumask& mask = c.mask();
-    this_execution().visible("remove_cpu", &mask, &no_atomic_section_on, OpArgs{{cpu, 0}, 1});
+    // Global: it waits for every task's preemption count and moves tasks off the CPU.
+    this_execution().visible_global("remove_cpu", &mask, &no_atomic_section_on,
+                                    OpArgs{{cpu, 0}, 1});
     if (!((mask.bits >> cpu) & 1) || std::popcount(mask.bits) == 1) {
         this_execution().nothing_written(); // offline already, or the last CPU: refused
         return;
@@ -101,7 +103,8 @@ void remove_cpu(int cpu) {
 
 void add_cpu(int cpu) {
     cpumask& mask = state().mask();
-    this_execution().visible("add_cpu", &mask, nullptr, OpArgs{{cpu, 0}, 1});
+    // Global: tasks read the online mask without a scheduling point when they migrate.
+    this_execution().visible_global("add_cpu", &mask, nullptr, OpArgs{{cpu, 0}, 1});
     mask.bits |= 1UL << cpu;
 }
 

@@ -57,9 +57,8 @@ void schedule() {
     this_execution().visible("schedule", me->sleeping_on, [](const Object*, const Task& t) {
         return static_cast<const task_struct&>(t).state == TASK_RUNNING;
     });
-    count_sleep_if_blocked(false);
     // Even without sleeping, schedule() may hand the CPU over and resume elsewhere.
-    if (!this_execution().current_task().was_blocked()) resume_on_any_cpu();
+    count_sleep_if_blocked(false);
 }
 
 void cpu_relax() {

@@ -66,9 +66,10 @@ bool lock_released(task_struct* task, const Object* lock) {
 
 void count_sleep_if_blocked(bool count_wakeup) {
     Execution& ex = this_execution();
-    if (!ex.current_task().was_blocked()) return;
-    ++ex.counters().sleeps;
-    if (count_wakeup) ++ex.counters().wakeups;
+    if (ex.current_task().was_blocked()) {
+        ++ex.counters().sleeps;
+        if (count_wakeup) ++ex.counters().wakeups;
+    }
     resume_on_any_cpu();
 }
 

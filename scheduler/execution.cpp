@@ -39,6 +39,7 @@ std::string blocked_on(const Task& t) {
 
 Object::Object(std::string name) : name_(std::move(name)) {
     id_ = Execution::current().register_object(this);
+    conflict_id_ = id_;
 }
 
 Execution::Execution(StackPool& stacks, Strategy& strategy, Limits limits, TraceSink* sink)
@@ -170,7 +171,7 @@ Task* Execution::advance() {
         outcome_.end = End::cut;
         return nullptr;
     }
-    const TaskId id = strategy_.pick(step_ + 1, enabled);
+    const TaskId id = strategy_.pick(step_ + 1, enabled, *this);
     if (id == kNoTask) [[unlikely]] {
         outcome_.end = End::stopped;
         return nullptr;
@@ -231,6 +232,7 @@ void Execution::start(Task& task) {
     task.context_ = fc::make_fcontext(task.stack_.top, task.stack_.size, &Execution::fiber_entry);
     task.starting_ = true;
     task.starter_ = fiber_;
+    task.started_after_ = step_;
     running_ = &task;
     watchdog::enter_task();
     switch_to(context_of(fiber_), &task);

@@ -94,6 +94,10 @@ class Execution {
     // A scheduling point: declares the task's next visible operation and returns when the
     // strategy picks this task (with the operation enabled). The caller then performs it.
     void visible(const char* op, const Object* obj, EnabledFn enabled = nullptr, OpArgs args = {});
+    // visible() for an operation that also touches state no object stands for (see
+    // Operation::global).
+    void visible_global(const char* op, const Object* obj, EnabledFn enabled = nullptr,
+                        OpArgs args = {});
     // A scheduling point for an operation that only reads shared state.
     void visible_read(const char* op, const Object* obj, OpArgs args = {});
     // A scheduling point that is enabled when `enabled` says so, or else when no other task
@@ -125,6 +129,9 @@ class Execution {
     const std::vector<std::unique_ptr<Task>>& tasks() const { return tasks_; }
     const std::vector<Object*>& objects() const { return objects_; }
     const Schedule& schedule() const { return schedule_; }
+    // Whether properties are checked after every step: they may read any object, so the
+    // order of any two writes can matter to them.
+    bool has_invariants() const { return !invariants_.empty(); }
     std::uint32_t step() const { return step_; }
     Counters& counters() { return counters_; }
     const Counters& counters() const { return counters_; }
@@ -259,6 +266,11 @@ inline void Execution::declare(const Operation& op) {
 
 inline void Execution::visible(const char* op, const Object* obj, EnabledFn enabled, OpArgs args) {
     declare(Operation{op, obj, enabled, false, false, args});
+}
+
+inline void Execution::visible_global(const char* op, const Object* obj, EnabledFn enabled,
+                                      OpArgs args) {
+    declare(Operation{op, obj, enabled, false, false, args, true});
 }
 
 inline void Execution::visible_read(const char* op, const Object* obj, OpArgs args) {

@@ -32,6 +32,10 @@ class Object {
 
     const std::string& name() const { return name_; }
     int id() const { return id_; }
+    // The id under which partial-order reduction judges operations on this object to
+    // conflict: its own, unless its operations reach other objects of a structure (a list
+    // entry's neighbours), which then all share one.
+    int conflict_id() const { return conflict_id_; }
 
     // The task that holds this object, if one does (the owner of a lock).
     virtual const Task* holder() const { return nullptr; }
@@ -49,9 +53,13 @@ class Object {
     // The last step that changed this object (kept by the scheduling step for spin loops).
     mutable std::uint32_t last_written = 0;
 
+  protected:
+    void conflicts_as(int conflict_id) { conflict_id_ = conflict_id; }
+
   private:
     std::string name_;
     int id_;
+    int conflict_id_;
 };
 
 } // namespace lockcheck

@@ -29,6 +29,9 @@ struct Operation {
     // such task at a time runs.
     bool fallback = false;
     OpArgs args;
+    // It reads or changes state beyond `obj` that no object stands for (other tasks' CPUs and
+    // preemption counts): for partial-order reduction it depends on every other operation.
+    bool global = false;
 };
 
 } // namespace lockcheck

@@ -3,7 +3,7 @@
 
 namespace lockcheck {
 
-TaskId Replay::pick(std::uint32_t, TaskSet) {
+TaskId Replay::pick(std::uint32_t, TaskSet, const Execution&) {
     return next_ < schedule_.size() ? schedule_[next_++] : kNoTask;
 }
 

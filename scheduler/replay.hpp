@@ -9,7 +9,7 @@ namespace lockcheck {
 class Replay final : public Strategy {
   public:
     explicit Replay(Schedule schedule) : schedule_(std::move(schedule)) {}
-    TaskId pick(std::uint32_t step, TaskSet enabled) override;
+    TaskId pick(std::uint32_t step, TaskSet enabled, const Execution& ex) override;
     std::uint32_t choose(std::uint32_t step, std::uint32_t n) override;
     bool next_execution() override { return false; }
     const Schedule& schedule() const { return schedule_; }

@@ -1,4 +1,4 @@
-// Strategy: the one narrow interface every search (DFS, replay, later DPOR, random, PCT)
+// Strategy: the one narrow interface every search (DFS, DPOR, replay, later random and PCT)
 // implements. The scheduler asks it which enabled task takes each step, which value a
 // nondeterministic model choice takes (where a preempted task resumes), and, after an
 // execution, whether there is another one to run.
@@ -10,13 +10,16 @@
 
 namespace lockcheck {
 
+class Execution;
+
 class Strategy {
   public:
     virtual ~Strategy() = default;
-    // Which task takes step `step` (1-based). `enabled` is never empty. A strategy may return
-    // kNoTask to stop the execution, or a task outside `enabled` (a replay that diverges):
-    // the execution then ends without running it.
-    virtual TaskId pick(std::uint32_t step, TaskSet enabled) = 0;
+    // Which task takes step `step` (1-based). `enabled` is never empty; `ex` shows every
+    // task's pending operation to strategies that reason about them (DPOR). A strategy may
+    // return kNoTask to stop the execution, or a task outside `enabled` (a replay that
+    // diverges): the execution then ends without running it.
+    virtual TaskId pick(std::uint32_t step, TaskSet enabled, const Execution& ex) = 0;
     // A value in [0, n) for a model choice made during step `step` (n <= 64). A replay may
     // return a value out of range (it diverges) or kNoTask (it ran out).
     virtual std::uint32_t choose(std::uint32_t step, std::uint32_t n) = 0;

@@ -30,6 +30,8 @@ class Task {
     // Whether the operation just performed had to wait: it was not enabled at some step
     // after the task declared it (a contended lock, a real sleep).
     bool was_blocked() const { return blocked_; }
+    // The step after which it started: 0 when spawned at set-up, else its spawner's step.
+    std::uint32_t started_after() const { return started_after_; }
     // The step at which its spin loop's current turn began (0 before its first turn).
     std::uint32_t spin_turn_start() const { return turn_start_; }
 
@@ -53,6 +55,7 @@ class Task {
     bool turn_overflow_ = false;
     std::uint32_t turn_start_ = 0;
     std::uint32_t last_step_ = 0;
+    std::uint32_t started_after_ = 0;
     Operation pending_;
     std::function<void()> body_;
     Stack stack_;

@@ -49,8 +49,8 @@ std::string name_of(const std::vector<int>& steps) {
 // DFS behind a recorder of the schedule each execution took.
 class RecordingDfs final : public Strategy {
   public:
-    TaskId pick(std::uint32_t step, TaskSet enabled) override {
-        const TaskId id = dfs_.pick(step, enabled);
+    TaskId pick(std::uint32_t step, TaskSet enabled, const Execution& ex) override {
+        const TaskId id = dfs_.pick(step, enabled, ex);
         current_.push_back(id);
         return id;
     }
