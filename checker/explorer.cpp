@@ -14,6 +14,7 @@ void SearchStats::add(const Execution& ex, const Outcome& out) {
     steps += out.steps;
     deepest = std::max(deepest, out.steps);
     if (out.end == End::cut) ++cut;
+    if (out.end == End::stopped) ++sleep_blocked;
     const Counters& c = ex.counters();
     total.sleeps += c.sleeps;
     total.wakeups += c.wakeups;

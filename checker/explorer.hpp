@@ -37,7 +37,10 @@ struct LockHolds {
 
 struct SearchStats {
     std::uint64_t executions = 0;
-    std::uint64_t cut = 0;   // executions that reached the depth bound unfinished
+    std::uint64_t cut = 0; // executions that reached the depth bound unfinished
+    // Executions a partial-order reduction stopped: every task that could run had already
+    // been explored from an equivalent state (DPOR's sleep sets).
+    std::uint64_t sleep_blocked = 0;
     std::uint64_t steps = 0; // over all executions
     std::uint32_t deepest = 0;
     double elapsed_seconds = 0;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "scheduler/violation.hpp"
+#include "search.hpp"
 
 namespace lockcheck {
 
@@ -48,6 +49,9 @@ struct Protocol {
     std::size_t default_variant = 0;
     std::vector<Parameter> parameters;
     std::uint32_t default_depth = 200;
+    // The search `lockcheck MODEL` runs without --strategy: DPOR where DFS cannot reach the
+    // end of the default size in seconds.
+    Search default_search = Search::dfs;
     // Builds the model's state and tasks inside the execution being set up.
     std::function<void(std::size_t variant, const ParameterValues& values)> setup;
 

@@ -3,7 +3,6 @@
 
 #include <ostream>
 
-#include "checker/dfs.hpp"
 #include "reports/text.hpp"
 
 namespace lockcheck::cli {
@@ -62,11 +61,11 @@ std::string replay_command(const CheckRequest& r, const Schedule& schedule) {
 
 int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
     if (r.replay) return run_replay(r, out, err);
-    Dfs dfs(r.options.depth);
-    SearchResult result = explore(setup_of(r), dfs, r.options);
+    const std::unique_ptr<Strategy> search = make_search(r.search, r.options.depth);
+    SearchResult result = explore(setup_of(r), *search, r.options);
     for (const Finding& f : result.findings)
         print_finding(r, f, out);
-    Summary s = summary_of(r, "dfs", "depth " + std::to_string(r.options.depth));
+    Summary s = summary_of(r, search_name(r.search), "depth " + std::to_string(r.options.depth));
     s.stats = result.stats;
     s.violations = result.findings.size();
     out << format_summary(s);

@@ -17,6 +17,7 @@ inline constexpr int kExitUsage = 2;
 
 struct CheckRequest {
     const Protocol* protocol = nullptr;
+    Search search = Search::dfs;
     std::size_t variant = 0;
     ParameterValues values;
     CheckOptions options;

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <charconv>
 #include <iostream>
+#include <map>
 
 #include "check_command.hpp"
 #include "list_command.hpp"
@@ -76,6 +77,13 @@ int main(int argc, char** argv) {
             ->check(positive_integer(kMaxDepth));
         sub->add_option("--replay", replay_text[i], "replay one schedule (as printed by a run)")
             ->type_name("SCHEDULE");
+        r.search = p.default_search;
+        sub->add_option("--strategy", r.search,
+                        "exhaustive search: dfs (every interleaving) or dpor (one of each class "
+                        "of interleavings that differ only in the order of independent steps)")
+            ->transform(CLI::CheckedTransformer(std::map<std::string, lc::Search>{
+                {"dfs", lc::Search::dfs}, {"dpor", lc::Search::dpor}}))
+            ->default_str(lc::search_name(p.default_search));
         sub->add_flag("--keep-going", r.options.keep_going,
                       "collect every distinct violation instead of stopping at the first");
         sub->add_option("--stack-size", stack_kib[i], "stack of each task fiber, in KiB")

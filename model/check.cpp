@@ -6,6 +6,9 @@
 namespace lockcheck {
 
 void check(bool cond, const char* message) {
+    // `cond` may have read any state with peek(): to a partial-order reduction the step
+    // making this check depends on every other.
+    this_execution().observed_all();
     if (!cond)
         this_execution().fail(ViolationKind::check_failed, message,
                               std::string("check failed: ") + message);

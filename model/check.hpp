@@ -7,7 +7,8 @@
 
 namespace lockcheck {
 
-// Fails the execution with `message` if `cond` is false.
+// Fails the execution with `message` if `cond` is false. The step that checks counts as
+// reading all shared state (`cond` may peek at any of it).
 void check(bool cond, const char* message);
 // Set-up only: `holds` must read state with peek(), never through scheduling points.
 void invariant(std::string name, std::function<bool()> holds);

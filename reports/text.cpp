@@ -95,6 +95,9 @@ std::string format_summary(const Summary& s) {
         {"wake-ups", counter(s.stats.total.wakeups, s.stats.most.wakeups)},
         {"spins", counter(s.stats.total.spins, s.stats.most.spins)},
     };
+    // Only a reduction stops executions early; DFS's summary keeps its shape.
+    if (s.strategy == "dpor")
+        rows.insert(rows.begin() + 6, {"sleep-blocked", std::to_string(s.stats.sleep_blocked)});
     for (const LockHolds& l : s.stats.holds)
         rows.emplace_back("held", l.lock + ": " + hold_text(l.stats));
     rows.emplace_back("elapsed", elapsed);

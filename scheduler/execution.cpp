@@ -102,6 +102,7 @@ Outcome Execution::run() {
         on_step_timeout();
         break;
     }
+    strategy_.end(*this);
     unwind_all();
     g_running = outer;
     outcome_.steps = step_;
@@ -191,6 +192,7 @@ Task* Execution::advance() {
     if (sink_) traced_ = t.pending_;
     value_.reset();
     wrote_ = !t.pending_.read_only;
+    step_global_ = false;
     running_ = &t;
     watchdog::enter_task();
     return &t;

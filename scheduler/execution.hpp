@@ -105,6 +105,11 @@ class Execution {
     void visible_spin(const char* op, EnabledFn enabled);
     // The operation just performed turned out to change nothing (a failed trylock).
     void nothing_written() { wrote_ = false; }
+    // The running task read state beyond its operation's object without a scheduling point
+    // (a check() that peeks): its step depends on every other step.
+    void observed_all() { step_global_ = true; }
+    // Whether the step taken last (the one before the step being picked) observed all.
+    bool last_step_global() const { return step_global_; }
     // The last step that changed shared state (0 if none has).
     std::uint32_t last_write_step() const { return last_write_step_; }
     // A spin loop's turn begins for the running task: from here the objects it touches are
@@ -203,8 +208,9 @@ class Execution {
     std::uint32_t step_ = 0;
     std::size_t started_ = 0; // tasks_[0, started_) have been started
     std::uint32_t last_write_step_ = 0;
-    bool wrote_ = false; // whether the step being run changes shared state
-    Operation traced_;   // the operation of the step being run, for the trace sink
+    bool wrote_ = false;       // whether the step being run changes shared state
+    bool step_global_ = false; // see observed_all()
+    Operation traced_;         // the operation of the step being run, for the trace sink
     std::optional<std::int64_t> value_;
     Task* stepping_ = nullptr;         // the task taking the step being run
     const Object* step_obj_ = nullptr; // the object of its operation

@@ -23,6 +23,10 @@ class Strategy {
     // A value in [0, n) for a model choice made during step `step` (n <= 64). A replay may
     // return a value out of range (it diverges) or kNoTask (it ran out).
     virtual std::uint32_t choose(std::uint32_t step, std::uint32_t n) = 0;
+    // The execution is over (finished, cut, blocked or failed), its unfinished tasks still at
+    // their pending operations: a partial-order reduction looks at the steps they did not
+    // take. Called before next_execution().
+    virtual void end(const Execution& ex) { (void)ex; }
     // Called after each execution: prepares the next one; false when the search is done.
     virtual bool next_execution() = 0;
 };

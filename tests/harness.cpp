@@ -1,15 +1,18 @@
-// Running a model under DFS for a test, and the checks every model test makes on the result.
+// Running a model under DFS (or another search) for a test, and the checks every model test makes
+// on the result.
 #include "harness.hpp"
-
-#include "checker/dfs.hpp"
 
 #include <CppUTest/TestHarness.h>
 
 namespace lockcheck::testing {
 
 SearchResult check_model(const Setup& setup, CheckOptions options) {
-    Dfs dfs;
-    return explore(setup, dfs, options);
+    return check_model(setup, Search::dfs, options);
+}
+
+SearchResult check_model(const Setup& setup, Search search, CheckOptions options) {
+    const std::unique_ptr<Strategy> strategy = make_search(search, options.depth);
+    return explore(setup, *strategy, options);
 }
 
 SearchResult check_keep_going(const Setup& setup, CheckOptions options) {

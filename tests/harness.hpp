@@ -6,6 +6,7 @@
 #include <string>
 
 #include "checker/explorer.hpp"
+#include "checker/search.hpp"
 #include "model/kernel.hpp"
 
 #include <CppUTest/SimpleString.h>
@@ -16,6 +17,8 @@ namespace lockcheck::testing {
 // say keep_going).
 SearchResult check_model(const Setup& setup, CheckOptions options = {});
 SearchResult check_keep_going(const Setup& setup, CheckOptions options = {});
+// The same under another search.
+SearchResult check_model(const Setup& setup, Search search, CheckOptions options);
 
 // The violation of a search that must have found exactly one; fails the test otherwise.
 // `what` names the case in the failure message when a test loops over cases.

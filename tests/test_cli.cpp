@@ -29,6 +29,7 @@ const BadInput kBadInputs[] = {
     {{"rename-pin", "--depth", "-3"}, "--depth"},
     {{"rename-pin", "--renames", "99"}, "--renames"},
     {{"rename-pin", "--no-such-option"}, "--no-such-option"},
+    {{"rename-pin", "--strategy", "bfs"}, "--strategy"},
     {{}, "no model given"},
 };
 
@@ -85,6 +86,28 @@ TEST(Cli, list_shows_every_variant_with_its_declared_verdict) {
             CHECK_TEXT(shown, (p.name + " " + v.name + " not listed as " + verdict).c_str());
         }
     }
+}
+
+TEST(Cli, strategy_dpor_finds_the_same_verdict_in_fewer_executions_and_says_so) {
+    const Run dfs = run_lockcheck({"rename-pin", "--variant", "no-pin"});
+    const Run dpor = run_lockcheck({"rename-pin", "--variant", "no-pin", "--strategy", "dpor"});
+    CHECK_EQUAL(1, dfs.exit_code);
+    CHECK_EQUAL(1, dpor.exit_code);
+    CHECK_TEXT(contains(dfs.out, "strategy      dfs\n"), dfs.out.c_str());
+    CHECK_TEXT(!contains(dfs.out, "sleep-blocked"), dfs.out.c_str());
+    CHECK_TEXT(contains(dpor.out, "strategy      dpor\n"), dpor.out.c_str());
+    CHECK_TEXT(contains(dpor.out, "sleep-blocked "), dpor.out.c_str());
+    // The counterexample DPOR prints replays like any other.
+    const Run replayed = run_lockcheck(replay_arguments(dpor.out));
+    CHECK_EQUAL_TEXT(1, replayed.exit_code, replayed.out.c_str());
+}
+
+TEST(Cli, tree_lock_runs_dpor_by_default_and_verifies_the_custom_lock_to_the_end) {
+    const Run run = run_lockcheck({"tree-lock"});
+    CHECK_EQUAL(0, run.exit_code);
+    CHECK_TEXT(contains(run.out, "strategy      dpor\n"), run.out.c_str());
+    CHECK_TEXT(contains(run.out, "cut by bound  0\n"), run.out.c_str());
+    CHECK_TEXT(contains(run.out, "verdict       verified"), run.out.c_str());
 }
 
 TEST(Cli, a_depth_bound_that_cuts_executions_says_so_in_the_summary) {

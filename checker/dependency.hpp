@@ -1,0 +1,30 @@
+// The dependency relation partial-order reduction rests on: which two steps may give a
+// different result when their order is swapped. docs/dpor.md explains each rule and what a
+// model must do for it to hold.
+#pragma once
+
+#include <cstdint>
+
+#include "scheduler/operation.hpp"
+
+namespace lockcheck {
+
+// What one step does to shared state, as far as its order against other steps matters.
+struct Access {
+    std::int32_t object = -1; // the object's conflict id; -1 when global
+    bool write = false;       // changes the object (or may: a trylock, a failed cmpxchg)
+    bool global = false;      // depends on every other step
+    bool blocking = false;    // may have to wait (a lock, a sleep): see Dpor::find_races
+};
+
+Access access_of(const Operation& op);
+
+// `writes_conflict`: properties checked after every step watch the model's state, so any two
+// writes, to whatever objects, are ordered for them.
+inline bool dependent(Access a, Access b, bool writes_conflict) {
+    if (a.global || b.global) return true;
+    if (a.object == b.object) return a.write || b.write;
+    return writes_conflict && a.write && b.write;
+}
+
+} // namespace lockcheck

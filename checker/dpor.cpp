@@ -1,0 +1,293 @@
+// Source-DPOR: happens-before by vector clocks, races found as each new step runs, and the
+// initials of each race's reversal added to the branch point before it.
+#include "dpor.hpp"
+
+#include <cassert>
+
+#include "scheduler/execution.hpp"
+
+namespace lockcheck {
+
+namespace {
+
+TaskSet values(std::uint32_t n) {
+    return n >= 64 ? ~TaskSet{0} : (TaskSet{1} << n) - 1;
+}
+
+} // namespace
+
+Dpor::Dpor(std::size_t depth_hint) {
+    path_.reserve(depth_hint);
+    events_.reserve(depth_hint);
+    clocks_.reserve(depth_hint);
+}
+
+void Dpor::begin_execution() {
+    taken_.recorded = true; // an execution stopped before its step ran leaves nothing
+    events_.clear();
+    clocks_.clear();
+    last_event_.fill(-1);
+    last_global_ = -1;
+    last_write_any_ = -1;
+    last_write_.assign(last_write_.size(), -1);
+    for (auto& r : reads_)
+        r.clear();
+    next_sleep_ = 0;
+}
+
+std::vector<std::uint32_t>& Dpor::reads_of(std::int32_t object) {
+    const auto i = static_cast<std::size_t>(object);
+    if (i >= reads_.size()) reads_.resize(i + 1);
+    return reads_[i];
+}
+
+std::int32_t& Dpor::last_write_of(std::int32_t object) {
+    const auto i = static_cast<std::size_t>(object);
+    if (i >= last_write_.size()) last_write_.resize(i + 1, -1);
+    return last_write_[i];
+}
+
+TaskId Dpor::pick(std::uint32_t step, TaskSet enabled, const Execution& ex) {
+    if (step == 1) begin_execution();
+    commit_taken(ex);
+    writes_conflict_ = ex.has_invariants();
+    std::size_t index = position_;
+    if (position_ < path_.size()) {
+        // Same prefix, same state: a model that is not deterministic would break this.
+        assert(!path_[position_].choice && path_[position_].enabled == enabled &&
+               "model is not deterministic");
+        ++position_;
+    } else if (new_node(enabled) == kNoTask) {
+        return kNoTask; // every enabled task sleeps: this continuation was explored already
+    }
+    const TaskId task = path_[index].chosen;
+    // What the step does is known once it has run (see commit_taken).
+    taken_ = Taken{task, access_of(ex.tasks()[task]->pending()), static_cast<std::uint32_t>(index),
+                   false};
+    return task;
+}
+
+void Dpor::commit_taken(const Execution& ex) {
+    if (taken_.recorded) return;
+    taken_.recorded = true;
+    Access access = taken_.access;
+    if (ex.last_step_global()) access = Access{-1, true, true};
+    Node& node = path_[taken_.node];
+    const TaskId task = taken_.task;
+    node.parked[task] = access;
+    record(task, access, taken_.node, ex, true);
+    // Tasks asleep here, or tried here before this one, stay asleep past this step unless it
+    // depends on theirs.
+    next_sleep_ = 0;
+    for (TaskSet s = (node.sleep | node.done) & ~task_bit(task); s; s &= s - 1) {
+        const TaskId q = lowest(s);
+        if (dependent(node.parked[q], access, writes_conflict_)) continue;
+        next_sleep_ |= task_bit(q);
+        next_parked_[q] = node.parked[q];
+    }
+}
+
+TaskId Dpor::new_node(TaskSet enabled) {
+    Node node;
+    node.enabled = enabled;
+    node.sleep = next_sleep_;
+    for (TaskSet s = node.sleep; s; s &= s - 1)
+        node.parked[lowest(s)] = next_parked_[lowest(s)];
+    const TaskSet awake = enabled & ~node.sleep;
+    if (!awake) return kNoTask;
+    node.chosen = lowest(awake);
+    node.backtrack = node.done = task_bit(node.chosen);
+    path_.push_back(node);
+    ++position_;
+    return node.chosen;
+}
+
+std::uint32_t Dpor::choose(std::uint32_t, std::uint32_t n) {
+    if (position_ < path_.size()) {
+        assert(path_[position_].choice && "model is not deterministic");
+        return path_[position_++].chosen;
+    }
+    Node node;
+    node.choice = true;
+    node.enabled = values(n);
+    node.chosen = 0;
+    node.done = task_bit(0);
+    path_.push_back(node);
+    ++position_;
+    return 0;
+}
+
+void Dpor::record(TaskId task, Access access, std::uint32_t node, const Execution& ex,
+                  bool commit) {
+    const auto i = static_cast<std::uint32_t>(events_.size());
+    Clock clock{};
+    if (last_event_[task] >= 0) {
+        clock = clocks_[static_cast<std::size_t>(last_event_[task])];
+    } else if (const std::uint32_t after = ex.tasks()[task]->started_after(); after > 0) {
+        clock = clocks_[after - 1]; // its spawner's step
+    }
+    // The earlier steps this one depends on directly; every other dependent one is
+    // happens-before one of these.
+    std::vector<std::uint32_t>& preds = preds_;
+    preds.clear();
+    auto add = [&](std::int32_t e) {
+        if (e >= 0) preds.push_back(static_cast<std::uint32_t>(e));
+    };
+    std::vector<std::uint32_t>* reads = nullptr;
+    if (access.global) {
+        for (std::size_t t = 0; t < ex.tasks().size(); ++t)
+            if (t != task) add(last_event_[t]);
+    } else {
+        add(last_global_);
+        add(last_write_of(access.object));
+        if (access.write) {
+            reads = &reads_of(access.object);
+            for (std::uint32_t r : *reads)
+                add(static_cast<std::int32_t>(r));
+            if (writes_conflict_) add(last_write_any_);
+        }
+    }
+    const Clock before = clock;
+    const std::size_t n = preds.size();
+    for (std::size_t k = 0; k < n; ++k)
+        for (std::size_t t = 0; t < kMaxTasks; ++t)
+            clock[t] = std::max(clock[t], clocks_[preds[k]][t]);
+    ++clock[task];
+    events_.push_back(Event{task, access, node});
+    clocks_.push_back(clock);
+    if (!commit) {
+        // A step not taken: only its races count, and every one of them does. The execution
+        // stopped short of the steps that would have raced with it in a longer one.
+        every_race(task, access, before, i);
+        events_.pop_back();
+        clocks_.pop_back();
+        return;
+    }
+    last_event_[task] = static_cast<std::int32_t>(i);
+    if (access.global) {
+        last_global_ = static_cast<std::int32_t>(i);
+    } else if (access.write) {
+        last_write_of(access.object) = static_cast<std::int32_t>(i);
+        reads->clear();
+        if (writes_conflict_) last_write_any_ = static_cast<std::int32_t>(i);
+    } else {
+        reads_of(access.object).push_back(i);
+    }
+    // Races between replayed steps were reversed when those steps were new.
+    if (node < fresh_from_) return;
+    if (access.blocking)
+        every_race(task, access, before, i);
+    else
+        find_races(task, before, i);
+}
+
+// Every earlier dependent step of another task that is not ordered before this task's last
+// one. For a step that had to wait this is not too many: the step it raced with is the one
+// that took what it waits for (a lock's acquisition), which the release in between hides
+// from find_races.
+void Dpor::every_race(TaskId task, Access access, const Clock& before, std::uint32_t i) {
+    for (std::uint32_t j = 0; j < i; ++j)
+        if (events_[j].task != task && !happens_before(j, before) &&
+            dependent(events_[j].access, access, writes_conflict_))
+            reverse(j, i);
+}
+
+// Races of step i: a direct predecessor by another task that nothing else orders before it.
+void Dpor::find_races(TaskId task, const Clock& before, std::uint32_t i) {
+    const std::vector<std::uint32_t>& preds = preds_;
+    const std::size_t n = preds.size();
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::uint32_t j = preds[k];
+        if (events_[j].task == task || happens_before(j, before)) continue;
+        bool ordered = false;
+        for (std::size_t m = 0; m < n && !ordered; ++m)
+            ordered = m != k && preds[m] != j && happens_before(j, clocks_[preds[m]]);
+        if (!ordered) reverse(j, i);
+    }
+}
+
+// The race j -> i: run, at j's branch point, a task that starts the sequence of steps after
+// j that do not depend on it, followed by i (an "initial" of it), unless one already does.
+void Dpor::reverse(std::uint32_t j, std::uint32_t i) {
+    Node& at = path_[events_[j].node];
+    std::vector<std::uint32_t>& v = after_race_;
+    v.clear();
+    for (std::uint32_t k = j + 1; k <= i; ++k)
+        if (k == i || !happens_before(j, clocks_[k])) v.push_back(k);
+    const std::size_t len = v.size();
+    TaskSet seen = 0;
+    TaskSet initials = 0;
+    for (std::size_t a = 0; a < len; ++a) {
+        const TaskId t = events_[v[a]].task;
+        if (seen & task_bit(t)) continue;
+        seen |= task_bit(t);
+        bool first = true;
+        for (std::size_t b = 0; b < a && first; ++b)
+            first = !happens_before(v[b], clocks_[v[a]]);
+        if (first) initials |= task_bit(t);
+    }
+    if (initials & at.backtrack) return;
+    const TaskSet runnable = initials & at.enabled;
+    if (!runnable) {
+        blocked_race(j, i);
+        return;
+    }
+    const TaskSet awake = runnable & ~at.sleep;
+    at.backtrack |= task_bit(lowest(awake ? awake : runnable));
+}
+
+// i's task could not run at j's branch point: j's task held what i waits for (a lock taken
+// before j and released at j). The race to reverse is with the step that made i wait, so i's
+// task runs instead at the latest branch point before j where its operation could run, no
+// earlier than its previous step. With none, every task that can run at j's point does.
+void Dpor::blocked_race(std::uint32_t j, std::uint32_t i) {
+    const TaskId task = events_[i].task;
+    const std::int32_t previous = i > 0 ? last_event_before(task, i) : -1;
+    const std::uint32_t from =
+        previous >= 0 ? events_[static_cast<std::uint32_t>(previous)].node + 1 : 0;
+    for (std::uint32_t k = events_[j].node + 1; k-- > from;) {
+        Node& node = path_[k];
+        if (node.choice || !(node.enabled & task_bit(task))) continue;
+        node.backtrack |= task_bit(task);
+        return;
+    }
+    Node& at = path_[events_[j].node];
+    at.backtrack |= at.enabled;
+}
+
+void Dpor::end(const Execution& ex) {
+    commit_taken(ex);
+    // The steps the unfinished tasks were about to take race with the steps taken, as any
+    // step would: without them a search cut by its bound (or stopped by a deadlock or a
+    // violation) would never try another task before the end.
+    const auto beyond = static_cast<std::uint32_t>(path_.size());
+    for (const auto& t : ex.tasks())
+        if (!t->finished()) record(t->id(), access_of(t->pending()), beyond, ex, false);
+}
+
+std::int32_t Dpor::last_event_before(TaskId task, std::uint32_t i) const {
+    for (std::uint32_t k = i; k-- > 0;)
+        if (events_[k].task == task) return static_cast<std::int32_t>(k);
+    return -1;
+}
+
+bool Dpor::next_execution() {
+    // An execution that ended early (a violation) leaves nodes it never reached.
+    path_.resize(position_);
+    position_ = 0;
+    while (!path_.empty()) {
+        Node& node = path_.back();
+        const TaskSet todo =
+            node.choice ? node.enabled & ~node.done : node.backtrack & ~node.done & ~node.sleep;
+        if (todo) {
+            node.chosen = lowest(todo);
+            node.done |= task_bit(node.chosen);
+            fresh_from_ = path_.size() - 1;
+            return true;
+        }
+        path_.pop_back();
+    }
+    return false;
+}
+
+} // namespace lockcheck

@@ -1,0 +1,93 @@
+// Dpor: source-DPOR with sleep sets (Abdulla, Aronis, Jonsson, Sagonas, "Optimal Dynamic
+// Partial Order Reduction", POPL 2014, Algorithm 1). Like Dfs it keeps one path of branch
+// points and replays its prefix; unlike Dfs it does not try every enabled task at a branch
+// point, only those that reverse a race seen in an execution through it. Two executions that
+// differ only in the order of independent steps (checker/dependency.hpp) are equivalent, and
+// one of each class is run; tasks whose step was already explored from an equivalent state
+// sleep until a dependent step wakes them, and an execution whose enabled tasks all sleep
+// stops (it is "sleep-set blocked"). Model choices (migrations) are explored in full.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "dependency.hpp"
+#include "scheduler/strategy.hpp"
+
+namespace lockcheck {
+
+class Dpor final : public Strategy {
+  public:
+    explicit Dpor(std::size_t depth_hint = 0);
+    TaskId pick(std::uint32_t step, TaskSet enabled, const Execution& ex) override;
+    std::uint32_t choose(std::uint32_t step, std::uint32_t n) override;
+    void end(const Execution& ex) override;
+    bool next_execution() override;
+
+  private:
+    using Clock = std::array<std::uint32_t, kMaxTasks>; // events of each task hb-before
+
+    struct Node {
+        bool choice = false;   // a model choice among `enabled` values, not a pick
+        TaskSet enabled = 0;   // pick: the enabled tasks; choice: the values
+        TaskSet backtrack = 0; // pick: tasks to run here (the races found add to it)
+        TaskSet done = 0;      // tried here, the current one included
+        TaskSet sleep = 0;     // pick: asleep on arriving here
+        TaskId chosen = 0;
+        // pick: the access of each task in done | sleep at this point
+        std::array<Access, kMaxTasks> parked{};
+    };
+    struct Event {
+        TaskId task;
+        Access access;
+        std::uint32_t node; // the pick node in path_
+    };
+
+    void begin_execution();
+    TaskId new_node(TaskSet enabled);
+    // Records the step picked last, now that it has run: a step that checked a property
+    // (Execution::last_step_global) depends on every other.
+    void commit_taken(const Execution& ex);
+    // Step i of this execution: its clock, its races, and (with `commit`) the bookkeeping
+    // later steps need; without it the step is one a task did not take.
+    void record(TaskId task, Access access, std::uint32_t node, const Execution& ex, bool commit);
+    void find_races(TaskId task, const Clock& before, std::uint32_t i);
+    void every_race(TaskId task, Access access, const Clock& before, std::uint32_t i);
+    void reverse(std::uint32_t j, std::uint32_t i);
+    void blocked_race(std::uint32_t j, std::uint32_t i);
+    // The task's last step before step index `i`, -1 if none.
+    std::int32_t last_event_before(TaskId task, std::uint32_t i) const;
+    bool happens_before(std::uint32_t event, const Clock& clock) const {
+        const TaskId t = events_[event].task;
+        return clocks_[event][t] <= clock[t];
+    }
+    std::vector<std::uint32_t>& reads_of(std::int32_t object);
+    std::int32_t& last_write_of(std::int32_t object);
+
+    std::vector<Node> path_;
+    std::size_t position_ = 0;                    // next node to replay in the current execution
+    std::size_t fresh_from_ = 0;                  // nodes from here on are new in this execution
+    TaskSet next_sleep_ = 0;                      // the sleep set of the next pick node
+    std::array<Access, kMaxTasks> next_parked_{}; // the accesses of those sleeping tasks
+    struct Taken {
+        TaskId task = 0;
+        Access access;
+        std::uint32_t node = 0;
+        bool recorded = true;
+    } taken_; // the step picked last, recorded at the next pick
+    bool writes_conflict_ = false;
+
+    // This execution's steps and their happens-before clocks.
+    std::vector<Event> events_;
+    std::vector<Clock> clocks_;
+    std::array<std::int32_t, kMaxTasks> last_event_{}; // of each task, -1 before its first
+    std::int32_t last_global_ = -1;
+    std::int32_t last_write_any_ = -1;
+    std::vector<std::int32_t> last_write_;          // by conflict id
+    std::vector<std::vector<std::uint32_t>> reads_; // since that write, by conflict id
+    std::vector<std::uint32_t> preds_;              // scratch: a step's direct predecessors
+    std::vector<std::uint32_t> after_race_;         // scratch: the steps a reversal reorders
+};
+
+} // namespace lockcheck

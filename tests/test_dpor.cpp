@@ -1,0 +1,202 @@
+// DPOR against exhaustive DFS: it must run one execution per class of equivalent
+// interleavings (exact counts on small models), never more executions than DFS, and reach
+// the same final states and find the same kinds of violation on every shipped variant. Where
+// DFS cannot go to the end (tree-lock), random walks check it: DPOR must reach every final
+// state and violation they reach.
+#include <set>
+#include <string>
+#include <utility>
+
+#include "checker/dfs.hpp"
+#include "checker/dpor.hpp"
+#include "checker/random_walk.hpp"
+#include "harness.hpp"
+#include "protocols/registry.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace lockcheck;
+using namespace lockcheck::testing;
+
+namespace {
+
+struct Vars {
+    shared<int> x{"x"};
+    shared<int> y{"y"};
+    struct mutex m {
+        "m"
+    };
+};
+
+// What one search reached: the object states at the end of every execution that finished
+// without a violation, and the kind and property of every violation.
+struct Reached {
+    std::uint64_t executions = 0;
+    std::set<std::string> final_states;
+    std::set<std::pair<ViolationKind, std::string>> violations;
+};
+
+std::string state_of(const Execution& ex) {
+    std::string s;
+    for (const Object* obj : ex.objects()) {
+        s += obj->name() + "=";
+        obj->describe(s);
+        s += ";";
+    }
+    return s;
+}
+
+Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth) {
+    StackPool stacks(CheckOptions{}.stack_size);
+    Reached r;
+    do {
+        Execution ex(stacks, strategy, Execution::Limits{depth, 10});
+        setup();
+        const Outcome out = ex.run();
+        ++r.executions;
+        if (out.violation)
+            r.violations.emplace(out.violation->kind, out.violation->property);
+        else if (out.end == End::finished)
+            r.final_states.insert(state_of(ex));
+    } while (strategy.next_execution());
+    return r;
+}
+
+std::uint64_t dpor_executions(const Setup& setup) {
+    Dpor dpor;
+    return reach(setup, dpor, 200).executions;
+}
+
+} // namespace
+
+TEST_GROUP(Dpor){};
+
+TEST(Dpor, steps_on_different_objects_are_explored_in_one_order) {
+    // DFS runs C(4, 2) = 6 orders of these four independent writes.
+    CHECK_EQUAL(1ul, dpor_executions([] {
+                    auto& v = this_execution().make<Vars>();
+                    spawn("a", [&v] {
+                        WRITE_ONCE(v.x, 1);
+                        WRITE_ONCE(v.x, 2);
+                    });
+                    spawn("b", [&v] {
+                        WRITE_ONCE(v.y, 1);
+                        WRITE_ONCE(v.y, 2);
+                    });
+                }));
+}
+
+TEST(Dpor, reads_of_one_object_commute) {
+    CHECK_EQUAL(1ul, dpor_executions([] {
+                    auto& v = this_execution().make<Vars>();
+                    for (const char* name : {"a", "b", "c"})
+                        spawn(name, [&v] { (void)READ_ONCE(v.x); });
+                }));
+}
+
+TEST(Dpor, writes_to_one_object_are_explored_in_every_order) {
+    // Every interleaving of a's two writes with b's two is a different trace: 6.
+    CHECK_EQUAL(6ul, dpor_executions([] {
+                    auto& v = this_execution().make<Vars>();
+                    spawn("a", [&v] {
+                        WRITE_ONCE(v.x, 1);
+                        WRITE_ONCE(v.x, 2);
+                    });
+                    spawn("b", [&v] {
+                        WRITE_ONCE(v.x, 3);
+                        WRITE_ONCE(v.x, 4);
+                    });
+                }));
+}
+
+TEST(Dpor, a_write_and_a_read_are_explored_in_both_orders) {
+    CHECK_EQUAL(2ul, dpor_executions([] {
+                    auto& v = this_execution().make<Vars>();
+                    spawn("writer", [&v] { WRITE_ONCE(v.x, 1); });
+                    spawn("reader", [&v] { (void)READ_ONCE(v.x); });
+                }));
+}
+
+TEST(Dpor, critical_sections_are_explored_in_both_lock_orders) {
+    // Two tasks each lock, write their own variable, unlock: only the lock order differs.
+    CHECK_EQUAL(2ul, dpor_executions([] {
+                    auto& v = this_execution().make<Vars>();
+                    spawn("a", [&v] {
+                        mutex_lock(&v.m);
+                        WRITE_ONCE(v.x, 1);
+                        mutex_unlock(&v.m);
+                    });
+                    spawn("b", [&v] {
+                        mutex_lock(&v.m);
+                        WRITE_ONCE(v.y, 1);
+                        mutex_unlock(&v.m);
+                    });
+                }));
+}
+
+TEST(Dpor, finds_the_lost_update_of_an_unlocked_counter) {
+    Dpor dpor;
+    const Reached r = reach(
+        [] {
+            auto& v = this_execution().make<Vars>();
+            for (const char* name : {"a", "b"})
+                spawn(name, [&v] { WRITE_ONCE(v.x, READ_ONCE(v.x) + 1); });
+            final_check("both increments land", [&v] { return v.x.peek() == 2; });
+        },
+        dpor, 200);
+    CHECK_EQUAL(1u, r.violations.size());
+    CHECK_EQUAL(ViolationKind::final_check, r.violations.begin()->first);
+}
+
+TEST(Dpor, agrees_with_dfs_on_every_shipped_variant) {
+    constexpr std::uint32_t kDfsFeasibleDepth = 24;
+    for (const Protocol& p : protocols::all()) {
+        for (std::size_t i = 0; i < p.variants.size(); ++i) {
+            const std::string what = p.name + " --variant " + p.variants[i].name;
+            const ParameterValues values = p.default_values();
+            const Setup setup = [&p, i, &values] { p.setup(i, values); };
+            // DFS goes to the end of the models it is the default search for; elsewhere it is
+            // compared within a bound it can exhaust (every execution is then cut, so only the
+            // violations found before it count).
+            const std::uint32_t depth =
+                p.default_search == Search::dfs ? p.depth_for(i) : kDfsFeasibleDepth;
+            Dfs dfs;
+            Dpor dpor;
+            const Reached all = reach(setup, dfs, depth);
+            const Reached reduced = reach(setup, dpor, depth);
+            CHECK_TEXT(reduced.executions <= all.executions, what.c_str());
+            CHECK_TEXT(reduced.final_states == all.final_states,
+                       (what + ": DPOR reached " + std::to_string(reduced.final_states.size()) +
+                        " final states, DFS " + std::to_string(all.final_states.size()))
+                           .c_str());
+            CHECK_TEXT(reduced.violations == all.violations,
+                       (what + ": DPOR found " + std::to_string(reduced.violations.size()) +
+                        " kinds of violation, DFS " + std::to_string(all.violations.size()))
+                           .c_str());
+        }
+    }
+}
+
+TEST(Dpor, reaches_whatever_random_walks_reach_on_every_shipped_variant_without_a_bound) {
+    constexpr std::uint32_t kDepth = 200; // beyond every variant's longest execution
+    for (const Protocol& p : protocols::all()) {
+        for (std::size_t i = 0; i < p.variants.size(); ++i) {
+            const std::string what = p.name + " --variant " + p.variants[i].name;
+            const ParameterValues values = p.default_values();
+            const Setup setup = [&p, i, &values] { p.setup(i, values); };
+            Dpor dpor;
+            RandomWalk walk(i + 1, 300);
+            const Reached reduced = reach(setup, dpor, kDepth);
+            const Reached walked = reach(setup, walk, kDepth);
+            for (const std::string& state : walked.final_states)
+                CHECK_TEXT(reduced.final_states.count(state),
+                           (what + ": a random walk reached a final state DPOR did not: " + state)
+                               .c_str());
+            for (const auto& violation : walked.violations)
+                CHECK_TEXT(
+                    reduced.violations.count(violation),
+                    (what + ": a random walk found a violation DPOR did not: " + violation.second)
+                        .c_str());
+        }
+    }
+}
