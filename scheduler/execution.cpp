@@ -128,7 +128,7 @@ inline void Execution::finish_step() {
         else
             t.turn_overflow_ = true;
     }
-    if (sink_) sink_->on_step(*this, step_, t, traced_, value_);
+    if (sink_) sink_->on_step(*this, step_, t, traced_, value_, traced_context_);
     if (started_ != tasks_.size()) start_new_tasks();
 }
 
@@ -189,7 +189,10 @@ Task* Execution::advance() {
     // The task declares its next operation while it runs: keep what finishing the step needs.
     stepping_ = &t;
     step_obj_ = t.pending_.obj;
-    if (sink_) traced_ = t.pending_;
+    if (sink_) {
+        traced_ = t.pending_;
+        traced_context_ = TraceSink::Context{enabled, t.blocked_};
+    }
     value_.reset();
     wrote_ = !t.pending_.read_only;
     step_global_ = false;

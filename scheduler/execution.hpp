@@ -208,9 +208,10 @@ class Execution {
     std::uint32_t step_ = 0;
     std::size_t started_ = 0; // tasks_[0, started_) have been started
     std::uint32_t last_write_step_ = 0;
-    bool wrote_ = false;       // whether the step being run changes shared state
-    bool step_global_ = false; // see observed_all()
-    Operation traced_;         // the operation of the step being run, for the trace sink
+    bool wrote_ = false;                // whether the step being run changes shared state
+    bool step_global_ = false;          // see observed_all()
+    Operation traced_;                  // the operation of the step being run, for the trace sink
+    TraceSink::Context traced_context_; // and how it came to be taken
     std::optional<std::int64_t> value_;
     Task* stepping_ = nullptr;         // the task taking the step being run
     const Object* step_obj_ = nullptr; // the object of its operation

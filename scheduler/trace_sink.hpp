@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "task_set.hpp"
+
 namespace lockcheck {
 
 class Execution;
@@ -14,10 +16,16 @@ struct Operation;
 class TraceSink {
   public:
     virtual ~TraceSink() = default;
+    // How the step came to be taken.
+    struct Context {
+        TaskSet enabled = 0; // the tasks that could have taken it
+        bool waited = false; // its operation could not run at some earlier step
+    };
     // Called after `task` performed `op` as step `step`; `value` is what the operation read,
     // wrote or returned, when it has one.
     virtual void on_step(const Execution& ex, std::uint32_t step, const Task& task,
-                         const Operation& op, std::optional<std::int64_t> value) = 0;
+                         const Operation& op, std::optional<std::int64_t> value,
+                         Context context) = 0;
 };
 
 } // namespace lockcheck
