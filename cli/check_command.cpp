@@ -3,6 +3,7 @@
 
 #include <ostream>
 
+#include "checker/minimize.hpp"
 #include "reports/text.hpp"
 
 namespace lockcheck::cli {
@@ -22,14 +23,35 @@ Summary summary_of(const CheckRequest& r, std::string strategy, std::string boun
     return s;
 }
 
-// Prints a violation with the trace that leads to it, replayed in full detail.
-void print_finding(const CheckRequest& r, const Finding& f, std::ostream& out) {
-    ReplayResult rr = replay(setup_of(r), f.schedule, r.options);
+// Executions the search for a smaller counterexample may run, per violation.
+constexpr std::uint64_t kMinimizeBudget = 1'000'000;
+
+// Prints a violation with the trace that leads to it, replayed in full detail: the smallest
+// counterexample of its property unless minimizing is off. Returns its size.
+CounterexampleSize print_finding(const CheckRequest& r, const Finding& found, std::ostream& out) {
+    ReplayResult rr = replay(setup_of(r), found.schedule, r.options);
+    CounterexampleSize size;
+    size.preemptions = size.found_preemptions = rr.trace.preemptions();
+    size.steps = size.found_steps = rr.outcome.steps;
+    Finding f = found;
+    if (r.minimize) {
+        Minimized m =
+            minimize(setup_of(r), found, size.preemptions, size.steps, r.options, kMinimizeBudget);
+        size.minimized = true;
+        size.minimal = m.minimal;
+        if (m.finding.schedule != found.schedule) {
+            f = std::move(m.finding);
+            rr = replay(setup_of(r), f.schedule, r.options);
+            size.preemptions = rr.trace.preemptions();
+            size.steps = rr.outcome.steps;
+        }
+    }
     out << format_violation(f.violation) << format_trace(rr.trace);
     if (!rr.ok || !rr.outcome.violation || rr.outcome.violation->key() != f.violation.key())
         out << "warning: replaying this schedule did not reproduce the violation; the model "
                "is not deterministic\n";
     out << "replay: " << replay_command(r, f.schedule) << "\n\n";
+    return size;
 }
 
 int run_replay(const CheckRequest& r, std::ostream& out, std::ostream& err) {
@@ -63,9 +85,9 @@ int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
     if (r.replay) return run_replay(r, out, err);
     const std::unique_ptr<Strategy> search = make_search(r.search, r.options.depth);
     SearchResult result = explore(setup_of(r), *search, r.options);
-    for (const Finding& f : result.findings)
-        print_finding(r, f, out);
     Summary s = summary_of(r, search_name(r.search), "depth " + std::to_string(r.options.depth));
+    for (const Finding& f : result.findings)
+        s.counterexamples.push_back(print_finding(r, f, out));
     s.stats = result.stats;
     s.violations = result.findings.size();
     out << format_summary(s);

@@ -7,6 +7,7 @@
 
 #include "checker/explorer.hpp"
 #include "checker/protocol.hpp"
+#include "reports/text.hpp"
 
 namespace lockcheck::cli {
 
@@ -22,6 +23,7 @@ struct CheckRequest {
     ParameterValues values;
     CheckOptions options;
     std::optional<Schedule> replay;
+    bool minimize = true; // report the counterexample with the fewest preemptions, then steps
 };
 
 int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err);

@@ -84,6 +84,9 @@ int main(int argc, char** argv) {
             ->transform(CLI::CheckedTransformer(std::map<std::string, lc::Search>{
                 {"dfs", lc::Search::dfs}, {"dpor", lc::Search::dpor}}))
             ->default_str(lc::search_name(p.default_search));
+        sub->add_flag("!--no-minimize", r.minimize,
+                      "report the first counterexample found, not the one with the fewest "
+                      "preemptions and then steps");
         sub->add_flag("--keep-going", r.options.keep_going,
                       "collect every distinct violation instead of stopping at the first");
         sub->add_option("--stack-size", stack_kib[i], "stack of each task fiber, in KiB")

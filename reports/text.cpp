@@ -77,6 +77,24 @@ std::string hold_text(const HoldStats& h) {
     return std::string(avg) + " steps on average over " + std::to_string(h.holds) +
            " holds, at most " + std::to_string(h.longest);
 }
+std::string preemptions_and_steps(std::uint32_t preemptions, std::uint32_t steps) {
+    return std::to_string(preemptions) + (preemptions == 1 ? " preemption, " : " preemptions, ") +
+           std::to_string(steps) + " steps";
+}
+
+// "1 preemption, 12 steps (minimized from 3 preemptions, 17 steps)"
+std::string size_text(const CounterexampleSize& c) {
+    std::string text = preemptions_and_steps(c.preemptions, c.steps);
+    if (!c.minimized) return text + " (not minimized)";
+    if (c.preemptions != c.found_preemptions || c.steps != c.found_steps)
+        text +=
+            " (minimized from " + preemptions_and_steps(c.found_preemptions, c.found_steps) + ")";
+    else
+        text += " (minimal)";
+    if (!c.minimal) text += "; the search for a smaller one stopped at its budget";
+    return text;
+}
+
 } // namespace
 
 std::string format_summary(const Summary& s) {
@@ -98,6 +116,8 @@ std::string format_summary(const Summary& s) {
     // Only a reduction stops executions early; DFS's summary keeps its shape.
     if (s.strategy == "dpor")
         rows.insert(rows.begin() + 6, {"sleep-blocked", std::to_string(s.stats.sleep_blocked)});
+    for (const CounterexampleSize& c : s.counterexamples)
+        rows.emplace_back("reported", size_text(c));
     for (const LockHolds& l : s.stats.holds)
         rows.emplace_back("held", l.lock + ": " + hold_text(l.stats));
     rows.emplace_back("elapsed", elapsed);

@@ -10,6 +10,16 @@
 
 namespace lockcheck {
 
+// The size of a reported counterexample, and of the first one found if minimizing changed it.
+struct CounterexampleSize {
+    std::uint32_t preemptions = 0;
+    std::uint32_t steps = 0;
+    bool minimized = false;              // a search for a smaller one ran
+    bool minimal = true;                 // false: that search's budget ran out first
+    std::uint32_t found_preemptions = 0; // the one found first
+    std::uint32_t found_steps = 0;
+};
+
 struct Summary {
     std::string model;
     std::string variant;
@@ -17,6 +27,7 @@ struct Summary {
     std::string bound;
     SearchStats stats;
     std::size_t violations = 0;
+    std::vector<CounterexampleSize> counterexamples; // one per violation, in order
 };
 
 std::string format_trace(const Trace& trace);

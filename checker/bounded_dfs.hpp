@@ -1,0 +1,44 @@
+// BoundedDfs: exhaustive DFS over the schedules with at most K preemptions (CHESS's iterative
+// context bounding). A preemption is a step taken by another task while the task of the step
+// before could have gone on; switching away from a task that finished or blocked is free.
+// At each branch point the task that ran last goes first, so the first executions are the
+// ones with the fewest preemptions. Model choices (migrations) cost nothing.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "scheduler/strategy.hpp"
+
+namespace lockcheck {
+
+class BoundedDfs final : public Strategy {
+  public:
+    explicit BoundedDfs(std::uint32_t preemptions) : bound_(preemptions) {}
+    TaskId pick(std::uint32_t step, TaskSet enabled, const Execution& ex) override;
+    std::uint32_t choose(std::uint32_t step, std::uint32_t n) override;
+    bool next_execution() override;
+    // Preemptions in the execution that just ran.
+    std::uint32_t preemptions() const { return used_; }
+
+  private:
+    struct Branch {
+        TaskSet options; // enabled tasks, or a choice's values
+        TaskSet tried;
+        TaskId chosen;
+        TaskId last = kNoTask;    // pick: the task of the step before (kNoTask: a choice)
+        std::uint32_t before = 0; // preemptions before this branch point
+    };
+    // Whether taking `task` at `b` stays within the bound.
+    bool allowed(const Branch& b, TaskId task) const;
+    // Preemptions after taking `b.chosen` at `b`.
+    std::uint32_t after(const Branch& b) const;
+
+    std::uint32_t bound_;
+    std::vector<Branch> path_;
+    std::size_t position_ = 0;
+    TaskId last_ = kNoTask;  // the task of the step before, in the current execution
+    std::uint32_t used_ = 0; // preemptions so far in the current execution
+};
+
+} // namespace lockcheck
