@@ -39,11 +39,9 @@ void TraceRecorder::on_step(const Execution&, std::uint32_t step, const Task& ta
     trace_.steps.push_back(std::move(s));
 }
 
-Trace TraceRecorder::take(const Execution& ex) {
-    trace_.tasks.clear();
+void TraceRecorder::on_end(const Execution& ex) {
     trace_.pending.clear();
     for (const auto& t : ex.tasks()) {
-        trace_.tasks.push_back(t->name());
         if (t->finished()) continue;
         PendingTask p;
         p.task_id = t->id();
@@ -58,6 +56,12 @@ Trace TraceRecorder::take(const Execution& ex) {
         }
         trace_.pending.push_back(std::move(p));
     }
+}
+
+Trace TraceRecorder::take(const Execution& ex) {
+    trace_.tasks.clear();
+    for (const auto& t : ex.tasks())
+        trace_.tasks.push_back(t->name());
     return std::move(trace_);
 }
 

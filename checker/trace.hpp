@@ -51,6 +51,7 @@ class TraceRecorder final : public TraceSink {
   public:
     void on_step(const Execution& ex, std::uint32_t step, const Task& task, const Operation& op,
                  std::optional<std::int64_t> value, Context context) override;
+    void on_end(const Execution& ex) override;
     // Call after the execution ran, while it still exists.
     Trace take(const Execution& ex);
 

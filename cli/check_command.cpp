@@ -46,7 +46,7 @@ CounterexampleSize print_finding(const CheckRequest& r, const Finding& found, st
             size.steps = rr.outcome.steps;
         }
     }
-    out << format_violation(f.violation) << format_trace(rr.trace);
+    out << format_violation(f.violation) << format_trace(rr.trace, r.colour);
     if (!rr.ok || !rr.outcome.violation || rr.outcome.violation->key() != f.violation.key())
         out << "warning: replaying this schedule did not reproduce the violation; the model "
                "is not deterministic\n";
@@ -67,7 +67,7 @@ int run_replay(const CheckRequest& r, std::ostream& out, std::ostream& err) {
         s.violations = 1;
         out << format_violation(*rr.outcome.violation);
     }
-    out << format_trace(rr.trace) << "\n" << format_summary(s);
+    out << format_trace(rr.trace, r.colour) << "\n" << format_summary(s);
     return s.violations ? kExitViolation : kExitOk;
 }
 

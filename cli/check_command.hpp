@@ -24,6 +24,7 @@ struct CheckRequest {
     CheckOptions options;
     std::optional<Schedule> replay;
     bool minimize = true; // report the counterexample with the fewest preemptions, then steps
+    bool colour = false;  // the output is a terminal
 };
 
 int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err);

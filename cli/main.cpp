@@ -4,6 +4,7 @@
 #include <charconv>
 #include <iostream>
 #include <map>
+#include <unistd.h>
 
 #include "check_command.hpp"
 #include "list_command.hpp"
@@ -60,6 +61,7 @@ int main(int argc, char** argv) {
         const lc::Protocol& p = protocols[i];
         lc::cli::CheckRequest& r = requests[i];
         r.protocol = &p;
+        r.colour = isatty(STDOUT_FILENO) != 0;
         r.values = p.default_values();
         variant_names[i] = p.variants[p.default_variant].name;
         std::vector<std::string> choices;

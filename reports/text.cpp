@@ -1,4 +1,4 @@
-// Text formatting of traces, violations and the summary block.
+// Text formatting of violations and the summary block (the trace table: trace_table.cpp).
 #include "text.hpp"
 
 #include <algorithm>
@@ -13,41 +13,7 @@ std::string pad(const std::string& s, std::size_t width) {
     return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
 }
 
-std::string operation_text(const TraceStep& s) {
-    std::string args;
-    for (std::int64_t a : s.args)
-        args += std::to_string(a) + ", ";
-    if (s.object.empty() && !args.empty()) args.resize(args.size() - 2);
-    std::string op = s.operation + "(" + args + s.object + ")";
-    if (s.value) op += " -> " + std::to_string(*s.value);
-    return op;
-}
-
 } // namespace
-
-std::string format_trace(const Trace& trace) {
-    std::size_t task_width = 4, op_width = 9;
-    for (const TraceStep& s : trace.steps) {
-        task_width = std::max(task_width, s.task.size());
-        op_width = std::max(op_width, operation_text(s).size());
-    }
-    std::string out = "trace (" + std::to_string(trace.steps.size()) + " steps):\n";
-    out += "  step  " + pad("task", task_width) + "  " + pad("operation", op_width) +
-           "  state after the step\n";
-    for (const TraceStep& s : trace.steps) {
-        char num[16];
-        std::snprintf(num, sizeof num, "%6u", s.step);
-        // "log_writers = 1", "log_mutex: held by fsync0"
-        std::string sep = s.state.rfind("= ", 0) == 0 ? " " : ": ";
-        std::string state = s.object.empty() ? "" : s.object + sep + s.state;
-        std::string line = std::string(num) + "  " + pad(s.task, task_width) + "  " +
-                           pad(operation_text(s), op_width) + "  " + state;
-        while (!line.empty() && line.back() == ' ')
-            line.pop_back();
-        out += line + "\n";
-    }
-    return out;
-}
 
 std::string format_violation(const Violation& v) {
     std::string out = "VIOLATION (" + std::string(kind_name(v.kind)) + ") at step " +

@@ -30,7 +30,9 @@ struct Summary {
     std::vector<CounterexampleSize> counterexamples; // one per violation, in order
 };
 
-std::string format_trace(const Trace& trace);
+// The swim-lane table of a trace (reports/trace_table.cpp); `colour`: ANSI colours, for a
+// terminal.
+std::string format_trace(const Trace& trace, bool colour = false);
 std::string format_violation(const Violation& violation);
 // The verdict line's text: what the run may claim, and no more.
 std::string verdict(const Summary& summary);

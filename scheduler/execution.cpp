@@ -103,6 +103,7 @@ Outcome Execution::run() {
         break;
     }
     strategy_.end(*this);
+    if (sink_) sink_->on_end(*this);
     unwind_all();
     g_running = outer;
     outcome_.steps = step_;

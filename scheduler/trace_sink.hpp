@@ -26,6 +26,9 @@ class TraceSink {
     virtual void on_step(const Execution& ex, std::uint32_t step, const Task& task,
                          const Operation& op, std::optional<std::int64_t> value,
                          Context context) = 0;
+    // Called when the execution is over, before its unfinished tasks are torn down (their
+    // pending operations still show what they were about to do).
+    virtual void on_end(const Execution& ex) = 0;
 };
 
 } // namespace lockcheck
