@@ -110,6 +110,17 @@ TEST(Cli, tree_lock_runs_dpor_by_default_and_verifies_the_custom_lock_to_the_end
     CHECK_TEXT(contains(run.out, "verdict       verified"), run.out.c_str());
 }
 
+TEST(Cli, the_reported_counterexample_is_minimized_unless_asked_not_to) {
+    const Run minimized = run_lockcheck({"rename-pin", "--variant", "no-pin"});
+    const Run first = run_lockcheck({"rename-pin", "--variant", "no-pin", "--no-minimize"});
+    CHECK_TEXT(contains(minimized.out, "reported      1 preemption, 10 steps (minimized from 2 "
+                                       "preemptions, 17 steps)\n"),
+               minimized.out.c_str());
+    CHECK_TEXT(contains(first.out, "reported      2 preemptions, 17 steps (not minimized)\n"),
+               first.out.c_str());
+    CHECK_TEXT(contains(first.out, "trace (17 steps, 2 preemptions, marked *)"), first.out.c_str());
+}
+
 TEST(Cli, a_depth_bound_that_cuts_executions_says_so_in_the_summary) {
     const Run run = run_lockcheck({"rename-pin", "--depth", "12"});
     CHECK_EQUAL(0, run.exit_code);

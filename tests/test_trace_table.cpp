@@ -1,0 +1,75 @@
+// The terminal trace: one column per involved task, preemptions marked, steps of tasks the
+// violation does not involve folded, the involved objects' final state, colour only on request.
+#include <string>
+
+#include "harness.hpp"
+#include "reports/text.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace lockcheck;
+using namespace lockcheck::testing;
+
+namespace {
+
+TraceStep step(std::uint32_t n, TaskId id, const char* task, const char* op, const char* obj,
+               const char* state, bool preempted = false) {
+    TraceStep s;
+    s.step = n;
+    s.task_id = id;
+    s.task = task;
+    s.operation = op;
+    s.object = obj;
+    s.state = state;
+    s.preempted = preempted;
+    return s;
+}
+
+// a and b race on x; c only ever touches z.
+Trace race_on_x() {
+    Trace t;
+    t.tasks = {"a", "b", "c"};
+    t.steps = {
+        step(1, 0, "a", "WRITE_ONCE", "x", "= 1"), step(2, 2, "c", "WRITE_ONCE", "z", "= 1", true),
+        step(3, 2, "c", "WRITE_ONCE", "z", "= 2"), step(4, 1, "b", "WRITE_ONCE", "x", "= 2", true)};
+    return t;
+}
+
+} // namespace
+
+TEST_GROUP(TraceTable){};
+
+TEST(TraceTable, has_a_column_per_involved_task_and_folds_the_others) {
+    const std::string table = format_trace(race_on_x());
+    CHECK_TEXT(contains(table, "  step  a              b              state after the step\n"),
+               table.c_str());
+    CHECK_TEXT(contains(table, "     2-3  c: 2 steps not involved\n"), table.c_str());
+    CHECK_TEXT(contains(table, "     1  WRITE_ONCE(x)                 x = 1\n"), table.c_str());
+    CHECK_TEXT(contains(table, "     4*                WRITE_ONCE(x)  x = 2\n"), table.c_str());
+}
+
+TEST(TraceTable, counts_preemptions_and_ends_with_the_involved_objects_state) {
+    const std::string table = format_trace(race_on_x());
+    CHECK_TEXT(contains(table, "trace (4 steps, 2 preemptions, marked *):\n"), table.c_str());
+    CHECK_TEXT(contains(table, "at the end: x = 2\n"), table.c_str());
+}
+
+TEST(TraceTable, uses_colour_only_when_asked) {
+    CHECK(!contains(format_trace(race_on_x()), "\033["));
+    const std::string coloured = format_trace(race_on_x(), true);
+    CHECK_TEXT(contains(coloured, "\033[31m     4"), coloured.c_str()); // the violating step
+}
+
+TEST(TraceTable, a_blocked_task_is_involved_and_its_object_shown) {
+    Trace t = race_on_x();
+    PendingTask p;
+    p.task_id = 2;
+    p.task = "c";
+    p.operation = "mutex_lock";
+    p.object = "z";
+    p.blocked = true;
+    t.pending.push_back(p);
+    const std::string table = format_trace(t);
+    CHECK_TEXT(!contains(table, "not involved"), table.c_str());
+    CHECK_TEXT(contains(table, "at the end: x = 2; z = 2\n"), table.c_str());
+}
