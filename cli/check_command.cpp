@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "checker/minimize.hpp"
+#include "report_files.hpp"
 #include "reports/text.hpp"
 
 namespace lockcheck::cli {
@@ -26,9 +27,31 @@ Summary summary_of(const CheckRequest& r, std::string strategy, std::string boun
 // Executions the search for a smaller counterexample may run, per violation.
 constexpr std::uint64_t kMinimizeBudget = 1'000'000;
 
+// The run as the report files describe it: what was checked, and the summary once known.
+RunReport report_of(const CheckRequest& r) {
+    RunReport report;
+    for (std::size_t i = 0; i < r.protocol->parameters.size(); ++i)
+        report.parameters.emplace_back(r.protocol->parameters[i].name, r.values[i]);
+    report.depth = r.options.depth;
+    return report;
+}
+
+// Writes the report files asked for; exit code 2 if one cannot be written.
+int finish(const CheckRequest& r, RunReport& report, Summary summary, int code, std::ostream& out,
+           std::ostream& err) {
+    out << format_summary(summary);
+    report.summary = std::move(summary);
+    std::string error;
+    if (write_report_files(r.files, report, error)) return code;
+    err << "lockcheck: " << error << "\n";
+    return kExitUsage;
+}
+
 // Prints a violation with the trace that leads to it, replayed in full detail: the smallest
-// counterexample of its property unless minimizing is off. Returns its size.
-CounterexampleSize print_finding(const CheckRequest& r, const Finding& found, std::ostream& out) {
+// counterexample of its property unless minimizing is off. Adds it to the report and returns
+// its size.
+CounterexampleSize print_finding(const CheckRequest& r, const Finding& found, RunReport& report,
+                                 std::ostream& out) {
     ReplayResult rr = replay(setup_of(r), found.schedule, r.options);
     CounterexampleSize size;
     size.preemptions = size.found_preemptions = rr.trace.preemptions();
@@ -50,7 +73,10 @@ CounterexampleSize print_finding(const CheckRequest& r, const Finding& found, st
     if (!rr.ok || !rr.outcome.violation || rr.outcome.violation->key() != f.violation.key())
         out << "warning: replaying this schedule did not reproduce the violation; the model "
                "is not deterministic\n";
-    out << "replay: " << replay_command(r, f.schedule) << "\n\n";
+    const std::string command = replay_command(r, f.schedule);
+    out << "replay: " << command << "\n\n";
+    report.counterexamples.push_back(
+        Counterexample{f.violation, f.schedule, std::move(rr.trace), command});
     return size;
 }
 
@@ -67,8 +93,13 @@ int run_replay(const CheckRequest& r, std::ostream& out, std::ostream& err) {
         s.violations = 1;
         out << format_violation(*rr.outcome.violation);
     }
-    out << format_trace(rr.trace, r.colour) << "\n" << format_summary(s);
-    return s.violations ? kExitViolation : kExitOk;
+    out << format_trace(rr.trace, r.colour) << "\n";
+    RunReport report = report_of(r);
+    if (rr.outcome.violation)
+        report.counterexamples.push_back(Counterexample{
+            *rr.outcome.violation, *r.replay, std::move(rr.trace), replay_command(r, *r.replay)});
+    const int code = s.violations ? kExitViolation : kExitOk;
+    return finish(r, report, std::move(s), code, out, err);
 }
 
 } // namespace
@@ -86,12 +117,13 @@ int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
     const std::unique_ptr<Strategy> search = make_search(r.search, r.options.depth);
     SearchResult result = explore(setup_of(r), *search, r.options);
     Summary s = summary_of(r, search_name(r.search), "depth " + std::to_string(r.options.depth));
+    RunReport report = report_of(r);
     for (const Finding& f : result.findings)
-        s.counterexamples.push_back(print_finding(r, f, out));
+        s.counterexamples.push_back(print_finding(r, f, report, out));
     s.stats = result.stats;
     s.violations = result.findings.size();
-    out << format_summary(s);
-    return s.violations ? kExitViolation : kExitOk;
+    const int code = s.violations ? kExitViolation : kExitOk;
+    return finish(r, report, std::move(s), code, out, err);
 }
 
 } // namespace lockcheck::cli

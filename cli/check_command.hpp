@@ -7,6 +7,7 @@
 
 #include "checker/explorer.hpp"
 #include "checker/protocol.hpp"
+#include "report_files.hpp"
 #include "reports/text.hpp"
 
 namespace lockcheck::cli {
@@ -25,6 +26,7 @@ struct CheckRequest {
     std::optional<Schedule> replay;
     bool minimize = true; // report the counterexample with the fewest preemptions, then steps
     bool colour = false;  // the output is a terminal
+    ReportFiles files;    // --trace, --json, --junit, --report
 };
 
 int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err);

@@ -9,6 +9,8 @@
 #include "check_command.hpp"
 #include "list_command.hpp"
 #include "protocols/registry.hpp"
+#include "replay_file.hpp"
+#include "reports/graph.hpp"
 
 namespace lc = lockcheck;
 
@@ -36,6 +38,22 @@ std::string model_names() {
     return names;
 }
 
+// The files a run may write besides its output.
+void add_report_options(CLI::App* sub, lc::cli::ReportFiles& files) {
+    sub->add_option("--trace", files.trace,
+                    "draw each counterexample into FILE (.dot, .svg, .png or .pdf; the 2nd "
+                    "into FILE-2.EXT, ...)")
+        ->type_name("FILE")
+        ->check(CLI::Validator(&lc::graph_format_problem, "FILE.{dot,svg,png,pdf}"));
+    sub->add_option("--json", files.json, "write the run and its counterexamples as JSON")
+        ->type_name("FILE");
+    sub->add_option("--junit", files.junit, "write the run as JUnit XML, for CI")
+        ->type_name("FILE");
+    sub->add_option("--report", files.report,
+                    "write DIR/index.html: the summary, each counterexample drawn and traced")
+        ->type_name("DIR");
+}
+
 int usage_error(const std::string& message) {
     std::cerr << "lockcheck: " << message << "\n";
     return lc::cli::kExitUsage;
@@ -52,6 +70,22 @@ int main(int argc, char** argv) {
 
     app.add_subcommand("list", "list models, their variants and each variant's expected verdict");
 
+    const bool colour = isatty(STDOUT_FILENO) != 0;
+    std::string replay_path;
+    unsigned replay_index = 1;
+    lc::cli::ReportFiles replay_files;
+    CLI::App* replay_file =
+        app.add_subcommand("replay", "replay a counterexample saved by --json: the same trace, "
+                                     "summary and drawing");
+    replay_file->add_option("file", replay_path, "a report written by --json")
+        ->required()
+        ->type_name("FILE.json");
+    replay_file
+        ->add_option("--counterexample", replay_index, "which of the report's counterexamples")
+        ->check(CLI::Range(1u, 1'000'000u))
+        ->capture_default_str();
+    add_report_options(replay_file, replay_files);
+
     const auto& protocols = lc::protocols::all();
     std::vector<lc::cli::CheckRequest> requests(protocols.size());
     std::vector<std::string> variant_names(protocols.size()), depth_text(protocols.size()),
@@ -61,7 +95,7 @@ int main(int argc, char** argv) {
         const lc::Protocol& p = protocols[i];
         lc::cli::CheckRequest& r = requests[i];
         r.protocol = &p;
-        r.colour = isatty(STDOUT_FILENO) != 0;
+        r.colour = colour;
         r.values = p.default_values();
         variant_names[i] = p.variants[p.default_variant].name;
         std::vector<std::string> choices;
@@ -86,6 +120,7 @@ int main(int argc, char** argv) {
             ->transform(CLI::CheckedTransformer(std::map<std::string, lc::Search>{
                 {"dfs", lc::Search::dfs}, {"dpor", lc::Search::dpor}}))
             ->default_str(lc::search_name(p.default_search));
+        add_report_options(sub, r.files);
         sub->add_flag("!--no-minimize", r.minimize,
                       "report the first counterexample found, not the one with the fewest "
                       "preemptions and then steps");
@@ -108,7 +143,8 @@ int main(int argc, char** argv) {
 
     if (argc < 2) return usage_error("no model given (models: " + model_names() + "; or 'list')");
     // An unknown model is the most common mistake: name the valid ones.
-    if (argv[1][0] != '-' && std::string(argv[1]) != "list" && !lc::protocols::find(argv[1]))
+    if (argv[1][0] != '-' && std::string(argv[1]) != "list" && std::string(argv[1]) != "replay" &&
+        !lc::protocols::find(argv[1]))
         return usage_error("unknown model '" + std::string(argv[1]) +
                            "' (models: " + model_names() + "; or 'list')");
 
@@ -124,6 +160,14 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("list")) {
         lc::cli::print_list(std::cout);
         return lc::cli::kExitOk;
+    }
+    if (app.got_subcommand("replay")) {
+        try {
+            return lc::cli::run_replay_file(replay_path, replay_index, replay_files, colour,
+                                            std::cout, std::cerr);
+        } catch (const std::exception& e) {
+            return usage_error("replay: " + std::string(e.what()));
+        }
     }
     for (std::size_t i = 0; i < protocols.size(); ++i) {
         if (!app.got_subcommand(protocols[i].name)) continue;

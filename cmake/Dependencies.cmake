@@ -24,3 +24,7 @@ lockcheck_require(CLI11_FOUND libcli11-dev "CLI11")
 
 find_package(nlohmann_json 3.11 QUIET CONFIG)
 lockcheck_require(nlohmann_json_FOUND nlohmann-json3-dev "nlohmann-json")
+
+# Only the tests use libxml2: they parse the JUnit report with a real XML parser.
+pkg_check_modules(LIBXML2 QUIET IMPORTED_TARGET libxml-2.0)
+lockcheck_require(LIBXML2_FOUND libxml2-dev "libxml2")

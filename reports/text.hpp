@@ -30,6 +30,8 @@ struct Summary {
     std::vector<CounterexampleSize> counterexamples; // one per violation, in order
 };
 
+// "set_bit(1, log_tree) -> 0": a step's operation, arguments, object and value.
+std::string operation_text(const TraceStep& step);
 // The swim-lane table of a trace (reports/trace_table.cpp); `colour`: ANSI colours, for a
 // terminal.
 std::string format_trace(const Trace& trace, bool colour = false);

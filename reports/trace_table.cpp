@@ -19,16 +19,6 @@ std::string pad(const std::string& s, std::size_t width) {
     return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
 }
 
-std::string operation_text(const TraceStep& s) {
-    std::string args;
-    for (std::int64_t a : s.args)
-        args += std::to_string(a) + ", ";
-    if (s.object.empty() && !args.empty()) args.resize(args.size() - 2);
-    std::string op = s.operation + "(" + args + s.object + ")";
-    if (s.value) op += " -> " + std::to_string(*s.value);
-    return op;
-}
-
 // "log_writers = 1", "log_mutex: held by fsync0"
 std::string state_text(const std::string& object, const std::string& state) {
     if (object.empty()) return "";
@@ -58,6 +48,16 @@ std::vector<bool> involved_tasks(const Trace& trace) {
 }
 
 } // namespace
+
+std::string operation_text(const TraceStep& s) {
+    std::string args;
+    for (std::int64_t a : s.args)
+        args += std::to_string(a) + ", ";
+    if (s.object.empty() && !args.empty()) args.resize(args.size() - 2);
+    std::string op = s.operation + "(" + args + s.object + ")";
+    if (s.value) op += " -> " + std::to_string(*s.value);
+    return op;
+}
 
 std::string format_trace(const Trace& trace, bool colour) {
     const std::vector<bool> involved = involved_tasks(trace);

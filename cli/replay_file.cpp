@@ -1,0 +1,78 @@
+// Turning a saved report back into a replay request.
+#include "replay_file.hpp"
+
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+#include "check_command.hpp"
+#include "protocols/registry.hpp"
+
+namespace lockcheck::cli {
+
+namespace {
+
+// The request the report describes, or an error naming what does not fit this lockcheck.
+bool request_of(const RunReport& report, unsigned index, CheckRequest& r, std::string& error) {
+    r.protocol = protocols::find(report.summary.model);
+    if (!r.protocol) {
+        error = "no model '" + report.summary.model + "'";
+        return false;
+    }
+    const auto variant = r.protocol->find_variant(report.summary.variant);
+    if (!variant) {
+        error = r.protocol->name + " has no variant '" + report.summary.variant + "'";
+        return false;
+    }
+    r.variant = *variant;
+    r.values = r.protocol->default_values();
+    for (const auto& [name, value] : report.parameters) {
+        std::size_t k = 0;
+        while (k < r.protocol->parameters.size() && r.protocol->parameters[k].name != name)
+            ++k;
+        if (k == r.protocol->parameters.size()) {
+            error = r.protocol->name + " has no parameter --" + name;
+            return false;
+        }
+        const Parameter& p = r.protocol->parameters[k];
+        if (value < p.min || value > p.max) {
+            error = "--" + name + " " + std::to_string(value) + " is outside " +
+                    std::to_string(p.min) + ".." + std::to_string(p.max);
+            return false;
+        }
+        r.values[k] = value;
+    }
+    if (index == 0 || index > report.counterexamples.size()) {
+        error = "there is no counterexample " + std::to_string(index) + " (the report has " +
+                std::to_string(report.counterexamples.size()) + ")";
+        return false;
+    }
+    r.options.depth = report.depth;
+    r.replay = report.counterexamples[index - 1].schedule;
+    return true;
+}
+
+} // namespace
+
+int run_replay_file(const std::string& path, unsigned index, const ReportFiles& files, bool colour,
+                    std::ostream& out, std::ostream& err) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        err << "lockcheck: replay: cannot read " << path << "\n";
+        return kExitUsage;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    RunReport report;
+    std::string error;
+    CheckRequest r;
+    if (!from_json(text.str(), report, error) || !request_of(report, index, r, error)) {
+        err << "lockcheck: replay: " << path << ": " << error << "\n";
+        return kExitUsage;
+    }
+    r.colour = colour;
+    r.files = files;
+    return run_check(r, out, err);
+}
+
+} // namespace lockcheck::cli

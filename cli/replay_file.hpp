@@ -1,0 +1,16 @@
+// `lockcheck replay FILE.json`: reruns a counterexample saved by --json, as `--replay` would
+// from the command line the report records: the same trace, summary and picture.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "report_files.hpp"
+
+namespace lockcheck::cli {
+
+// `index`: which counterexample of the report, from 1. Returns the process exit code.
+int run_replay_file(const std::string& path, unsigned index, const ReportFiles& files, bool colour,
+                    std::ostream& out, std::ostream& err);
+
+} // namespace lockcheck::cli

@@ -1,0 +1,29 @@
+// The counterexample as a Graphviz drawing: one lane per task, time flowing down, the waits and
+// reads that tie the lanes together, the violating step in red. Built with cgraph and laid out
+// and rendered by the Graphviz library (never by printing DOT text or running `dot`).
+#pragma once
+
+#include <string>
+
+#include "checker/trace.hpp"
+#include "scheduler/violation.hpp"
+
+namespace lockcheck {
+
+// Writes the counterexample as a graph; the format follows the file's extension: .dot (with
+// the layout's coordinates), .svg, .png, .pdf. Throws std::invalid_argument with a one-line
+// message naming the extension and the valid ones, and std::runtime_error if Graphviz cannot
+// render or write the file. Not thread-safe: Graphviz keeps global state.
+//
+// What the drawing promises to tools that read the .dot: step N is node "sN" with
+// class="step", and the violating step alone has style "filled" and color "red"; task T's
+// lane is headed by node "laneT" (class="lane", labelled with its name) and every node of
+// the lane has its x; a task unfinished at the end is node "pT" (class="pending"), and a
+// blocked one has an edge of class="wait-for" to the node of the task it waits for (one edge
+// with dir=both when two tasks wait for each other).
+void write_trace_graph(const Trace& trace, const Violation& violation, const std::string& path);
+// Empty if write_trace_graph draws `path`'s format, else why not (the message it would throw):
+// lets a caller refuse a bad file name before the work of a check.
+std::string graph_format_problem(const std::string& path);
+
+} // namespace lockcheck

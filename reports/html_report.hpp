@@ -1,0 +1,15 @@
+// The --report page: one self-contained index.html with a run's summary and, for each
+// counterexample, its drawing (inline SVG) and its text trace, readable without a server.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "json_report.hpp"
+
+namespace lockcheck {
+
+// `drawings[i]` is the SVG document of `report.counterexamples[i]`.
+std::string to_html(const RunReport& report, const std::vector<std::string>& drawings);
+
+} // namespace lockcheck

@@ -1,0 +1,343 @@
+// Writing and reading the JSON report with nlohmann-json. Field names and order are the
+// schema of docs/json-schema.md: change them there first, and bump kReportVersion when a
+// field is renamed or removed.
+#include "json_report.hpp"
+
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+namespace lockcheck {
+
+namespace {
+
+// Ordered, so that the keys come out in the order written here, the schema's order.
+using Json = nlohmann::ordered_json;
+
+// --- writing ---
+
+Json counters_json(const Counters& c) {
+    return Json{{"sleeps", c.sleeps}, {"wakeups", c.wakeups}, {"spins", c.spins}};
+}
+
+Json stats_json(const SearchStats& s) {
+    Json holds = Json::array();
+    for (const LockHolds& l : s.holds)
+        holds.push_back(Json{{"lock", l.lock},
+                             {"holds", l.stats.holds},
+                             {"steps", l.stats.steps},
+                             {"longest", l.stats.longest}});
+    return Json{{"executions", s.executions},
+                {"cut", s.cut},
+                {"sleep_blocked", s.sleep_blocked},
+                {"steps", s.steps},
+                {"deepest", s.deepest},
+                {"elapsed_seconds", s.elapsed_seconds},
+                {"total", counters_json(s.total)},
+                {"most", counters_json(s.most)},
+                {"holds", std::move(holds)}};
+}
+
+Json size_json(const CounterexampleSize& c) {
+    return Json{{"preemptions", c.preemptions},
+                {"steps", c.steps},
+                {"minimized", c.minimized},
+                {"minimal", c.minimal},
+                {"found_preemptions", c.found_preemptions},
+                {"found_steps", c.found_steps}};
+}
+
+Json violation_json(const Violation& v) {
+    return Json{{"kind", std::string(kind_name(v.kind))},
+                {"property", v.property},
+                {"message", v.message},
+                {"step", v.step},
+                {"details", v.details}};
+}
+
+Json step_json(const TraceStep& s) {
+    return Json{{"step", s.step},
+                {"task_id", s.task_id},
+                {"task", s.task},
+                {"operation", s.operation},
+                {"object", s.object},
+                {"args", s.args},
+                {"value", s.value ? Json(*s.value) : Json(nullptr)},
+                {"state", s.state},
+                {"preempted", s.preempted},
+                {"synced_from", s.synced_from}};
+}
+
+Json pending_json(const PendingTask& p) {
+    return Json{{"task_id", p.task_id}, {"task", p.task},       {"operation", p.operation},
+                {"object", p.object},   {"blocked", p.blocked}, {"holder", p.holder}};
+}
+
+Json trace_json(const Trace& t) {
+    Json steps = Json::array(), pending = Json::array();
+    for (const TraceStep& s : t.steps)
+        steps.push_back(step_json(s));
+    for (const PendingTask& p : t.pending)
+        pending.push_back(pending_json(p));
+    return Json{{"tasks", t.tasks}, {"steps", std::move(steps)}, {"pending", std::move(pending)}};
+}
+
+Json counterexample_json(const Counterexample& c) {
+    return Json{{"violation", violation_json(c.violation)},
+                {"schedule", format_schedule(c.schedule)},
+                {"replay_command", c.replay_command},
+                {"trace", trace_json(c.trace)}};
+}
+
+// --- reading ---
+
+// Thrown inside the reader only, with the one-line reason from_json returns.
+struct Malformed {
+    std::string reason;
+};
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+    throw Malformed{path + ": " + what};
+}
+
+// One JSON value and where it is in the document ("counterexamples[0].trace"), so that
+// every error names the field at fault.
+class Value {
+  public:
+    Value(const Json& json, std::string path) : json_(json), path_(std::move(path)) {}
+
+    const Json& json() const { return json_; }
+    const std::string& path() const { return path_; }
+
+    // The member `name` of this object.
+    Value operator[](const char* name) const {
+        if (!json_.is_object()) fail(path_, "expected an object");
+        const std::string path = path_.empty() ? name : path_ + "." + name;
+        const auto it = json_.find(name);
+        if (it == json_.end()) fail(path, "missing");
+        return Value(*it, path);
+    }
+    // The elements of this array.
+    std::vector<Value> elements() const {
+        if (!json_.is_array()) fail(path_, "expected an array");
+        std::vector<Value> out;
+        for (std::size_t i = 0; i < json_.size(); ++i)
+            out.emplace_back(json_[i], path_ + "[" + std::to_string(i) + "]");
+        return out;
+    }
+
+    std::string string() const {
+        if (!json_.is_string()) fail(path_, "expected a string");
+        return json_.get<std::string>();
+    }
+    bool boolean() const {
+        if (!json_.is_boolean()) fail(path_, "expected true or false");
+        return json_.get<bool>();
+    }
+    double number() const {
+        if (!json_.is_number()) fail(path_, "expected a number");
+        return json_.get<double>();
+    }
+    // A count or an id: a non-negative integer that fits in T.
+    template <class T> T count() const {
+        if (!json_.is_number_unsigned() ||
+            json_.get<std::uint64_t>() > std::numeric_limits<T>::max())
+            fail(path_,
+                 "expected an integer from 0 to " + std::to_string(std::numeric_limits<T>::max()));
+        return static_cast<T>(json_.get<std::uint64_t>());
+    }
+    // A value: an integer, of either sign, that fits in T.
+    template <class T> T integer() const {
+        using limits = std::numeric_limits<T>;
+        // Non-negative integers parse as unsigned, and may be too large for int64.
+        const bool fits =
+            json_.is_number_unsigned()
+                ? json_.get<std::uint64_t>() <= static_cast<std::uint64_t>(limits::max())
+                : json_.is_number_integer() && json_.get<std::int64_t>() >= limits::min() &&
+                      json_.get<std::int64_t>() <= limits::max();
+        if (!fits)
+            fail(path_, "expected an integer from " + std::to_string(limits::min()) + " to " +
+                            std::to_string(limits::max()));
+        return static_cast<T>(json_.get<std::int64_t>());
+    }
+
+    std::vector<std::string> strings() const {
+        std::vector<std::string> out;
+        for (const Value& v : elements())
+            out.push_back(v.string());
+        return out;
+    }
+
+  private:
+    const Json& json_;
+    std::string path_;
+};
+
+Counters read_counters(const Value& v) {
+    return Counters{.sleeps = v["sleeps"].count<std::uint64_t>(),
+                    .wakeups = v["wakeups"].count<std::uint64_t>(),
+                    .spins = v["spins"].count<std::uint64_t>()};
+}
+
+SearchStats read_stats(const Value& v) {
+    SearchStats s;
+    s.executions = v["executions"].count<std::uint64_t>();
+    s.cut = v["cut"].count<std::uint64_t>();
+    s.sleep_blocked = v["sleep_blocked"].count<std::uint64_t>();
+    s.steps = v["steps"].count<std::uint64_t>();
+    s.deepest = v["deepest"].count<std::uint32_t>();
+    s.elapsed_seconds = v["elapsed_seconds"].number();
+    s.total = read_counters(v["total"]);
+    s.most = read_counters(v["most"]);
+    for (const Value& h : v["holds"].elements()) {
+        LockHolds l;
+        l.lock = h["lock"].string();
+        l.stats.holds = h["holds"].count<std::uint64_t>();
+        l.stats.steps = h["steps"].count<std::uint64_t>();
+        l.stats.longest = h["longest"].count<std::uint32_t>();
+        s.holds.push_back(std::move(l));
+    }
+    return s;
+}
+
+CounterexampleSize read_size(const Value& v) {
+    return CounterexampleSize{.preemptions = v["preemptions"].count<std::uint32_t>(),
+                              .steps = v["steps"].count<std::uint32_t>(),
+                              .minimized = v["minimized"].boolean(),
+                              .minimal = v["minimal"].boolean(),
+                              .found_preemptions = v["found_preemptions"].count<std::uint32_t>(),
+                              .found_steps = v["found_steps"].count<std::uint32_t>()};
+}
+
+Violation read_violation(const Value& v) {
+    Violation out;
+    const Value kind = v["kind"];
+    if (!parse_kind(kind.string(), out.kind))
+        fail(kind.path(), kind.json().dump() + " is not a violation kind");
+    out.property = v["property"].string();
+    out.message = v["message"].string();
+    out.step = v["step"].count<std::uint32_t>();
+    out.details = v["details"].strings();
+    return out;
+}
+
+TraceStep read_step(const Value& v) {
+    TraceStep s;
+    s.step = v["step"].count<std::uint32_t>();
+    s.task_id = v["task_id"].count<TaskId>();
+    s.task = v["task"].string();
+    s.operation = v["operation"].string();
+    s.object = v["object"].string();
+    for (const Value& a : v["args"].elements())
+        s.args.push_back(a.integer<std::int64_t>());
+    const Value value = v["value"];
+    if (!value.json().is_null()) s.value = value.integer<std::int64_t>();
+    s.state = v["state"].string();
+    s.preempted = v["preempted"].boolean();
+    s.synced_from = v["synced_from"].count<std::uint32_t>();
+    return s;
+}
+
+PendingTask read_pending(const Value& v) {
+    PendingTask p;
+    p.task_id = v["task_id"].count<TaskId>();
+    p.task = v["task"].string();
+    p.operation = v["operation"].string();
+    p.object = v["object"].string();
+    p.blocked = v["blocked"].boolean();
+    p.holder = v["holder"].string();
+    return p;
+}
+
+Trace read_trace(const Value& v) {
+    Trace t;
+    t.tasks = v["tasks"].strings();
+    for (const Value& s : v["steps"].elements())
+        t.steps.push_back(read_step(s));
+    for (const Value& p : v["pending"].elements())
+        t.pending.push_back(read_pending(p));
+    return t;
+}
+
+Counterexample read_counterexample(const Value& v) {
+    Counterexample c;
+    c.violation = read_violation(v["violation"]);
+    // format_schedule writes an empty schedule as "", which parse_schedule refuses.
+    const Value schedule = v["schedule"];
+    std::string error;
+    if (!schedule.string().empty() && !parse_schedule(schedule.string(), c.schedule, error))
+        fail(schedule.path(), error);
+    c.replay_command = v["replay_command"].string();
+    c.trace = read_trace(v["trace"]);
+    return c;
+}
+
+RunReport read_report(const Value& doc) {
+    if (!doc.json().is_object()) fail("the document", "expected an object");
+    const std::string schema = doc["schema"].string();
+    if (schema != kReportSchema)
+        fail("schema", Json(schema).dump() + " is not \"" + kReportSchema + "\"");
+    const Value version = doc["version"];
+    if (!version.json().is_number_unsigned() || version.json() != kReportVersion)
+        fail("version", version.json().dump() + " is not supported (this lockcheck reads " +
+                            std::to_string(kReportVersion) + ")");
+
+    RunReport r;
+    r.summary.model = doc["model"].string();
+    r.summary.variant = doc["variant"].string();
+    for (const Value& p : doc["parameters"].elements())
+        r.parameters.emplace_back(p["name"].string(), p["value"].integer<int>());
+    r.summary.strategy = doc["strategy"].string();
+    r.depth = doc["depth"].count<std::uint32_t>();
+    r.summary.bound = doc["bound"].string();
+    r.summary.violations = doc["violations"].count<std::size_t>();
+    r.summary.stats = read_stats(doc["stats"]);
+    for (const Value& s : doc["counterexample_sizes"].elements())
+        r.summary.counterexamples.push_back(read_size(s));
+    for (const Value& c : doc["counterexamples"].elements())
+        r.counterexamples.push_back(read_counterexample(c));
+    return r;
+}
+
+} // namespace
+
+std::string to_json(const RunReport& r) {
+    Json parameters = Json::array(), sizes = Json::array(), counterexamples = Json::array();
+    for (const auto& [name, value] : r.parameters)
+        parameters.push_back(Json{{"name", name}, {"value", value}});
+    for (const CounterexampleSize& c : r.summary.counterexamples)
+        sizes.push_back(size_json(c));
+    for (const Counterexample& c : r.counterexamples)
+        counterexamples.push_back(counterexample_json(c));
+    const Json doc{{"schema", kReportSchema},
+                   {"version", kReportVersion},
+                   {"model", r.summary.model},
+                   {"variant", r.summary.variant},
+                   {"parameters", std::move(parameters)},
+                   {"strategy", r.summary.strategy},
+                   {"depth", r.depth},
+                   {"bound", r.summary.bound},
+                   {"violations", r.summary.violations},
+                   {"stats", stats_json(r.summary.stats)},
+                   {"counterexample_sizes", std::move(sizes)},
+                   {"counterexamples", std::move(counterexamples)}};
+    return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+bool from_json(const std::string& text, RunReport& report, std::string& error) {
+    try {
+        const Json doc = Json::parse(text);
+        report = read_report(Value(doc, ""));
+        return true;
+    } catch (const Json::parse_error& e) {
+        // "[json.exception.parse_error.101] parse error at line 1, ...": keep what follows.
+        const std::string what = e.what();
+        const std::size_t start = what.find("] ");
+        error = "not JSON: " + (start == std::string::npos ? what : what.substr(start + 2));
+    } catch (const Malformed& m) {
+        error = m.reason;
+    }
+    return false;
+}
+
+} // namespace lockcheck

@@ -1,0 +1,46 @@
+// The JSON report: one run (what it checked, its summary, every counterexample with its full
+// trace) as a versioned document for tools, written and read back. docs/json-schema.md is its
+// contract; this file must not print anything or decide what a run claims (text.hpp does).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "checker/trace.hpp"
+#include "scheduler/schedule.hpp"
+#include "scheduler/violation.hpp"
+#include "text.hpp"
+
+namespace lockcheck {
+
+// The name and version every report carries at its top: a reader refuses any other.
+inline constexpr const char* kReportSchema = "lockcheck-report";
+inline constexpr int kReportVersion = 1;
+
+struct Counterexample {
+    Violation violation;
+    Schedule schedule;          // replays it
+    Trace trace;                // the replay of `schedule`, step by step
+    std::string replay_command; // the command line that replays it
+};
+
+// What a run checked: enough to rerun it. parameters: the model's size options by name, in
+// the protocol's order.
+struct RunReport {
+    Summary summary;
+    std::vector<std::pair<std::string, int>> parameters;
+    std::uint32_t depth = 0;
+    std::vector<Counterexample> counterexamples;
+};
+
+// Pretty-printed, keys in a fixed order, ending with a newline. Bytes that are not UTF-8 are
+// written as U+FFFD, so that the document is always valid JSON.
+std::string to_json(const RunReport& report);
+// Reads what to_json wrote. On a malformed document, or one of another schema or version,
+// returns false with a one-line reason in `error` and leaves `report` as it was; never throws.
+// Fields it does not know are ignored: later minor versions may add some.
+bool from_json(const std::string& text, RunReport& report, std::string& error);
+
+} // namespace lockcheck

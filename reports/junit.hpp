@@ -1,0 +1,22 @@
+// JUnit XML for CI test reporters (Jenkins, GitLab, GitHub Actions): each model/variant
+// checked is a test case that fails when the check found a violation. It takes the same
+// RunReport as the JSON report, so the two cannot disagree; it decides no verdict itself.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "json_report.hpp"
+
+namespace lockcheck {
+
+// One <testsuites> holding one <testsuite name="lockcheck">, with per run
+//   <testcase classname="MODEL" name="VARIANT" time="SECONDS">
+// and, when the run found a violation, one <failure message="..." type="KIND"> whose text is
+// every counterexample as the command line prints it (violation, trace, replay command).
+// <system-out> holds the run's summary block. Elapsed times are the only part that varies.
+// Bytes that XML cannot carry even as references (control characters, invalid UTF-8) are
+// written as the text "\xNN", so that the document is always well-formed.
+std::string to_junit(const std::vector<RunReport>& runs);
+
+} // namespace lockcheck

@@ -1,0 +1,457 @@
+// The machine-readable reports: a JSON report read back gives every field it was written
+// with, two runs of one check differ only in elapsed time, and bad documents are refused
+// naming the field at fault; the JUnit XML parses with a real XML parser (libxml2), has a
+// test case per run and a failure per broken run, and carries any text unharmed.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/protocol.hpp"
+#include "cli/check_command.hpp"
+#include "harness.hpp"
+#include "protocols/registry.hpp"
+#include "reports/json_report.hpp"
+#include "reports/junit.hpp"
+
+// Before CppUTest, whose operator new macros break the ICU headers libxml2 includes.
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace lockcheck;
+using namespace lockcheck::testing;
+
+namespace {
+
+// What the command line would report for `lockcheck MODEL --variant VARIANT` at the default
+// sizes, search and depth, without minimizing: each finding replayed into its full trace.
+RunReport check_variant(const std::string& model, const std::string& variant) {
+    const Protocol& p = *protocols::find(model);
+    cli::CheckRequest request;
+    request.protocol = &p;
+    request.search = p.default_search;
+    request.variant = *p.find_variant(variant);
+    request.values = p.default_values();
+    request.options.depth = p.depth_for(request.variant);
+    const Setup setup = [&request] { request.protocol->setup(request.variant, request.values); };
+    const SearchResult result = check_model(setup, request.search, request.options);
+
+    RunReport r;
+    r.summary.model = model;
+    r.summary.variant = variant;
+    r.summary.strategy = search_name(request.search);
+    r.summary.bound = "depth " + std::to_string(request.options.depth);
+    r.summary.stats = result.stats;
+    r.summary.violations = result.findings.size();
+    for (std::size_t i = 0; i < p.parameters.size(); ++i)
+        r.parameters.emplace_back(p.parameters[i].name, request.values[i]);
+    r.depth = request.options.depth;
+    for (const Finding& f : result.findings) {
+        ReplayResult rr = replay(setup, f.schedule, request.options);
+        CHECK_TEXT(rr.ok, rr.error.c_str());
+        r.summary.counterexamples.push_back({.preemptions = rr.trace.preemptions(),
+                                             .steps = rr.outcome.steps,
+                                             .minimized = false,
+                                             .found_preemptions = rr.trace.preemptions(),
+                                             .found_steps = rr.outcome.steps});
+        r.counterexamples.push_back({f.violation, f.schedule, std::move(rr.trace),
+                                     cli::replay_command(request, f.schedule)});
+    }
+    return r;
+}
+
+// --- field-by-field comparison, naming the field that differs ---
+
+// Declared before the templates, so that a vector's elements find their overload.
+void same(const Counters& e, const Counters& a, const std::string& at);
+void same(const LockHolds& e, const LockHolds& a, const std::string& at);
+void same(const CounterexampleSize& e, const CounterexampleSize& a, const std::string& at);
+void same(const TraceStep& e, const TraceStep& a, const std::string& at);
+void same(const PendingTask& e, const PendingTask& a, const std::string& at);
+void same(const Counterexample& e, const Counterexample& a, const std::string& at);
+void same(const std::pair<std::string, int>& e, const std::pair<std::string, int>& a,
+          const std::string& at);
+
+template <class T> void same(const T& expected, const T& actual, const std::string& field) {
+    CHECK_EQUAL_TEXT(expected, actual, field.c_str());
+}
+
+void same(const std::optional<std::int64_t>& expected, const std::optional<std::int64_t>& actual,
+          const std::string& field) {
+    same(expected.has_value(), actual.has_value(), field + " (present)");
+    if (expected && actual) same(*expected, *actual, field);
+}
+
+template <class T>
+void same(const std::vector<T>& expected, const std::vector<T>& actual, const std::string& field) {
+    same(expected.size(), actual.size(), field + ".size()");
+    for (std::size_t i = 0; i < expected.size() && i < actual.size(); ++i)
+        same(expected[i], actual[i], field + "[" + std::to_string(i) + "]");
+}
+
+void same(const Counters& e, const Counters& a, const std::string& at) {
+    same(e.sleeps, a.sleeps, at + ".sleeps");
+    same(e.wakeups, a.wakeups, at + ".wakeups");
+    same(e.spins, a.spins, at + ".spins");
+}
+
+void same(const LockHolds& e, const LockHolds& a, const std::string& at) {
+    same(e.lock, a.lock, at + ".lock");
+    same(e.stats.holds, a.stats.holds, at + ".holds");
+    same(e.stats.steps, a.stats.steps, at + ".steps");
+    same(e.stats.longest, a.stats.longest, at + ".longest");
+}
+
+void same(const SearchStats& e, const SearchStats& a, const std::string& at) {
+    same(e.executions, a.executions, at + ".executions");
+    same(e.cut, a.cut, at + ".cut");
+    same(e.sleep_blocked, a.sleep_blocked, at + ".sleep_blocked");
+    same(e.steps, a.steps, at + ".steps");
+    same(e.deepest, a.deepest, at + ".deepest");
+    same(e.elapsed_seconds, a.elapsed_seconds, at + ".elapsed_seconds");
+    same(e.total, a.total, at + ".total");
+    same(e.most, a.most, at + ".most");
+    same(e.holds, a.holds, at + ".holds");
+}
+
+void same(const CounterexampleSize& e, const CounterexampleSize& a, const std::string& at) {
+    same(e.preemptions, a.preemptions, at + ".preemptions");
+    same(e.steps, a.steps, at + ".steps");
+    same(e.minimized, a.minimized, at + ".minimized");
+    same(e.minimal, a.minimal, at + ".minimal");
+    same(e.found_preemptions, a.found_preemptions, at + ".found_preemptions");
+    same(e.found_steps, a.found_steps, at + ".found_steps");
+}
+
+void same(const Violation& e, const Violation& a, const std::string& at) {
+    same(e.kind, a.kind, at + ".kind");
+    same(e.property, a.property, at + ".property");
+    same(e.message, a.message, at + ".message");
+    same(e.step, a.step, at + ".step");
+    same(e.details, a.details, at + ".details");
+}
+
+void same(const TraceStep& e, const TraceStep& a, const std::string& at) {
+    same(e.step, a.step, at + ".step");
+    same(e.task_id, a.task_id, at + ".task_id");
+    same(e.task, a.task, at + ".task");
+    same(e.operation, a.operation, at + ".operation");
+    same(e.object, a.object, at + ".object");
+    same(e.args, a.args, at + ".args");
+    same(e.value, a.value, at + ".value");
+    same(e.state, a.state, at + ".state");
+    same(e.preempted, a.preempted, at + ".preempted");
+    same(e.synced_from, a.synced_from, at + ".synced_from");
+}
+
+void same(const PendingTask& e, const PendingTask& a, const std::string& at) {
+    same(e.task_id, a.task_id, at + ".task_id");
+    same(e.task, a.task, at + ".task");
+    same(e.operation, a.operation, at + ".operation");
+    same(e.object, a.object, at + ".object");
+    same(e.blocked, a.blocked, at + ".blocked");
+    same(e.holder, a.holder, at + ".holder");
+}
+
+void same(const Trace& e, const Trace& a, const std::string& at) {
+    same(e.tasks, a.tasks, at + ".tasks");
+    same(e.steps, a.steps, at + ".steps");
+    same(e.pending, a.pending, at + ".pending");
+}
+
+void same(const Counterexample& e, const Counterexample& a, const std::string& at) {
+    same(e.violation, a.violation, at + ".violation");
+    same(e.schedule, a.schedule, at + ".schedule");
+    same(e.trace, a.trace, at + ".trace");
+    same(e.replay_command, a.replay_command, at + ".replay_command");
+}
+
+void same(const std::pair<std::string, int>& e, const std::pair<std::string, int>& a,
+          const std::string& at) {
+    same(e.first, a.first, at + ".name");
+    same(e.second, a.second, at + ".value");
+}
+
+void same(const RunReport& e, const RunReport& a) {
+    same(e.summary.model, a.summary.model, "model");
+    same(e.summary.variant, a.summary.variant, "variant");
+    same(e.summary.strategy, a.summary.strategy, "strategy");
+    same(e.summary.bound, a.summary.bound, "bound");
+    same(e.summary.stats, a.summary.stats, "stats");
+    same(e.summary.violations, a.summary.violations, "violations");
+    same(e.summary.counterexamples, a.summary.counterexamples, "counterexample_sizes");
+    same(e.parameters, a.parameters, "parameters");
+    same(e.depth, a.depth, "depth");
+    same(e.counterexamples, a.counterexamples, "counterexamples");
+}
+
+RunReport read_back(const RunReport& written) {
+    RunReport read;
+    std::string error;
+    CHECK_TEXT(from_json(to_json(written), read, error), error.c_str());
+    return read;
+}
+
+// A report that reaches every corner of the schema that real runs rarely do: extreme
+// integers, an empty schedule, strings in other scripts and with quotes and escapes.
+RunReport corner_cases() {
+    RunReport r;
+    r.summary = {.model = "mödel \"quoted\" \\ back/slash",
+                 .variant = "tab\there\nnewline",
+                 .strategy = "dpor",
+                 .bound = "depth 4294967295",
+                 .stats = {},
+                 .violations = 2,
+                 .counterexamples = {{1, 2, true, false, 3, 4}, {0, 0, false, true, 0, 0}}};
+    r.summary.stats.executions = std::numeric_limits<std::uint64_t>::max();
+    r.summary.stats.elapsed_seconds = 0.1 + 0.2; // not exactly representable in decimal
+    r.summary.stats.deepest = std::numeric_limits<std::uint32_t>::max();
+    r.summary.stats.most.spins = 7;
+    r.summary.stats.holds = {{"a.lock", {3, 9, 5}}, {"b.lock", {1, 1, 1}}};
+    r.parameters = {{"negative", -3}, {"big", std::numeric_limits<int>::max()}};
+    r.depth = std::numeric_limits<std::uint32_t>::max();
+    Trace t;
+    t.tasks = {"t0", "t1"};
+    t.steps.push_back({.step = 1,
+                       .task_id = 1,
+                       .task = "t1",
+                       .operation = "set_bit",
+                       .object = "",
+                       .args = {std::numeric_limits<std::int64_t>::min(), -1, 0},
+                       .value = std::numeric_limits<std::int64_t>::max(),
+                       .state = "",
+                       .preempted = true,
+                       .synced_from = 0});
+    TraceStep bare; // no task name, operation, object, arguments or state
+    bare.step = 2;
+    bare.value = -5;
+    t.steps.push_back(bare);
+    PendingTask blocked;
+    blocked.task = "t0";
+    blocked.blocked = true;
+    blocked.holder = "t1";
+    t.pending.push_back(blocked);
+    r.counterexamples.push_back({{ViolationKind::preempt, "p", "m", 2, {"d1", "d2"}}, {}, t, ""});
+    r.counterexamples.push_back({{ViolationKind::lock_order, "q", "n", 0, {}}, {63, 0}, {}, "x"});
+    return r;
+}
+
+// --- parsing the XML with libxml2 ---
+
+using XmlDoc = std::unique_ptr<xmlDoc, decltype(&xmlFreeDoc)>;
+
+XmlDoc parse_xml(const std::string& text) {
+    XmlDoc doc(xmlReadMemory(text.data(), static_cast<int>(text.size()), "junit.xml", "UTF-8",
+                             XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING),
+               &xmlFreeDoc);
+    const xmlError* e = xmlGetLastError();
+    const std::string why = std::string("not well-formed XML: ") + (e ? e->message : "") + text;
+    CHECK_TEXT(doc != nullptr, why.c_str());
+    return doc;
+}
+
+// The value of an XPath expression, as XPath's string() or number() gives it.
+std::string xpath_string(xmlDoc* doc, const std::string& expr) {
+    std::unique_ptr<xmlXPathContext, decltype(&xmlXPathFreeContext)> ctx(xmlXPathNewContext(doc),
+                                                                         &xmlXPathFreeContext);
+    const std::string wrapped = "string(" + expr + ")";
+    std::unique_ptr<xmlXPathObject, decltype(&xmlXPathFreeObject)> result(
+        xmlXPathEvalExpression(reinterpret_cast<const xmlChar*>(wrapped.c_str()), ctx.get()),
+        &xmlXPathFreeObject);
+    CHECK_TEXT(result && result->stringval, expr.c_str());
+    return reinterpret_cast<const char*>(result->stringval);
+}
+
+long xpath_count(xmlDoc* doc, const std::string& expr) {
+    return std::stol(xpath_string(doc, "count(" + expr + ")"));
+}
+
+} // namespace
+
+TEST_GROUP(Reports){};
+
+TEST(Reports, json_reports_of_broken_variants_read_back_field_by_field) {
+    // An invariant broken by a preemption, and a deadlock that leaves tasks pending.
+    const RunReport reports[] = {check_variant("rename-pin", "no-pin"),
+                                 check_variant("buffered-write", "relock-before-dio-end")};
+    // The round trip must cover optional values both ways, trace links and pending tasks.
+    std::vector<TraceStep> steps;
+    std::vector<PendingTask> pending;
+    for (const RunReport& r : reports) {
+        CHECK_EQUAL(1U, r.counterexamples.size());
+        const Trace& t = r.counterexamples[0].trace;
+        steps.insert(steps.end(), t.steps.begin(), t.steps.end());
+        pending.insert(pending.end(), t.pending.begin(), t.pending.end());
+        same(r, read_back(r));
+    }
+    CHECK(std::any_of(steps.begin(), steps.end(), [](auto& s) { return s.value.has_value(); }));
+    CHECK(std::any_of(steps.begin(), steps.end(), [](auto& s) { return !s.value.has_value(); }));
+    CHECK(std::any_of(steps.begin(), steps.end(), [](auto& s) { return s.preempted; }));
+    CHECK(std::any_of(steps.begin(), steps.end(), [](auto& s) { return s.synced_from != 0; }));
+    CHECK(std::any_of(pending.begin(), pending.end(), [](auto& p) { return !p.holder.empty(); }));
+    CHECK(!reports[1].counterexamples[0].violation.details.empty());
+    CHECK(!reports[0].summary.stats.holds.empty());
+}
+
+TEST(Reports, a_json_report_keeps_extreme_integers_and_any_text) {
+    const RunReport written = corner_cases();
+    same(written, read_back(written));
+}
+
+TEST(Reports, a_json_report_starts_with_its_schema_and_version_and_ends_with_a_newline) {
+    const std::string json = to_json(check_variant("rename-pin", "atomic"));
+    CHECK_TEXT(json.rfind("{\n  \"schema\": \"lockcheck-report\",\n  \"version\": 1,\n", 0) == 0,
+               json.c_str());
+    CHECK_EQUAL('\n', json.back());
+}
+
+TEST(Reports, two_runs_of_one_check_differ_only_in_elapsed_time) {
+    RunReport first = check_variant("rename-pin", "no-pin");
+    RunReport second = check_variant("rename-pin", "no-pin");
+    first.summary.stats.elapsed_seconds = second.summary.stats.elapsed_seconds = 0;
+    CHECK_EQUAL(to_json(first), to_json(second));
+}
+
+TEST(Reports, bytes_that_are_not_utf8_are_written_as_replacement_characters) {
+    RunReport r;
+    r.summary.model = "bad\xff";
+    RunReport read;
+    std::string error;
+    CHECK_TEXT(from_json(to_json(r), read, error), error.c_str());
+    CHECK_EQUAL(std::string("bad\xef\xbf\xbd"), read.summary.model);
+}
+
+TEST(Reports, fields_a_later_minor_version_adds_are_ignored) {
+    std::string json = to_json(check_variant("rename-pin", "no-pin"));
+    json.insert(json.find("\"model\""), "\"added_later\": {\"x\": [1]},\n  ");
+    RunReport read;
+    std::string error;
+    CHECK_TEXT(from_json(json, read, error), error.c_str());
+    CHECK_EQUAL(std::string("no-pin"), read.summary.variant);
+}
+
+TEST(Reports, a_bad_json_report_is_refused_with_a_one_line_reason_naming_the_field) {
+    const std::string good = to_json(check_variant("rename-pin", "no-pin"));
+    // `from` (first occurrence in the good report) replaced by `to`; `from` empty: `to` whole.
+    // `error` is how the reason starts: the JSON parser's own words follow the position.
+    struct Bad {
+        std::string from, to, error;
+    };
+    const Bad bads[] = {
+        {"", "", "not JSON: parse error at line 1, column 1: "},
+        {"", "{\"schema\": ", "not JSON: parse error at line 1, column 12: "},
+        {"", "[1, 2]", "the document: expected an object"},
+        {"", "{\"version\": 1}", "schema: missing"},
+        {"\"lockcheck-report\"", "\"lockcheck-trace\"",
+         "schema: \"lockcheck-trace\" is not \"lockcheck-report\""},
+        {"\"version\": 1", "\"version\": 2",
+         "version: 2 is not supported (this lockcheck reads 1)"},
+        {"\"version\": 1", "\"version\": \"1\"",
+         "version: \"1\" is not supported (this lockcheck reads 1)"},
+        {"\"version\": 1", "\"version\": 1.0",
+         "version: 1.0 is not supported (this lockcheck reads 1)"},
+        {"\"depth\"", "\"deep\"", "depth: missing"},
+        {"\"kind\": \"invariant\"", "\"kind\": \"livelock\"",
+         "counterexamples[0].violation.kind: \"livelock\" is not a violation kind"},
+        {"\"schedule\": \"", "\"schedule\": \"0.x",
+         "counterexamples[0].schedule: step 2: 'x0' is not a task id (0..63)"},
+        {"\"preempted\": false", "\"preempted\": 0",
+         "counterexamples[0].trace.steps[0].preempted: expected true or false"},
+        {"\"task_id\": 0", "\"task_id\": 65536",
+         "counterexamples[0].trace.steps[0].task_id: expected an integer from 0 to 65535"},
+        {"\"value\": 1", "\"value\": 4294967296",
+         "parameters[0].value: expected an integer from -2147483648 to 2147483647"},
+        {"\"value\": null", "\"value\": \"1\"",
+         "counterexamples[0].trace.steps[0].value: expected an integer from "
+         "-9223372036854775808 to 9223372036854775807"},
+        {"\"executions\": ", "\"executions\": -",
+         "stats.executions: expected an integer from 0 to 18446744073709551615"},
+        {"\"tasks\": [", "\"tasks\": [3, ", "counterexamples[0].trace.tasks[0]: expected a string"},
+        {"\"stats\": {", "\"stats\": [], \"x\": {", "stats: expected an object"},
+    };
+    for (const Bad& b : bads) {
+        std::string text = b.to;
+        if (!b.from.empty()) {
+            text = good;
+            const std::size_t at = text.find(b.from);
+            CHECK_TEXT(at != std::string::npos, b.from.c_str());
+            text.replace(at, b.from.size(), b.to);
+        }
+        RunReport report;
+        report.summary.model = "untouched";
+        std::string error;
+        CHECK_TEXT(!from_json(text, report, error), b.error.c_str());
+        CHECK_EQUAL(b.error, error.substr(0, b.error.size()));
+        CHECK_EQUAL(std::string::npos, error.find('\n'));
+        CHECK_EQUAL(std::string("untouched"), report.summary.model);
+    }
+}
+
+TEST(Reports, junit_has_a_test_case_per_run_and_a_failure_per_broken_run) {
+    const RunReport verified = check_variant("rename-pin", "atomic");
+    const RunReport broken = check_variant("rename-pin", "no-pin");
+    const std::string xml = to_junit({verified, broken});
+    const XmlDoc doc = parse_xml(xml);
+    xmlDoc* d = doc.get();
+    CHECK_EQUAL(1L, xpath_count(d, "/testsuites/testsuite[@name='lockcheck']"));
+    CHECK_EQUAL(2L, xpath_count(d, "/testsuites/testsuite/testcase"));
+    CHECK_EQUAL(1L, xpath_count(d, "//failure"));
+    CHECK_EQUAL(std::string("2"), xpath_string(d, "/testsuites/testsuite/@tests"));
+    CHECK_EQUAL(std::string("1"), xpath_string(d, "/testsuites/testsuite/@failures"));
+
+    const std::string ok = "/testsuites/testsuite/testcase[1]";
+    CHECK_EQUAL(std::string("rename-pin"), xpath_string(d, ok + "/@classname"));
+    CHECK_EQUAL(std::string("atomic"), xpath_string(d, ok + "/@name"));
+    CHECK_EQUAL(0L, xpath_count(d, ok + "/failure"));
+    CHECK_EQUAL(format_summary(verified.summary), xpath_string(d, ok + "/system-out"));
+
+    const std::string bad = "/testsuites/testsuite/testcase[2]";
+    CHECK_EQUAL(std::string("no-pin"), xpath_string(d, bad + "/@name"));
+    const double time = std::stod(xpath_string(d, bad + "/@time"));
+    CHECK(std::fabs(time - broken.summary.stats.elapsed_seconds) <= 0.0005);
+    const Counterexample& c = broken.counterexamples[0];
+    CHECK_EQUAL(std::string("invariant"), xpath_string(d, bad + "/failure/@type"));
+    CHECK_EQUAL(c.violation.message, xpath_string(d, bad + "/failure/@message"));
+    const std::string failure = xpath_string(d, bad + "/failure");
+    CHECK_TEXT(contains(failure, format_violation(c.violation) + format_trace(c.trace)),
+               failure.c_str());
+    CHECK_TEXT(contains(failure, "replay: " + c.replay_command), failure.c_str());
+}
+
+TEST(Reports, junit_carries_markup_characters_and_control_characters_unharmed) {
+    RunReport r;
+    r.summary.model = "model<&\"'>";
+    r.summary.variant = "ü ∀ 𝄞"; // two-, three- and four-byte UTF-8
+    r.summary.violations = 1;
+    const std::string message = "a <&\"'> b\tc\r\nd ]]> e";
+    r.counterexamples.push_back(
+        {{ViolationKind::check_failed, "p", message, 0, {"x\x01y\x7f", "bad\xff\xc0\xed\xa0\x80"}},
+         {0},
+         {},
+         "lockcheck --replay '<&>'"});
+    const XmlDoc doc = parse_xml(to_junit({r}));
+    xmlDoc* d = doc.get();
+    CHECK_EQUAL(r.summary.model, xpath_string(d, "//testcase/@classname"));
+    CHECK_EQUAL(r.summary.variant, xpath_string(d, "//testcase/@name"));
+    CHECK_EQUAL(message, xpath_string(d, "//failure/@message"));
+    CHECK_EQUAL(std::string("check-failed"), xpath_string(d, "//failure/@type"));
+    const std::string text = xpath_string(d, "//failure");
+    // Bytes XML cannot carry at all are spelled out; the rest arrives as it was.
+    CHECK_TEXT(contains(text, "x\\x01y\x7f"), text.c_str());
+    CHECK_TEXT(contains(text, "bad\\xff\\xc0\\xed\\xa0\\x80"), text.c_str());
+    CHECK_TEXT(contains(text, message), text.c_str());
+    CHECK_TEXT(contains(text, "lockcheck --replay '<&>'"), text.c_str());
+}
+
+TEST(Reports, junit_fails_a_run_with_violations_even_without_counterexamples) {
+    RunReport r;
+    r.summary.violations = 2;
+    const XmlDoc doc = parse_xml(to_junit({r}));
+    CHECK_EQUAL(std::string("violation"), xpath_string(doc.get(), "//failure/@type"));
+    CHECK_EQUAL(std::string("VIOLATION (2 found)"), xpath_string(doc.get(), "//failure/@message"));
+}

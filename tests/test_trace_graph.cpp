@@ -1,0 +1,284 @@
+// The counterexample graph, read back with cgraph: every broken variant's counterexample has a
+// node per step in a lane per task, lanes in task order, time flowing down, the violating step
+// alone in red and the broken property in the caption; SVG, PNG and PDF render; a deadlock
+// shows its wait-for cycle; an unknown extension is refused.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include <graphviz/cgraph.h>
+
+#include "checker/protocol.hpp"
+#include "harness.hpp"
+#include "protocols/registry.hpp"
+#include "reports/graph.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace lockcheck;
+using namespace lockcheck::testing;
+
+namespace {
+
+struct Counterexample {
+    std::string what; // "rename-pin no-pin"
+    Trace trace;
+    Violation violation;
+};
+
+// The first counterexample of a variant, found by the protocol's default search at its default
+// depth and sizes (as `lockcheck MODEL --variant V` finds it), and replayed into a trace.
+Counterexample counterexample_of(const Protocol& p, std::size_t variant) {
+    const ParameterValues values = p.default_values();
+    const Setup setup = [&p, variant, &values] { p.setup(variant, values); };
+    CheckOptions options;
+    options.depth = p.depth_for(variant);
+    Counterexample out{p.name + " " + p.variants[variant].name, {}, {}};
+    const SearchResult result = check_model(setup, p.default_search, options);
+    if (result.findings.empty()) return out;
+    ReplayResult rr = replay(setup, result.findings.front().schedule, options);
+    if (rr.ok && rr.outcome.violation) {
+        out.trace = std::move(rr.trace);
+        out.violation = *rr.outcome.violation;
+    }
+    return out;
+}
+
+// Searched once for the whole group: the searches are most of its time.
+const std::vector<Counterexample>& broken_variants() {
+    static const std::vector<Counterexample> all = [] {
+        std::vector<Counterexample> out;
+        for (const Protocol& p : protocols::all())
+            for (std::size_t i = 0; i < p.variants.size(); ++i)
+                if (p.variants[i].expect.expects_violation) out.push_back(counterexample_of(p, i));
+        return out;
+    }();
+    return all;
+}
+
+Counterexample no_pin() {
+    const Protocol* p = protocols::find("rename-pin");
+    return counterexample_of(*p, *p->find_variant("no-pin"));
+}
+
+// A file in the temporary directory, removed when the test ends.
+class TempFile {
+  public:
+    explicit TempFile(const std::string& extension) {
+        std::string name =
+            (std::filesystem::temp_directory_path() / ("lockcheck-graph-XXXXXX" + extension))
+                .string();
+        const int fd = mkstemps(name.data(), static_cast<int>(extension.size()));
+        if (fd >= 0) close(fd);
+        path_ = name;
+    }
+    ~TempFile() { std::filesystem::remove(path_); }
+    TempFile(const TempFile&) = delete;
+    TempFile& operator=(const TempFile&) = delete;
+    const std::string& path() const { return path_; }
+
+  private:
+    std::string path_;
+};
+
+// A .dot file read back with cgraph.
+class DotFile {
+  public:
+    explicit DotFile(const std::string& path) {
+        if (FILE* f = std::fopen(path.c_str(), "r")) {
+            graph_ = agread(f, nullptr);
+            std::fclose(f);
+        }
+    }
+    ~DotFile() {
+        if (graph_) agclose(graph_);
+    }
+    DotFile(const DotFile&) = delete;
+    DotFile& operator=(const DotFile&) = delete;
+    Agraph_t* graph() const { return graph_; }
+
+  private:
+    Agraph_t* graph_ = nullptr;
+};
+
+std::string attr(void* obj, const char* name) {
+    const char* value = agget(obj, const_cast<char*>(name));
+    return value ? value : "";
+}
+
+Agnode_t* node(Agraph_t* g, const std::string& name) {
+    return agnode(g, const_cast<char*>(name.c_str()), 0);
+}
+
+std::vector<Agnode_t*> nodes_of_class(Agraph_t* g, const std::string& cls) {
+    std::vector<Agnode_t*> out;
+    for (Agnode_t* n = agfstnode(g); n; n = agnxtnode(g, n))
+        if (attr(n, "class") == cls) out.push_back(n);
+    return out;
+}
+
+// "x,y" -> {x, y}
+std::vector<double> numbers(const std::string& text) {
+    std::vector<double> out;
+    const char* p = text.c_str();
+    char* end = nullptr;
+    for (double v = std::strtod(p, &end); end != p; v = std::strtod(p, &end)) {
+        out.push_back(v);
+        p = *end == ',' ? end + 1 : end;
+    }
+    return out;
+}
+
+void check_drawing(const Counterexample& c, Agraph_t* g) {
+    const char* what = c.what.c_str();
+    // The caption names the broken property.
+    CHECK_EQUAL_TEXT("VIOLATION (" + std::string(kind_name(c.violation.kind)) + ") at step " +
+                         std::to_string(c.violation.step) + ": " + c.violation.message,
+                     attr(g, "label"), what);
+    // A node per step, each named after its step.
+    CHECK_EQUAL_TEXT(c.trace.steps.size(), nodes_of_class(g, "step").size(), what);
+    for (const TraceStep& s : c.trace.steps)
+        CHECK_TEXT(node(g, "s" + std::to_string(s.step)), what);
+    // A lane per task, named after it.
+    CHECK_EQUAL_TEXT(c.trace.tasks.size(), nodes_of_class(g, "lane").size(), what);
+    for (std::size_t t = 0; t < c.trace.tasks.size(); ++t) {
+        Agnode_t* lane = node(g, "lane" + std::to_string(t));
+        CHECK_TEXT(lane, what);
+        CHECK_EQUAL_TEXT(c.trace.tasks[t], attr(lane, "label"), what);
+    }
+    // Exactly one red-filled step, and it is the violating one.
+    std::vector<std::string> red;
+    for (Agnode_t* n : nodes_of_class(g, "step"))
+        if (attr(n, "style").find("filled") != std::string::npos && attr(n, "color") == "red")
+            red.emplace_back(agnameof(n));
+    CHECK_EQUAL_TEXT(1u, red.size(), what);
+    CHECK_EQUAL_TEXT("s" + std::to_string(c.violation.step), red.front(), what);
+    // A node for each task still there at the end.
+    CHECK_EQUAL_TEXT(c.trace.pending.size(), nodes_of_class(g, "pending").size(), what);
+}
+
+// Where dot put node `name`: x, y (y grows upwards).
+std::vector<double> position(Agraph_t* g, const std::string& name, const std::string& what) {
+    Agnode_t* n = node(g, name);
+    CHECK_TEXT(n, (what + ": no node " + name).c_str());
+    const std::vector<double> xy = numbers(attr(n, "pos"));
+    CHECK_EQUAL_TEXT(2u, xy.size(), (what + ": " + name + " has no position").c_str());
+    return xy;
+}
+
+// Lanes stand side by side in task order, each step in its lane's column, and every step is
+// below the one before it.
+void check_layout(const Counterexample& c, Agraph_t* g) {
+    std::vector<double> columns; // x of each lane
+    for (std::size_t t = 0; t < c.trace.tasks.size(); ++t) {
+        const std::string lane = c.what + " lane " + std::to_string(t);
+        const std::vector<double> pos = position(g, "lane" + std::to_string(t), c.what);
+        if (t > 0) CHECK_TEXT(columns.back() < pos[0], lane.c_str());
+        columns.push_back(pos[0]);
+    }
+    double above = 1e9;
+    for (const TraceStep& s : c.trace.steps) {
+        const std::vector<double> pos = position(g, "s" + std::to_string(s.step), c.what);
+        const std::string step = c.what + " step " + std::to_string(s.step);
+        CHECK_TEXT(std::abs(pos[0] - columns[s.task_id]) < 1, step.c_str());
+        CHECK_TEXT(pos[1] < above, step.c_str());
+        above = pos[1];
+    }
+}
+
+// Draws every broken variant's counterexample as DOT and hands it, read back, to `check`.
+void for_each_drawing(void (*check)(const Counterexample&, Agraph_t*)) {
+    CHECK_TEXT(!broken_variants().empty(), "no shipped variant is declared broken");
+    for (const Counterexample& c : broken_variants()) {
+        CHECK_TEXT(!c.trace.steps.empty(), (c.what + ": no counterexample").c_str());
+        TempFile dot(".dot");
+        write_trace_graph(c.trace, c.violation, dot.path());
+        DotFile read(dot.path());
+        CHECK_TEXT(read.graph(), (c.what + ": the .dot does not read back").c_str());
+        check(c, read.graph());
+    }
+}
+
+} // namespace
+
+TEST_GROUP(TraceGraph){};
+
+TEST(TraceGraph, every_broken_variant_draws_a_node_per_step_a_lane_per_task_and_its_violation) {
+    for_each_drawing(&check_drawing);
+}
+
+TEST(TraceGraph, every_broken_variant_puts_lanes_in_task_order_and_each_step_below_the_last) {
+    for_each_drawing(&check_layout);
+}
+
+TEST(TraceGraph, svg_png_and_pdf_render_as_what_their_extension_says) {
+    const Counterexample c = no_pin();
+    const struct {
+        const char* extension;
+        const char* magic; // near the start of every such file
+    } formats[] = {{".svg", "<svg"}, {".png", "\x89PNG"}, {".pdf", "%PDF"}};
+    for (const auto& f : formats) {
+        TempFile file(f.extension);
+        write_trace_graph(c.trace, c.violation, file.path());
+        std::ifstream in(file.path(), std::ios::binary);
+        std::string start(512, '\0');
+        in.read(start.data(), static_cast<std::streamsize>(start.size()));
+        start.resize(static_cast<std::size_t>(in.gcount()));
+        CHECK_TEXT(contains(start, f.magic), f.extension);
+    }
+}
+
+TEST(TraceGraph, a_deadlock_draws_its_wait_for_cycle_between_the_blocked_tasks) {
+    const Protocol* p = protocols::find("buffered-write");
+    const Counterexample c = counterexample_of(*p, *p->find_variant("relock-before-dio-end"));
+    CHECK_EQUAL(ViolationKind::deadlock, c.violation.kind);
+    CHECK_EQUAL(2u, c.trace.pending.size());
+    TempFile dot(".dot");
+    write_trace_graph(c.trace, c.violation, dot.path());
+    DotFile read(dot.path());
+    Agraph_t* g = read.graph();
+    CHECK(g);
+    // Each blocked task, drawn red, points at the other: one edge with a head at each end.
+    for (const PendingTask& blocked : c.trace.pending) {
+        CHECK_TEXT(blocked.blocked && !blocked.holder.empty(), blocked.task.c_str());
+        CHECK_EQUAL("red", attr(node(g, "p" + std::to_string(blocked.task_id)), "color"));
+    }
+    std::vector<std::string> waits;
+    for (Agnode_t* n = agfstnode(g); n; n = agnxtnode(g, n))
+        for (Agedge_t* e = agfstout(g, n); e; e = agnxtout(g, e))
+            if (attr(e, "class") == "wait-for")
+                waits.push_back(std::string(agnameof(agtail(e))) + " -> " + agnameof(aghead(e)) +
+                                " " + attr(e, "dir"));
+    CHECK_EQUAL(1u, waits.size());
+    CHECK_EQUAL("p0 -> p1 both", waits.front());
+    CHECK_EQUAL("truncate", c.trace.pending[0].holder);
+    CHECK_EQUAL("write0", c.trace.pending[1].holder);
+}
+
+TEST(TraceGraph, an_unknown_extension_is_refused_naming_it_and_the_valid_ones) {
+    const Counterexample c = no_pin();
+    const std::string path =
+        (std::filesystem::temp_directory_path() / "lockcheck-graph-refused.txt").string();
+    try {
+        write_trace_graph(c.trace, c.violation, path);
+        FAIL("a .txt path was accepted");
+    } catch (const std::invalid_argument& e) {
+        const std::string message = e.what();
+        CHECK_TEXT(contains(message, "'.txt'"), message.c_str());
+        CHECK_TEXT(contains(message, ".dot, .svg, .png, .pdf"), message.c_str());
+        CHECK_TEXT(message.find('\n') == std::string::npos, message.c_str());
+    }
+    CHECK(!std::filesystem::exists(path));
+}
+
+TEST(TraceGraph, a_file_graphviz_cannot_write_is_a_runtime_error) {
+    const Counterexample c = no_pin();
+    CHECK_THROWS(std::runtime_error,
+                 write_trace_graph(c.trace, c.violation, "/nonexistent-directory/trace.svg"));
+}
