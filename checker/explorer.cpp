@@ -13,6 +13,7 @@ void SearchStats::add(const Execution& ex, const Outcome& out) {
     ++executions;
     steps += out.steps;
     deepest = std::max(deepest, out.steps);
+    tasks = std::max(tasks, static_cast<std::uint32_t>(ex.tasks().size()));
     if (out.end == End::cut) ++cut;
     if (out.end == End::stopped) ++sleep_blocked;
     const Counters& c = ex.counters();
@@ -34,6 +35,12 @@ void SearchStats::add(const Execution& ex, const Outcome& out) {
     }
 }
 
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+} // namespace
+
 SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions& options) {
     const auto start = std::chrono::steady_clock::now();
     StackPool stacks(options.stack_size);
@@ -49,9 +56,17 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
             if (!options.keep_going) break;
         }
         if (!strategy.next_execution()) break;
+        // Limits cut a search short only when there was more to run.
+        if (options.max_executions && result.stats.executions >= options.max_executions) {
+            result.stats.stopped_by = "--max-executions " + std::to_string(options.max_executions);
+            break;
+        }
+        if (options.time_limit > 0 && seconds_since(start) >= options.time_limit) {
+            result.stats.stopped_by = "--time-limit";
+            break;
+        }
     }
-    result.stats.elapsed_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.stats.elapsed_seconds = seconds_since(start);
     return result;
 }
 

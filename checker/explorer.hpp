@@ -22,6 +22,8 @@ struct CheckOptions {
     bool keep_going = false;             // collect every distinct violation
     std::size_t stack_size = 256 * 1024; // per task fiber
     unsigned step_timeout = 10;          // seconds without a scheduling point: an endless loop
+    std::uint64_t max_executions = 0;    // stop after this many (0: no limit)
+    double time_limit = 0;               // seconds; stop after the execution running then (0: none)
 };
 
 struct Finding {
@@ -43,10 +45,13 @@ struct SearchStats {
     std::uint64_t sleep_blocked = 0;
     std::uint64_t steps = 0; // over all executions
     std::uint32_t deepest = 0;
+    std::uint32_t tasks = 0; // the most tasks one execution had
     double elapsed_seconds = 0;
     Counters total;               // summed over executions
     Counters most;                // the largest value of each counter in one execution
     std::vector<LockHolds> holds; // locks that were ever held
+    // Set when a limit stopped the search before the strategy was done: "--time-limit 10s".
+    std::string stopped_by;
 
     // Adds one finished execution (before it is destroyed).
     void add(const Execution& ex, const Outcome& out);

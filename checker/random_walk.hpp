@@ -1,12 +1,10 @@
 // RandomWalk: each step a uniformly random enabled task, each model choice a uniformly random
-// value, for a given number of executions. Every random number comes from one generator
-// seeded once (std::mt19937_64, whose output the C++ standard fixes), so the same seed gives
-// the same executions on every machine.
+// value, for a given number of executions, all drawn from one RandomSource.
 #pragma once
 
 #include <cstdint>
-#include <random>
 
+#include "random_source.hpp"
 #include "scheduler/strategy.hpp"
 
 namespace lockcheck {
@@ -20,10 +18,7 @@ class RandomWalk final : public Strategy {
     bool next_execution() override { return ++done_ < executions_; }
 
   private:
-    // A uniform value in [0, n) (Lemire's multiply-and-shift; the bias is below 2^-58).
-    std::uint32_t below(std::uint32_t n);
-
-    std::mt19937_64 random_;
+    RandomSource random_;
     std::uint64_t executions_;
     std::uint64_t done_ = 0;
 };

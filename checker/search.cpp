@@ -1,18 +1,62 @@
 // Search names and their strategies.
 #include "search.hpp"
 
+#include "bounded_dfs.hpp"
 #include "dfs.hpp"
 #include "dpor.hpp"
+#include "pct.hpp"
+#include "random_walk.hpp"
 
 namespace lockcheck {
 
 const char* search_name(Search search) {
-    return search == Search::dpor ? "dpor" : "dfs";
+    switch (search) {
+    case Search::dpor:
+        return "dpor";
+    case Search::random:
+        return "random";
+    case Search::pct:
+        return "pct";
+    case Search::dfs:
+        break;
+    }
+    return "dfs";
+}
+
+bool exhaustive(Search search) {
+    return search == Search::dfs || search == Search::dpor;
+}
+
+std::string describe(const SearchOptions& o) {
+    std::string text = search_name(o.search);
+    if (o.search == Search::dfs && o.preemptions)
+        text += ", at most " + std::to_string(*o.preemptions) +
+                (*o.preemptions == 1 ? " preemption" : " preemptions");
+    if (o.search == Search::pct) text += ", depth " + std::to_string(o.pct_depth);
+    if (!exhaustive(o.search)) text += ", seed " + std::to_string(o.seed);
+    return text;
+}
+
+std::unique_ptr<Strategy> make_search(const SearchOptions& o) {
+    switch (o.search) {
+    case Search::dpor:
+        return std::make_unique<Dpor>(o.depth);
+    case Search::random:
+        return std::make_unique<RandomWalk>(o.seed, o.iterations);
+    case Search::pct:
+        return std::make_unique<Pct>(o.seed, o.iterations, o.pct_depth, o.depth);
+    case Search::dfs:
+        break;
+    }
+    if (o.preemptions) return std::make_unique<BoundedDfs>(*o.preemptions);
+    return std::make_unique<Dfs>(o.depth);
 }
 
 std::unique_ptr<Strategy> make_search(Search search, std::uint32_t depth) {
-    if (search == Search::dpor) return std::make_unique<Dpor>(depth);
-    return std::make_unique<Dfs>(depth);
+    SearchOptions o;
+    o.search = search;
+    o.depth = depth;
+    return make_search(o);
 }
 
 } // namespace lockcheck

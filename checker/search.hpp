@@ -1,8 +1,11 @@
-// The exhaustive searches a check can run, by name, and the strategy object for each.
+// The searches a check can run, by name, and the strategy object for each: the exhaustive
+// ones (DFS, with or without a preemption bound, and DPOR) and the sampling ones (random
+// walks and PCT).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "scheduler/strategy.hpp"
@@ -10,11 +13,28 @@
 namespace lockcheck {
 
 enum class Search : std::uint8_t {
-    dfs,  // every interleaving
-    dpor, // one interleaving of each class that differs only in the order of independent steps
+    dfs,    // every interleaving
+    dpor,   // one interleaving of each class that differs only in the order of independent steps
+    random, // a uniformly random enabled task at each step
+    pct,    // probabilistic concurrency testing
+};
+
+struct SearchOptions {
+    Search search = Search::dfs;
+    std::uint32_t depth = 200;                // the step bound of an execution
+    std::optional<std::uint32_t> preemptions; // DFS: at most this many per execution
+    std::uint64_t iterations = 1000;          // random, pct: executions to run
+    std::uint64_t seed = 1;                   // random, pct
+    std::uint32_t pct_depth = 3;              // pct: the bug depth d it aims at
 };
 
 const char* search_name(Search search);
+// Whether the search runs every execution (within its bounds) rather than a sample.
+bool exhaustive(Search search);
+// "dfs", "dfs, at most 2 preemptions", "pct, depth 3, seed 1"
+std::string describe(const SearchOptions& options);
+std::unique_ptr<Strategy> make_search(const SearchOptions& options);
+// make_search with every option but the search and depth at its default.
 std::unique_ptr<Strategy> make_search(Search search, std::uint32_t depth);
 
 } // namespace lockcheck

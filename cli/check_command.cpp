@@ -114,15 +114,28 @@ std::string replay_command(const CheckRequest& r, const Schedule& schedule) {
 
 int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
     if (r.replay) return run_replay(r, out, err);
-    const std::unique_ptr<Strategy> search = make_search(r.search, r.options.depth);
+    SearchOptions search_options = r.search;
+    search_options.depth = r.options.depth;
+    const std::unique_ptr<Strategy> search = make_search(search_options);
     SearchResult result = explore(setup_of(r), *search, r.options);
-    Summary s = summary_of(r, search_name(r.search), "depth " + std::to_string(r.options.depth));
+    std::string bound = "depth " + std::to_string(r.options.depth);
+    if (!exhaustive(r.search.search))
+        bound += ", " + std::to_string(r.search.iterations) + " executions";
+    Summary s = summary_of(r, describe(search_options), bound);
+    s.sampled = !exhaustive(r.search.search);
+    if (r.search.search == Search::dfs) s.preemption_bound = r.search.preemptions;
+    if (r.search.search == Search::pct) {
+        s.pct_depth = r.search.pct_depth;
+        s.pct_steps = r.options.depth;
+    }
     RunReport report = report_of(r);
     for (const Finding& f : result.findings)
         s.counterexamples.push_back(print_finding(r, f, report, out));
     s.stats = result.stats;
     s.violations = result.findings.size();
-    const int code = s.violations ? kExitViolation : kExitOk;
+    const int code = s.violations                 ? kExitViolation
+                     : s.stats.stopped_by.empty() ? kExitOk
+                                                  : kExitIncomplete;
     return finish(r, report, std::move(s), code, out, err);
 }
 

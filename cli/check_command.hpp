@@ -12,14 +12,16 @@
 
 namespace lockcheck::cli {
 
-// Exit codes: no violation within the bounds, violation found, bad input.
+// Exit codes: no violation within the bounds, violation found, bad input, and a search that
+// a limit (--time-limit, --max-executions) stopped before it was done, with no violation.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitViolation = 1;
 inline constexpr int kExitUsage = 2;
+inline constexpr int kExitIncomplete = 3;
 
 struct CheckRequest {
     const Protocol* protocol = nullptr;
-    Search search = Search::dfs;
+    SearchOptions search; // its depth is options.depth
     std::size_t variant = 0;
     ParameterValues values;
     CheckOptions options;

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <unistd.h>
 
 #include "check_command.hpp"
@@ -91,6 +92,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> variant_names(protocols.size()), depth_text(protocols.size()),
         replay_text(protocols.size());
     std::vector<unsigned> stack_kib(protocols.size(), 256);
+    std::vector<std::optional<unsigned>> preemptions(protocols.size());
     for (std::size_t i = 0; i < protocols.size(); ++i) {
         const lc::Protocol& p = protocols[i];
         lc::cli::CheckRequest& r = requests[i];
@@ -113,13 +115,41 @@ int main(int argc, char** argv) {
             ->check(positive_integer(kMaxDepth));
         sub->add_option("--replay", replay_text[i], "replay one schedule (as printed by a run)")
             ->type_name("SCHEDULE");
-        r.search = p.default_search;
-        sub->add_option("--strategy", r.search,
-                        "exhaustive search: dfs (every interleaving) or dpor (one of each class "
-                        "of interleavings that differ only in the order of independent steps)")
-            ->transform(CLI::CheckedTransformer(std::map<std::string, lc::Search>{
-                {"dfs", lc::Search::dfs}, {"dpor", lc::Search::dpor}}))
+        r.search.search = p.default_search;
+        sub->add_option("--strategy", r.search.search,
+                        "dfs: every interleaving; dpor: one of each class of interleavings that "
+                        "differ only in the order of independent steps; random: uniformly random "
+                        "schedules; pct: probabilistic concurrency testing")
+            ->transform(CLI::CheckedTransformer(
+                std::map<std::string, lc::Search>{{"dfs", lc::Search::dfs},
+                                                  {"dpor", lc::Search::dpor},
+                                                  {"random", lc::Search::random},
+                                                  {"pct", lc::Search::pct}}))
             ->default_str(lc::search_name(p.default_search));
+        sub->add_option("--preemptions", preemptions[i],
+                        "dfs: only schedules with at most K preemptions (iterative context "
+                        "bounding)")
+            ->type_name("K")
+            ->check(CLI::Range(0u, 1000u));
+        sub->add_option("--iterations", r.search.iterations,
+                        "random, pct: the number of executions to run")
+            ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
+            ->capture_default_str();
+        sub->add_option("--seed", r.search.seed, "random, pct: the seed of every random choice")
+            ->capture_default_str();
+        sub->add_option("--pct-depth", r.search.pct_depth, "pct: the bug depth d to aim at")
+            ->check(CLI::Range(1u, 32u))
+            ->capture_default_str();
+        sub->add_option("--time-limit", r.options.time_limit,
+                        "stop the search after this long (e.g. 30s, 5m, 1h); the run then exits "
+                        "3 (incomplete) unless it found a violation")
+            ->type_name("DURATION")
+            ->transform(CLI::AsNumberWithUnit(
+                std::map<std::string, double>{{"s", 1}, {"m", 60}, {"h", 3600}}))
+            ->check(CLI::PositiveNumber);
+        sub->add_option("--max-executions", r.options.max_executions,
+                        "stop the search after this many executions (exit 3 if incomplete)")
+            ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
         add_report_options(sub, r.files);
         sub->add_flag("!--no-minimize", r.minimize,
                       "report the first counterexample found, not the one with the fewest "
@@ -177,6 +207,11 @@ int main(int argc, char** argv) {
                               ? protocols[i].depth_for(r.variant)
                               : static_cast<std::uint32_t>(std::stoul(depth_text[i]));
         r.options.stack_size = std::size_t{stack_kib[i]} * 1024;
+        if (preemptions[i]) {
+            if (r.search.search != lc::Search::dfs)
+                return usage_error("--preemptions bounds --strategy dfs only");
+            r.search.preemptions = *preemptions[i];
+        }
         if (!replay_text[i].empty() || app.get_subcommand(protocols[i].name)->count("--replay")) {
             lc::Schedule schedule;
             std::string error;

@@ -32,6 +32,8 @@ Json stats_json(const SearchStats& s) {
                 {"sleep_blocked", s.sleep_blocked},
                 {"steps", s.steps},
                 {"deepest", s.deepest},
+                {"tasks", s.tasks},
+                {"stopped_by", s.stopped_by},
                 {"elapsed_seconds", s.elapsed_seconds},
                 {"total", counters_json(s.total)},
                 {"most", counters_json(s.most)},
@@ -109,6 +111,8 @@ class Value {
     const Json& json() const { return json_; }
     const std::string& path() const { return path_; }
 
+    // Whether this object has the member `name` (fields added in a minor version may not).
+    bool has(const char* name) const { return json_.is_object() && json_.contains(name); }
     // The member `name` of this object.
     Value operator[](const char* name) const {
         if (!json_.is_object()) fail(path_, "expected an object");
@@ -186,6 +190,9 @@ SearchStats read_stats(const Value& v) {
     s.sleep_blocked = v["sleep_blocked"].count<std::uint64_t>();
     s.steps = v["steps"].count<std::uint64_t>();
     s.deepest = v["deepest"].count<std::uint32_t>();
+    // Added in version 1.1.
+    if (v.has("tasks")) s.tasks = v["tasks"].count<std::uint32_t>();
+    if (v.has("stopped_by")) s.stopped_by = v["stopped_by"].string();
     s.elapsed_seconds = v["elapsed_seconds"].number();
     s.total = read_counters(v["total"]);
     s.most = read_counters(v["most"]);
@@ -291,6 +298,14 @@ RunReport read_report(const Value& doc) {
     r.depth = doc["depth"].count<std::uint32_t>();
     r.summary.bound = doc["bound"].string();
     r.summary.violations = doc["violations"].count<std::size_t>();
+    // Added in version 1.1.
+    if (doc.has("sampled")) r.summary.sampled = doc["sampled"].boolean();
+    if (doc.has("preemption_bound") && !doc["preemption_bound"].json().is_null())
+        r.summary.preemption_bound = doc["preemption_bound"].count<std::uint32_t>();
+    if (doc.has("pct") && !doc["pct"].json().is_null()) {
+        r.summary.pct_depth = doc["pct"]["depth"].count<std::uint32_t>();
+        r.summary.pct_steps = doc["pct"]["steps"].count<std::uint32_t>();
+    }
     r.summary.stats = read_stats(doc["stats"]);
     for (const Value& s : doc["counterexample_sizes"].elements())
         r.summary.counterexamples.push_back(read_size(s));
@@ -318,6 +333,12 @@ std::string to_json(const RunReport& r) {
                    {"depth", r.depth},
                    {"bound", r.summary.bound},
                    {"violations", r.summary.violations},
+                   {"sampled", r.summary.sampled},
+                   {"preemption_bound",
+                    r.summary.preemption_bound ? Json(*r.summary.preemption_bound) : Json(nullptr)},
+                   {"pct", r.summary.pct_depth ? Json{{"depth", r.summary.pct_depth},
+                                                      {"steps", r.summary.pct_steps}}
+                                               : Json(nullptr)},
                    {"stats", stats_json(r.summary.stats)},
                    {"counterexample_sizes", std::move(sizes)},
                    {"counterexamples", std::move(counterexamples)}};

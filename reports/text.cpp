@@ -2,6 +2,7 @@
 #include "text.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -24,7 +25,16 @@ std::string format_violation(const Violation& v) {
 }
 
 std::string verdict(const Summary& s) {
+    const std::string executions = std::to_string(s.stats.executions) + " executions";
     if (s.violations) return "VIOLATION (" + std::to_string(s.violations) + " found)";
+    if (!s.stats.stopped_by.empty())
+        return "incomplete: " + s.stats.stopped_by + " stopped the search after " + executions +
+               ", none with a violation";
+    if (s.sampled) return "no violation in " + executions + " sampled (a sample, not a proof)";
+    if (s.preemption_bound)
+        return "no violation within " + std::to_string(*s.preemption_bound) + " preemptions" +
+               (s.stats.cut ? " and the depth (" + std::to_string(s.stats.cut) + " cut by it)"
+                            : "");
     if (s.stats.cut == 0) return "verified: no violation in any execution";
     return "no violation within the bound (" + std::to_string(s.stats.cut) +
            " executions cut by it)";
@@ -61,6 +71,21 @@ std::string size_text(const CounterexampleSize& c) {
     return text;
 }
 
+// PCT's guarantee for the run: each execution finds a given bug of depth d with probability
+// at least p = 1 / (n k^(d-1)); N executions, at least 1 - (1 - p)^N.
+std::string pct_bound_text(const Summary& s) {
+    double p = 1.0 / std::max(s.stats.tasks, 1u);
+    for (std::uint32_t i = 1; i < s.pct_depth; ++i)
+        p /= std::max(s.pct_steps, 1u);
+    const double all = 1.0 - std::pow(1.0 - p, static_cast<double>(s.stats.executions));
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "a bug of depth %u is found with probability >= %.3g per execution (n = %u "
+                  "tasks, k = %u steps), >= %.3g in all",
+                  s.pct_depth, p, s.stats.tasks, s.pct_steps, all);
+    return text;
+}
+
 } // namespace
 
 std::string format_summary(const Summary& s) {
@@ -80,10 +105,11 @@ std::string format_summary(const Summary& s) {
         {"spins", counter(s.stats.total.spins, s.stats.most.spins)},
     };
     // Only a reduction stops executions early; DFS's summary keeps its shape.
-    if (s.strategy == "dpor")
+    if (s.strategy.rfind("dpor", 0) == 0)
         rows.insert(rows.begin() + 6, {"sleep-blocked", std::to_string(s.stats.sleep_blocked)});
     for (const CounterexampleSize& c : s.counterexamples)
         rows.emplace_back("reported", size_text(c));
+    if (s.pct_depth) rows.emplace_back("pct bound", pct_bound_text(s));
     for (const LockHolds& l : s.stats.holds)
         rows.emplace_back("held", l.lock + ": " + hold_text(l.stats));
     rows.emplace_back("elapsed", elapsed);

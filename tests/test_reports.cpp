@@ -34,17 +34,17 @@ RunReport check_variant(const std::string& model, const std::string& variant) {
     const Protocol& p = *protocols::find(model);
     cli::CheckRequest request;
     request.protocol = &p;
-    request.search = p.default_search;
+    request.search.search = p.default_search;
     request.variant = *p.find_variant(variant);
     request.values = p.default_values();
     request.options.depth = p.depth_for(request.variant);
     const Setup setup = [&request] { request.protocol->setup(request.variant, request.values); };
-    const SearchResult result = check_model(setup, request.search, request.options);
+    const SearchResult result = check_model(setup, request.search.search, request.options);
 
     RunReport r;
     r.summary.model = model;
     r.summary.variant = variant;
-    r.summary.strategy = search_name(request.search);
+    r.summary.strategy = search_name(request.search.search);
     r.summary.bound = "depth " + std::to_string(request.options.depth);
     r.summary.stats = result.stats;
     r.summary.violations = result.findings.size();
@@ -113,6 +113,8 @@ void same(const SearchStats& e, const SearchStats& a, const std::string& at) {
     same(e.sleep_blocked, a.sleep_blocked, at + ".sleep_blocked");
     same(e.steps, a.steps, at + ".steps");
     same(e.deepest, a.deepest, at + ".deepest");
+    same(e.tasks, a.tasks, at + ".tasks");
+    same(e.stopped_by, a.stopped_by, at + ".stopped_by");
     same(e.elapsed_seconds, a.elapsed_seconds, at + ".elapsed_seconds");
     same(e.total, a.total, at + ".total");
     same(e.most, a.most, at + ".most");
@@ -184,6 +186,11 @@ void same(const RunReport& e, const RunReport& a) {
     same(e.summary.bound, a.summary.bound, "bound");
     same(e.summary.stats, a.summary.stats, "stats");
     same(e.summary.violations, a.summary.violations, "violations");
+    same(e.summary.sampled, a.summary.sampled, "sampled");
+    same(e.summary.preemption_bound.value_or(~0u), a.summary.preemption_bound.value_or(~0u),
+         "preemption_bound");
+    same(e.summary.pct_depth, a.summary.pct_depth, "pct.depth");
+    same(e.summary.pct_steps, a.summary.pct_steps, "pct.steps");
     same(e.summary.counterexamples, a.summary.counterexamples, "counterexample_sizes");
     same(e.parameters, a.parameters, "parameters");
     same(e.depth, a.depth, "depth");
@@ -207,7 +214,13 @@ RunReport corner_cases() {
                  .bound = "depth 4294967295",
                  .stats = {},
                  .violations = 2,
-                 .counterexamples = {{1, 2, true, false, 3, 4}, {0, 0, false, true, 0, 0}}};
+                 .counterexamples = {{1, 2, true, false, 3, 4}, {0, 0, false, true, 0, 0}},
+                 .sampled = true,
+                 .preemption_bound = 2,
+                 .pct_depth = 3,
+                 .pct_steps = 200};
+    r.summary.stats.tasks = 64;
+    r.summary.stats.stopped_by = "--time-limit";
     r.summary.stats.executions = std::numeric_limits<std::uint64_t>::max();
     r.summary.stats.elapsed_seconds = 0.1 + 0.2; // not exactly representable in decimal
     r.summary.stats.deepest = std::numeric_limits<std::uint32_t>::max();
