@@ -1,11 +1,12 @@
-// Drawing a trace with Graphviz: cgraph builds the graph, dot lays it out, a gvc plugin picked
-// by the file's extension renders it. The contract for readers of the .dot is in graph.hpp;
-// the looks and the layout constraints that keep lanes straight and time flowing down are here.
+// Drawing a trace with Graphviz: cgraph builds the graph, we place its nodes on a grid of lanes
+// and rows, Graphviz routes the edges and a gvc plugin picked by the file's extension renders
+// it. The contract for readers of the .dot is in graph.hpp; the looks and the grid are here.
 #include "graph.hpp"
 
 #include <algorithm>
 #include <cassert>
 #include <cctype>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <stdexcept>
@@ -119,11 +120,12 @@ std::string label(const std::string& text) {
 }
 
 // As the text report prints an operation: mutex_lock(log_mutex) -> 1, set_bit(1, log_tree).
-std::string pending_label(const PendingTask& p) {
-    if (p.operation.empty()) return "unfinished";
-    const std::string op = label(p.operation + "(" + p.object + ")");
-    if (!p.blocked) return "next: " + op;
-    return "blocked in " + op + (p.holder.empty() ? "" : "\\nwaits for " + label(p.holder));
+std::vector<std::string> pending_lines(const PendingTask& p) {
+    if (p.operation.empty()) return {"unfinished"};
+    const std::string op = p.operation + "(" + p.object + ")";
+    if (!p.blocked) return {"next: " + op};
+    if (p.holder.empty()) return {"blocked in " + op};
+    return {"blocked in " + op, "waits for " + p.holder};
 }
 
 constexpr const char* kRed = "red";
@@ -132,18 +134,42 @@ constexpr const char* kSyncColour = "#3060c0";
 constexpr const char* kGrey = "#808080";
 constexpr const char* kLaneFill = "#ececec";
 
+// The grid's measures, in points. A row is a box one line tall (Graphviz rounds heights to whole
+// points) and a sliver of lifeline: 60 steps stay under 1,000 pixels, where dot keeps rows at
+// least ~20 pt apart. Text is 7.5 pt, 10 pixels at 96 dpi, which hints crisply. Widths are
+// counted from the text, as Courier advances 0.6 em a character; counting 0.62 em keeps a
+// label inside its lane whichever monospace font stands in for Courier.
+constexpr double kFontSize = 7.5;
+constexpr double kCharWidth = 0.62 * kFontSize;
+constexpr double kLineHeight = 10;
+constexpr double kMarginX = 3; // between a label and the sides of its box
+constexpr double kRowGap = 1.5;
+constexpr double kLaneGap = 48; // room for sync edges between two lanes to keep apart
+constexpr double kPointsPerInch = 72;
+
+std::string points(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", value);
+    return text;
+}
+
+std::string inches(double value) {
+    return points(value / kPointsPerInch);
+}
+
 void set_defaults(Agraph_t* g) {
-    // Monospace, small and tight: a 60-step trace should fit a screen.
     agattr(g, AGRAPH, chars("fontname"), chars("Courier"));
     agattr(g, AGRAPH, chars("fontsize"), chars("10"));
-    agattr(g, AGRAPH, chars("nodesep"), chars("0.25"));
-    agattr(g, AGRAPH, chars("ranksep"), chars("0.05"));
+    // Route edges around the boxes, which stand kRowGap apart: the margin the router keeps
+    // around each box must leave a way between them, or it draws every edge straight.
+    agattr(g, AGRAPH, chars("splines"), chars("true"));
+    agattr(g, AGRAPH, chars("esep"), chars("+0.5"));
     agattr(g, AGNODE, chars("shape"), chars("box"));
     agattr(g, AGNODE, chars("style"), chars("rounded"));
     agattr(g, AGNODE, chars("fontname"), chars("Courier"));
-    agattr(g, AGNODE, chars("fontsize"), chars("9"));
-    agattr(g, AGNODE, chars("height"), chars("0.16"));
-    agattr(g, AGNODE, chars("margin"), chars("0.08,0.01"));
+    agattr(g, AGNODE, chars("fontsize"), chars(points(kFontSize).c_str()));
+    agattr(g, AGNODE, chars("width"), chars("0")); // as wide as its label
+    agattr(g, AGNODE, chars("margin"), chars((inches(kMarginX) + ",0").c_str()));
     agattr(g, AGNODE, chars("class"), chars(""));
     agattr(g, AGEDGE, chars("arrowsize"), chars("0.5"));
     agattr(g, AGEDGE, chars("color"), chars(kGrey));
@@ -155,11 +181,8 @@ Agedge_t* edge(Agraph_t* g, Agnode_t* from, Agnode_t* to) {
 }
 
 // The drawing is a grid: row 0 names the tasks, row i holds step i, a last row what the
-// unfinished tasks were about to do; column t is task t's lane, a filler standing in wherever
-// the task did nothing. The lanes are not clusters, as dot reorders clusters freely and drops
-// ordering constraints between them: here, in every row, invisible same-rank edges from each
-// lane to the next pin the columns in task order, and each lane's lifeline (edges from row to
-// row, heavy so they stay straight) keeps the rows in time order.
+// unfinished tasks were about to do; column t is task t's lane. We place every node ourselves
+// and pin it there: Graphviz only routes the edges and renders.
 class TraceDrawing {
   public:
     TraceDrawing(Agraph_t* g, const Trace& trace, const Violation& violation)
@@ -173,79 +196,72 @@ class TraceDrawing {
         set(g, "labelloc", "t");
         set(g, "fontcolor", kRed);
         add_rows();
+        pin();
         add_lifelines();
         add_syncs();
         add_waits();
     }
 
   private:
+    // What a node of the grid shows, as much as its size needs.
+    struct Cell {
+        Agnode_t* node = nullptr; // none where the task did nothing
+        std::size_t lines = 0;
+        std::size_t columns = 0; // characters on the longest line
+    };
+    struct Step {
+        Agnode_t* node;
+        TaskId task;
+    };
+
     void add_rows() {
-        row({}, [this](std::size_t t) { return lane_head(t); });
-        for (const TraceStep& s : trace_.steps)
-            row("s" + std::to_string(s.step),
-                [&](std::size_t t) { return t == s.task_id ? step_node(s) : nullptr; });
-        if (trace_.pending.empty()) return;
-        row("p", [this](std::size_t t) -> Agnode_t* {
-            for (const PendingTask& p : trace_.pending)
-                if (p.task_id == t) return pending_node(p);
-            return nullptr;
-        });
-    }
-
-    // A row named `name`: the node each lane draws there, or a filler keeping the lane's place.
-    template <class Draw> void row(const std::string& name, Draw draw) {
-        const std::size_t r = grid_.size();
-        Agraph_t* rank = agsubg(g_, chars(("row" + std::to_string(r)).c_str()), 1);
-        set(rank, "rank", "same");
-        std::vector<Agnode_t*> cells;
-        for (std::size_t t = 0; t < trace_.tasks.size(); ++t) {
-            Agnode_t* n = draw(t);
-            if (n) {
-                last_drawn_[t] = r;
-            } else {
-                n = agnode(g_, chars(("f" + std::to_string(t) + "_" + name).c_str()), 1);
-                // A sliver of the lifeline: edges end at a node's border, and an invisible
-                // point would leave a gap in the line at every row.
-                set(n, "label", "");
-                set(n, "fixedsize", "true");
-                set(n, "width", "0.014");
-                set(n, "height", "0.04");
-                set(n, "style", "filled");
-                set(n, "color", kGrey);
-                set(n, "penwidth", "0");
-            }
-            agsubnode(rank, n, 1);
-            if (!cells.empty()) set(edge(g_, cells.back(), n), "style", "invis");
-            cells.push_back(n);
+        grid_.emplace_back(trace_.tasks.size());
+        for (std::size_t t = 0; t < trace_.tasks.size(); ++t)
+            lane_head(t);
+        for (const TraceStep& s : trace_.steps) {
+            grid_.emplace_back(trace_.tasks.size());
+            step_node(s);
         }
-        grid_.push_back(std::move(cells));
+        if (trace_.pending.empty()) return;
+        grid_.emplace_back(trace_.tasks.size());
+        for (const PendingTask& p : trace_.pending)
+            pending_node(p);
     }
 
-    static bool is_filler(Agnode_t* n) { return std::string(agget(n, chars("class"))).empty(); }
+    // Node `name` in the last row, in task t's lane.
+    Agnode_t* put(std::size_t t, const std::string& name, const std::vector<std::string>& lines) {
+        assert(t < trace_.tasks.size() && !lines.empty());
+        Agnode_t* n = agnode(g_, chars(name.c_str()), 1);
+        std::string text;
+        std::size_t columns = 0;
+        for (const std::string& line : lines) {
+            text += (text.empty() ? "" : "\\n") + label(line);
+            columns = std::max(columns, line.size());
+        }
+        set(n, "label", text);
+        grid_.back()[t] = {n, lines.size(), columns};
+        return n;
+    }
 
-    Agnode_t* lane_head(std::size_t t) {
-        Agnode_t* n = agnode(g_, chars(("lane" + std::to_string(t)).c_str()), 1);
-        set(n, "label", label(trace_.tasks[t]));
+    void lane_head(std::size_t t) {
+        Agnode_t* n = put(t, "lane" + std::to_string(t), {trace_.tasks[t]});
         set(n, "class", "lane");
         set(n, "style", "filled");
         set(n, "fillcolor", kLaneFill);
         set(n, "color", kGrey);
-        last_drawn_.push_back(0);
-        return n;
     }
 
-    Agnode_t* step_node(const TraceStep& s) {
-        assert(s.task_id < trace_.tasks.size());
-        Agnode_t* n = agnode(g_, chars(("s" + std::to_string(s.step)).c_str()), 1);
-        steps_[s.step] = n;
-        std::string text = label("#" + std::to_string(s.step) + " " + operation_text(s));
-        // A preemption is a scheduling choice the bug may hinge on: a heavier border.
+    void step_node(const TraceStep& s) {
+        std::string text = "#" + std::to_string(s.step) + " " + operation_text(s);
+        // A preemption is a scheduling choice the bug may hinge on: a heavier border, and
+        // whom it preempted on the same line, as a second one would make the row taller.
         if (s.preempted) {
             assert(&s != &trace_.steps.front());
-            text += "\\npreempts " + label((&s - 1)->task);
-            set(n, "penwidth", "2");
+            text += " (preempts " + (&s - 1)->task + ")";
         }
-        set(n, "label", text);
+        Agnode_t* n = put(s.task_id, "s" + std::to_string(s.step), {text});
+        steps_[s.step] = {n, s.task_id};
+        if (s.preempted) set(n, "penwidth", "2");
         set(n, "class", "step");
         if (!s.object.empty()) {
             // "log_writers = 1", "log_mutex: held by fsync0"
@@ -260,46 +276,80 @@ class TraceDrawing {
         } else if (violating_ && !s.object.empty() && s.object == violating_->object) {
             set(n, "color", kRed);
         }
-        return n;
     }
 
-    Agnode_t* pending_node(const PendingTask& p) {
-        Agnode_t* n = agnode(g_, chars(("p" + std::to_string(p.task_id)).c_str()), 1);
-        pending_[p.task] = n;
-        set(n, "label", pending_label(p));
+    void pending_node(const PendingTask& p) {
+        Agnode_t* n = put(p.task_id, "p" + std::to_string(p.task_id), pending_lines(p));
         set(n, "class", "pending");
         set(n, "color", p.blocked ? kRed : kGrey);
         set(n, "fontcolor", p.blocked ? kRed : kGrey);
         if (!p.blocked) set(n, "style", "rounded,dashed");
-        return n;
     }
 
-    // Program order: each lane's line from its name down to the last thing the task did;
-    // below that, the lane only keeps its place.
+    static double width_of(const Cell& c) { return c.columns * kCharWidth + 2 * kMarginX; }
+    static double height_of(const Cell& c) { return c.lines * kLineHeight; }
+
+    // Each lane as wide as its widest box, in task order; each row as tall as its tallest box,
+    // in time order downwards; every box centred in its cell.
+    void pin() {
+        std::vector<double> x(trace_.tasks.size());
+        double left = 0;
+        for (std::size_t t = 0; t < x.size(); ++t) {
+            double width = 0;
+            for (const std::vector<Cell>& row : grid_)
+                width = std::max(width, width_of(row[t]));
+            x[t] = left + width / 2;
+            left += width + kLaneGap;
+        }
+        double top = 0;
+        for (const std::vector<Cell>& row : grid_) {
+            double height = 0;
+            for (const Cell& c : row)
+                height = std::max(height, height_of(c));
+            for (std::size_t t = 0; t < row.size(); ++t) {
+                if (!row[t].node) continue;
+                set(row[t].node, "height", inches(height_of(row[t])));
+                set(row[t].node, "pos", points(x[t]) + "," + points(top - height / 2) + "!");
+            }
+            top -= height + kRowGap;
+        }
+    }
+
+    // Program order: each lane's line from its name down to the last thing the task did.
+    // Without arrowheads: two rows are too close for one, and time flows down anyway.
     void add_lifelines() {
         for (std::size_t t = 0; t < trace_.tasks.size(); ++t) {
-            for (std::size_t r = 1; r < grid_.size(); ++r) {
-                Agedge_t* e = edge(g_, grid_[r - 1][t], grid_[r][t]);
-                set(e, "weight", "100"); // straight
-                set(e, "class", "program-order");
-                if (is_filler(grid_[r][t])) set(e, "arrowhead", "none");
-                if (r <= last_drawn_[t]) continue;
-                set(e, "style", "invis");
-                set(grid_[r][t], "style", "invis");
+            Agnode_t* above = nullptr;
+            for (const std::vector<Cell>& row : grid_) {
+                if (!row[t].node) continue;
+                if (above) {
+                    Agedge_t* e = edge(g_, above, row[t].node);
+                    set(e, "arrowhead", "none");
+                    set(e, "class", "program-order");
+                }
+                above = row[t].node;
             }
         }
     }
 
-    // What let a step go on, or the write it read: dashed, across lanes, moving nothing.
+    // From the side of one box to the side of the other that faces it: the router then runs
+    // the edge down the space between the lanes, not through a sliver between two rows to the
+    // top or bottom of a box.
+    void facing_sides(Agedge_t* e, std::size_t from, std::size_t to) {
+        if (from == to) return;
+        set(e, "tailport", from < to ? "e" : "w");
+        set(e, "headport", from < to ? "w" : "e");
+    }
+
+    // What let a step go on, or the write it read: dashed, across lanes.
     void add_syncs() {
         for (const TraceStep& s : trace_.steps) {
             auto from = steps_.find(s.synced_from);
             if (!s.synced_from || from == steps_.end()) continue;
-            Agedge_t* e = edge(g_, from->second, steps_.at(s.step));
+            Agedge_t* e = edge(g_, from->second.node, steps_.at(s.step).node);
+            facing_sides(e, from->second.task, s.task_id);
             set(e, "style", "dashed");
             set(e, "color", kSyncColour);
-            set(e, "constraint", "false");
-            set(e, "weight", "0");
             set(e, "class", "sync");
         }
     }
@@ -311,30 +361,32 @@ class TraceDrawing {
         return nullptr;
     }
 
+    // Task t's pending node if it has one, else the last thing it did (or its name).
+    Agnode_t* last_node(std::size_t t) const {
+        for (auto row = grid_.rbegin(); row != grid_.rend(); ++row)
+            if ((*row)[t].node) return (*row)[t].node;
+        return nullptr;
+    }
+
     // Who waits for whom at the end: from a blocked task to its holder's pending node, or, if
     // the holder finished, to the last thing it did. A deadlock shows as a cycle.
     void add_waits() {
         for (const PendingTask& p : trace_.pending) {
-            if (!p.blocked || p.holder.empty()) continue;
-            Agnode_t* holder = nullptr;
-            if (auto it = pending_.find(p.holder); it != pending_.end())
-                holder = it->second;
-            else if (auto t = std::find(trace_.tasks.begin(), trace_.tasks.end(), p.holder);
-                     t != trace_.tasks.end())
-                holder = grid_[last_drawn_[t - trace_.tasks.begin()]][t - trace_.tasks.begin()];
-            if (!holder) continue;
-            Agnode_t* waiter = pending_.at(p.task);
-            // Two tasks waiting for each other: one edge with two heads, as dot cannot route
-            // two edges between the same nodes of a row when they are not neighbours.
-            if (Agedge_t* back = wait_for(holder, waiter)) {
+            const auto t = std::find(trace_.tasks.begin(), trace_.tasks.end(), p.holder);
+            if (!p.blocked || t == trace_.tasks.end()) continue;
+            const auto holder = static_cast<std::size_t>(t - trace_.tasks.begin());
+            Agnode_t* waiter_node = last_node(p.task_id);
+            Agnode_t* holder_node = last_node(holder);
+            // Two tasks waiting for each other: one edge with two heads, as the router would
+            // draw two edges between the same boxes on top of each other.
+            if (Agedge_t* back = wait_for(holder_node, waiter_node)) {
                 set(back, "dir", "both");
                 continue;
             }
-            Agedge_t* e = edge(g_, waiter, holder);
+            Agedge_t* e = edge(g_, waiter_node, holder_node);
+            facing_sides(e, p.task_id, holder);
             set(e, "color", kRed);
             set(e, "penwidth", "2");
-            set(e, "constraint", "false");
-            set(e, "weight", "0"); // never an ordering constraint between the lanes
             set(e, "class", "wait-for");
         }
     }
@@ -342,10 +394,8 @@ class TraceDrawing {
     Agraph_t* g_;
     const Trace& trace_;
     const TraceStep* violating_ = nullptr;
-    std::vector<std::vector<Agnode_t*>> grid_; // [row][task]
-    std::vector<std::size_t> last_drawn_;      // by task: the last row it has a node in
-    std::map<std::uint32_t, Agnode_t*> steps_; // by step number
-    std::map<std::string, Agnode_t*> pending_; // by task name
+    std::vector<std::vector<Cell>> grid_; // [row][task]
+    std::map<std::uint32_t, Step> steps_; // by step number
 };
 
 } // namespace
@@ -360,7 +410,8 @@ void write_trace_graph(const Trace& trace, const Violation& violation, const std
         return std::runtime_error("cannot " + std::string(stage) + " the trace graph '" + path +
                                   "': " + messages.line());
     };
-    if (gvLayout(gv.gvc, gv.graph, "dot") != 0 || messages.failed()) throw fail("lay out");
+    // neato -n2: every node stays where its "pos" pins it, in points; only edges are routed.
+    if (gvLayout(gv.gvc, gv.graph, "nop2") != 0 || messages.failed()) throw fail("lay out");
     if (gvRenderFilename(gv.gvc, gv.graph, renderer, path.c_str()) != 0 || messages.failed())
         throw fail("write");
 }

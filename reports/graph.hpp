@@ -1,6 +1,6 @@
-// The counterexample as a Graphviz drawing: one lane per task, time flowing down, the waits and
-// reads that tie the lanes together, the violating step in red. Built with cgraph and laid out
-// and rendered by the Graphviz library (never by printing DOT text or running `dot`).
+// The counterexample as a Graphviz drawing: a lane per task, time flowing down, the waits and
+// reads tying the lanes together, the violating step in red. cgraph builds it, we place its
+// nodes, the Graphviz library routes and renders it (never printing DOT text or running dot).
 #pragma once
 
 #include <string>

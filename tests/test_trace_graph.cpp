@@ -1,7 +1,7 @@
 // The counterexample graph, read back with cgraph: every broken variant's counterexample has a
 // node per step in a lane per task, lanes in task order, time flowing down, the violating step
-// alone in red and the broken property in the caption; SVG, PNG and PDF render; a deadlock
-// shows its wait-for cycle; an unknown extension is refused.
+// alone in red and the broken property in the caption; 60 steps fit a screen, no box on another;
+// SVG, PNG and PDF render; a deadlock shows its wait-for cycle; an unknown extension is refused.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -192,6 +192,57 @@ void check_layout(const Counterexample& c, Agraph_t* g) {
     }
 }
 
+// A counterexample made up for its length: 60 steps of three tasks taking turns in runs of four,
+// with realistic labels, a sync edge into every other run, a preemption, and two tasks left
+// pending, one blocked on the other (a box two lines tall).
+Counterexample sixty_steps() {
+    Counterexample c{"synthetic 60 steps", {}, {}};
+    c.trace.tasks = {"writer0", "writer1", "fsync0"};
+    const struct {
+        const char* operation;
+        const char* object;
+    } operations[] = {{"mutex_lock", "log_mutex"},
+                      {"test_and_clear_bit", "parent.bflags"},
+                      {"atomic_dec_and_test", "log_writers"},
+                      {"prepare_to_wait_exclusive", "log_writer_wait"},
+                      {"spin_unlock", "inode.i_lock"}};
+    TaskId task = 0;
+    for (std::uint32_t step = 1; step <= 60; ++step) {
+        const bool turn = step > 1 && step % 4 == 1;
+        if (turn) task = (task + 1) % 3;
+        TraceStep s;
+        s.step = step;
+        s.task_id = task;
+        s.task = c.trace.tasks[task];
+        s.operation = operations[step % 5].operation;
+        s.object = operations[step % 5].object;
+        if (step % 5 == 1) s.args = {1};
+        if (step % 2) s.value = step % 3;
+        s.state = "= 1";
+        s.preempted = step == 29; // writer1 takes over from a writer0 that could go on
+        if (turn && step % 8 == 1) s.synced_from = step - 2;
+        c.trace.steps.push_back(s);
+    }
+    c.trace.pending = {{1, "writer1", "schedule", "log_writer_wait", true, "fsync0"},
+                       {2, "fsync0", "mutex_unlock", "log_mutex", false, ""}};
+    c.violation = {
+        ViolationKind::hang,
+        "hang",
+        "hang: no task can run and nothing can wake writer1 in schedule(log_writer_wait)",
+        60,
+        {}};
+    return c;
+}
+
+// A node's box: left, bottom, right, top, in points.
+std::vector<double> box(Agnode_t* n) {
+    const std::vector<double> xy = numbers(attr(n, "pos"));
+    const double w = std::strtod(attr(n, "width").c_str(), nullptr) * 72 / 2;
+    const double h = std::strtod(attr(n, "height").c_str(), nullptr) * 72 / 2;
+    if (xy.size() != 2 || w <= 0 || h <= 0) return {};
+    return {xy[0] - w, xy[1] - h, xy[0] + w, xy[1] + h};
+}
+
 // Draws every broken variant's counterexample as DOT and hands it, read back, to `check`.
 void for_each_drawing(void (*check)(const Counterexample&, Agraph_t*)) {
     CHECK_TEXT(!broken_variants().empty(), "no shipped variant is declared broken");
@@ -215,6 +266,49 @@ TEST(TraceGraph, every_broken_variant_draws_a_node_per_step_a_lane_per_task_and_
 
 TEST(TraceGraph, every_broken_variant_puts_lanes_in_task_order_and_each_step_below_the_last) {
     for_each_drawing(&check_layout);
+}
+
+// A 1080-pixel screen at 96 dpi shows 810 pt; the drawing, caption and all, keeps below 780.
+// A lane is a column no box of another lane reaches into (its lifeline runs there), and no two
+// boxes of a lane overlap.
+TEST(TraceGraph, a_60_step_trace_fits_a_screen_and_each_lane_is_a_column_of_separate_boxes) {
+    const Counterexample c = sixty_steps();
+    TempFile dot(".dot");
+    write_trace_graph(c.trace, c.violation, dot.path());
+    DotFile read(dot.path());
+    Agraph_t* g = read.graph();
+    CHECK(g);
+    check_drawing(c, g);
+    check_layout(c, g);
+    const std::vector<double> bb = numbers(attr(g, "bb"));
+    CHECK_EQUAL(4u, bb.size());
+    CHECK_TEXT(bb[3] - bb[1] <= 780,
+               ("drawn " + std::to_string(bb[3] - bb[1]) + " pt tall").c_str());
+    struct Placed {
+        std::string name;
+        std::size_t lane;
+        std::vector<double> box;
+    };
+    std::vector<Placed> placed;
+    for (std::size_t t = 0; t < c.trace.tasks.size(); ++t)
+        placed.push_back({"lane" + std::to_string(t), t, {}});
+    for (const TraceStep& s : c.trace.steps)
+        placed.push_back({"s" + std::to_string(s.step), s.task_id, {}});
+    for (const PendingTask& p : c.trace.pending)
+        placed.push_back({"p" + std::to_string(p.task_id), p.task_id, {}});
+    for (Placed& p : placed) {
+        p.box = box(node(g, p.name));
+        CHECK_EQUAL_TEXT(4u, p.box.size(), (p.name + " has no box").c_str());
+    }
+    for (const Placed& a : placed)
+        for (const Placed& b : placed) {
+            const std::string what = a.name + " and " + b.name;
+            if (a.lane < b.lane) CHECK_TEXT(a.box[2] <= b.box[0], (what + " meet").c_str());
+            if (a.lane != b.lane || a.name >= b.name) continue;
+            const bool apart = a.box[2] <= b.box[0] || b.box[2] <= a.box[0] ||
+                               a.box[3] <= b.box[1] || b.box[3] <= a.box[1];
+            CHECK_TEXT(apart, (what + " overlap").c_str());
+        }
 }
 
 TEST(TraceGraph, svg_png_and_pdf_render_as_what_their_extension_says) {
