@@ -24,6 +24,7 @@ void Pct::begin_execution() {
 }
 
 TaskId Pct::pick(std::uint32_t step, TaskSet enabled, const Execution&) {
+    longest_ = std::max(longest_, step);
     auto highest = [&] {
         TaskId best = lowest(enabled);
         for (TaskSet s = enabled; s; s &= s - 1)
@@ -45,15 +46,9 @@ std::uint32_t Pct::choose(std::uint32_t, std::uint32_t n) {
 
 bool Pct::next_execution() {
     if (++done_ >= executions_) return false;
+    steps_ = std::max(longest_, 1u);
     begin_execution();
     return true;
-}
-
-double Pct::bound_per_execution(std::uint32_t tasks) const {
-    double p = 1.0 / std::max(tasks, 1u);
-    for (std::uint32_t i = 1; i < depth_; ++i)
-        p /= steps_;
-    return p;
 }
 
 } // namespace lockcheck

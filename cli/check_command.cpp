@@ -1,6 +1,7 @@
 // Running a check or a replay, and printing what it found.
 #include "check_command.hpp"
 
+#include <algorithm>
 #include <ostream>
 
 #include "checker/minimize.hpp"
@@ -126,7 +127,7 @@ int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
     if (r.search.search == Search::dfs) s.preemption_bound = r.search.preemptions;
     if (r.search.search == Search::pct) {
         s.pct_depth = r.search.pct_depth;
-        s.pct_steps = r.options.depth;
+        s.pct_steps = std::max(result.stats.deepest, 1u); // k, as PCT learned it
     }
     RunReport report = report_of(r);
     for (const Finding& f : result.findings)
