@@ -10,11 +10,12 @@
 namespace lockcheck {
 
 // What one step does to shared state, as far as its order against other steps matters.
+// Trivial, so that DPOR's branch points can hold one per task without initializing them.
 struct Access {
-    std::int32_t object = -1; // the object's conflict id; -1 when global
-    bool write = false;       // changes the object (or may: a trylock, a failed cmpxchg)
-    bool global = false;      // depends on every other step
-    bool blocking = false;    // may have to wait (a lock, a sleep): see Dpor::find_races
+    std::int32_t object; // the object's conflict id; -1 when global
+    bool write;          // changes the object (or may: a trylock, a failed cmpxchg)
+    bool global;         // depends on every other step
+    bool blocking;       // may have to wait (a lock, a sleep): see Dpor::every_race
 };
 
 Access access_of(const Operation& op);

@@ -71,7 +71,7 @@ void Dpor::commit_taken(const Execution& ex) {
     if (taken_.recorded) return;
     taken_.recorded = true;
     Access access = taken_.access;
-    if (ex.last_step_global()) access = Access{-1, true, true};
+    if (ex.last_step_global()) access = Access{-1, true, true, access.blocking};
     Node& node = path_[taken_.node];
     const TaskId task = taken_.task;
     node.parked[task] = access;
@@ -88,16 +88,15 @@ void Dpor::commit_taken(const Execution& ex) {
 }
 
 TaskId Dpor::new_node(TaskSet enabled) {
-    Node node;
+    const TaskSet awake = enabled & ~next_sleep_;
+    if (!awake) return kNoTask;
+    Node& node = path_.emplace_back();
     node.enabled = enabled;
     node.sleep = next_sleep_;
     for (TaskSet s = node.sleep; s; s &= s - 1)
         node.parked[lowest(s)] = next_parked_[lowest(s)];
-    const TaskSet awake = enabled & ~node.sleep;
-    if (!awake) return kNoTask;
     node.chosen = lowest(awake);
     node.backtrack = node.done = task_bit(node.chosen);
-    path_.push_back(node);
     ++position_;
     return node.chosen;
 }
@@ -107,12 +106,11 @@ std::uint32_t Dpor::choose(std::uint32_t, std::uint32_t n) {
         assert(path_[position_].choice && "model is not deterministic");
         return path_[position_++].chosen;
     }
-    Node node;
+    Node& node = path_.emplace_back();
     node.choice = true;
     node.enabled = values(n);
     node.chosen = 0;
     node.done = task_bit(0);
-    path_.push_back(node);
     ++position_;
     return 0;
 }
@@ -149,8 +147,10 @@ void Dpor::record(TaskId task, Access access, std::uint32_t node, const Executio
     }
     const Clock before = clock;
     const std::size_t n = preds.size();
+    // Entries past the tasks that exist are zero in every clock.
+    const std::size_t width = ex.tasks().size();
     for (std::size_t k = 0; k < n; ++k)
-        for (std::size_t t = 0; t < kMaxTasks; ++t)
+        for (std::size_t t = 0; t < width; ++t)
             clock[t] = std::max(clock[t], clocks_[preds[k]][t]);
     ++clock[task];
     events_.push_back(Event{task, access, node});

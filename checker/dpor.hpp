@@ -29,6 +29,9 @@ class Dpor final : public Strategy {
     using Clock = std::array<std::uint32_t, kMaxTasks>; // events of each task hb-before
 
     struct Node {
+        // Leaves `parked` uninitialized: only the entries of done | sleep tasks are read, and
+        // each is written first.
+        Node() {}
         bool choice = false;   // a model choice among `enabled` values, not a pick
         TaskSet enabled = 0;   // pick: the enabled tasks; choice: the values
         TaskSet backtrack = 0; // pick: tasks to run here (the races found add to it)
@@ -36,7 +39,7 @@ class Dpor final : public Strategy {
         TaskSet sleep = 0;     // pick: asleep on arriving here
         TaskId chosen = 0;
         // pick: the access of each task in done | sleep at this point
-        std::array<Access, kMaxTasks> parked{};
+        std::array<Access, kMaxTasks> parked;
     };
     struct Event {
         TaskId task;
@@ -72,7 +75,7 @@ class Dpor final : public Strategy {
     std::array<Access, kMaxTasks> next_parked_{}; // the accesses of those sleeping tasks
     struct Taken {
         TaskId task = 0;
-        Access access;
+        Access access{};
         std::uint32_t node = 0;
         bool recorded = true;
     } taken_; // the step picked last, recorded at the next pick
