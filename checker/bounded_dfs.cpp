@@ -5,14 +5,6 @@
 
 namespace lockcheck {
 
-namespace {
-
-TaskSet values(std::uint32_t n) {
-    return n >= 64 ? ~TaskSet{0} : (TaskSet{1} << n) - 1;
-}
-
-} // namespace
-
 bool BoundedDfs::allowed(const Branch& b, TaskId task) const {
     return b.last == kNoTask || task == b.last || !contains(b.options, b.last) || b.before < bound_;
 }
@@ -47,7 +39,7 @@ TaskId BoundedDfs::pick(std::uint32_t step, TaskSet enabled, const Execution&) {
 
 std::uint32_t BoundedDfs::choose(std::uint32_t, std::uint32_t n) {
     if (position_ < path_.size()) return path_[position_++].chosen;
-    path_.push_back(Branch{values(n), task_bit(0), 0, kNoTask, used_});
+    path_.push_back(Branch{first_n(n), task_bit(0), 0, kNoTask, used_});
     ++position_;
     return 0;
 }

@@ -10,7 +10,7 @@ TaskId Dfs::pick(std::uint32_t, TaskSet enabled, const Execution&) {
 }
 
 std::uint32_t Dfs::choose(std::uint32_t, std::uint32_t n) {
-    return branch(n >= 64 ? ~TaskSet{0} : (TaskSet{1} << n) - 1);
+    return branch(first_n(n));
 }
 
 TaskId Dfs::branch(TaskSet choices) {

@@ -8,14 +8,6 @@
 
 namespace lockcheck {
 
-namespace {
-
-TaskSet values(std::uint32_t n) {
-    return n >= 64 ? ~TaskSet{0} : (TaskSet{1} << n) - 1;
-}
-
-} // namespace
-
 Dpor::Dpor(std::size_t depth_hint) {
     path_.reserve(depth_hint);
     events_.reserve(depth_hint);
@@ -108,7 +100,7 @@ std::uint32_t Dpor::choose(std::uint32_t, std::uint32_t n) {
     }
     Node& node = path_.emplace_back();
     node.choice = true;
-    node.enabled = values(n);
+    node.enabled = first_n(n);
     node.chosen = 0;
     node.done = task_bit(0);
     ++position_;

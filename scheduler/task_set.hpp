@@ -27,5 +27,10 @@ constexpr TaskId lowest(TaskSet set) {
 constexpr int count(TaskSet set) {
     return std::popcount(set);
 }
+// {0, ..., n - 1}: the values of a model choice among n (n <= 64), as a set a search branches
+// over like enabled tasks.
+constexpr TaskSet first_n(std::uint32_t n) {
+    return n >= 64 ? ~TaskSet{0} : (TaskSet{1} << n) - 1;
+}
 
 } // namespace lockcheck

@@ -15,6 +15,41 @@ SearchResult check_model(const Setup& setup, Search search, CheckOptions options
     return explore(setup, *strategy, options);
 }
 
+Setup default_setup(const Protocol& protocol, std::size_t variant) {
+    return [&protocol, variant, values = protocol.default_values()] {
+        protocol.setup(variant, values);
+    };
+}
+
+namespace {
+// Every object and its state: executions that end here are indistinguishable to the model.
+std::string state_of(const Execution& ex) {
+    std::string s;
+    for (const Object* obj : ex.objects()) {
+        s += obj->name() + "=";
+        obj->describe(s);
+        s += ";";
+    }
+    return s;
+}
+} // namespace
+
+Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth) {
+    StackPool stacks(CheckOptions{}.stack_size);
+    Reached r;
+    do {
+        Execution ex(stacks, strategy, Execution::Limits{depth, 10});
+        setup();
+        const Outcome out = ex.run();
+        ++r.executions;
+        if (out.violation)
+            r.violations.emplace(out.violation->kind, out.violation->property);
+        else if (out.end == End::finished)
+            r.final_states.insert(state_of(ex));
+    } while (strategy.next_execution());
+    return r;
+}
+
 SearchResult check_keep_going(const Setup& setup, CheckOptions options) {
     options.keep_going = true;
     return check_model(setup, options);

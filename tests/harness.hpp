@@ -3,9 +3,12 @@
 // a CppUTest failure must not be thrown across a task's fiber.
 #pragma once
 
+#include <set>
 #include <string>
+#include <utility>
 
 #include "checker/explorer.hpp"
+#include "checker/protocol.hpp"
 #include "checker/search.hpp"
 #include "model/kernel.hpp"
 
@@ -19,6 +22,18 @@ SearchResult check_model(const Setup& setup, CheckOptions options = {});
 SearchResult check_keep_going(const Setup& setup, CheckOptions options = {});
 // The same under another search.
 SearchResult check_model(const Setup& setup, Search search, CheckOptions options);
+// A shipped variant's set-up at the protocol's default sizes.
+Setup default_setup(const Protocol& protocol, std::size_t variant);
+
+// What a search reached, continuing past violations: the object states at the end of every
+// execution that finished without a violation, and the kind and property of every violation.
+// Two searches that reach the same are equally good at finding what goes wrong.
+struct Reached {
+    std::uint64_t executions = 0;
+    std::set<std::string> final_states;
+    std::set<std::pair<ViolationKind, std::string>> violations;
+};
+Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth);
 
 // The violation of a search that must have found exactly one; fails the test otherwise.
 // `what` names the case in the failure message when a test loops over cases.

@@ -3,9 +3,7 @@
 // the same final states and find the same kinds of violation on every shipped variant. Where
 // DFS cannot go to the end (tree-lock), random walks check it: DPOR must reach every final
 // state and violation they reach.
-#include <set>
 #include <string>
-#include <utility>
 
 #include "checker/dfs.hpp"
 #include "checker/dpor.hpp"
@@ -27,40 +25,6 @@ struct Vars {
         "m"
     };
 };
-
-// What one search reached: the object states at the end of every execution that finished
-// without a violation, and the kind and property of every violation.
-struct Reached {
-    std::uint64_t executions = 0;
-    std::set<std::string> final_states;
-    std::set<std::pair<ViolationKind, std::string>> violations;
-};
-
-std::string state_of(const Execution& ex) {
-    std::string s;
-    for (const Object* obj : ex.objects()) {
-        s += obj->name() + "=";
-        obj->describe(s);
-        s += ";";
-    }
-    return s;
-}
-
-Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth) {
-    StackPool stacks(CheckOptions{}.stack_size);
-    Reached r;
-    do {
-        Execution ex(stacks, strategy, Execution::Limits{depth, 10});
-        setup();
-        const Outcome out = ex.run();
-        ++r.executions;
-        if (out.violation)
-            r.violations.emplace(out.violation->kind, out.violation->property);
-        else if (out.end == End::finished)
-            r.final_states.insert(state_of(ex));
-    } while (strategy.next_execution());
-    return r;
-}
 
 std::uint64_t dpor_executions(const Setup& setup) {
     Dpor dpor;
@@ -153,8 +117,7 @@ TEST(Dpor, agrees_with_dfs_on_every_shipped_variant) {
     for (const Protocol& p : protocols::all()) {
         for (std::size_t i = 0; i < p.variants.size(); ++i) {
             const std::string what = p.name + " --variant " + p.variants[i].name;
-            const ParameterValues values = p.default_values();
-            const Setup setup = [&p, i, &values] { p.setup(i, values); };
+            const Setup setup = default_setup(p, i);
             // DFS goes to the end of the models it is the default search for; elsewhere it is
             // compared within a bound it can exhaust (every execution is then cut, so only the
             // violations found before it count).
@@ -182,8 +145,7 @@ TEST(Dpor, reaches_whatever_random_walks_reach_on_every_shipped_variant_without_
     for (const Protocol& p : protocols::all()) {
         for (std::size_t i = 0; i < p.variants.size(); ++i) {
             const std::string what = p.name + " --variant " + p.variants[i].name;
-            const ParameterValues values = p.default_values();
-            const Setup setup = [&p, i, &values] { p.setup(i, values); };
+            const Setup setup = default_setup(p, i);
             Dpor dpor;
             RandomWalk walk(i + 1, 300);
             const Reached reduced = reach(setup, dpor, kDepth);

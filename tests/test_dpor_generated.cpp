@@ -3,9 +3,7 @@
 // sections, a completion one task may wait for and another may signal) must reach the same
 // final states and the same kinds of violation under both, and DPOR must never run more
 // executions. The generator is seeded: a failure names the model's seed to rerun it.
-#include <set>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "checker/dfs.hpp"
@@ -117,35 +115,13 @@ void run(const std::vector<Op>& ops, Shared& s) {
     }
 }
 
-struct Reached {
-    std::uint64_t executions = 0;
-    std::set<std::string> final_states;
-    std::set<std::pair<ViolationKind, std::string>> violations;
-};
-
-Reached reach(const Program& program, Strategy& strategy) {
-    StackPool stacks(CheckOptions{}.stack_size);
-    Reached r;
-    do {
-        Execution ex(stacks, strategy, Execution::Limits{200, 10});
-        Shared& s = ex.make<Shared>();
+// The generated program's set-up: its objects, and a task per list of operations.
+Setup setup_of(const Program& program) {
+    return [&program] {
+        Shared& s = this_execution().make<Shared>();
         for (std::size_t t = 0; t < program.size(); ++t)
             spawn("t" + std::to_string(t), [&s, &ops = program[t]] { run(ops, s); });
-        const Outcome out = ex.run();
-        ++r.executions;
-        if (out.violation) {
-            r.violations.emplace(out.violation->kind, out.violation->property);
-        } else if (out.end == End::finished) {
-            std::string state;
-            for (const Object* obj : ex.objects()) {
-                state += obj->name() + "=";
-                obj->describe(state);
-                state += ";";
-            }
-            r.final_states.insert(state);
-        }
-    } while (strategy.next_execution());
-    return r;
+    };
 }
 
 } // namespace
@@ -158,8 +134,8 @@ TEST(DporGenerated, dpor_reaches_what_dfs_reaches_on_240_generated_models) {
         const Program program = generate(seed);
         Dfs dfs;
         Dpor dpor;
-        const Reached all = reach(program, dfs);
-        const Reached reduced = reach(program, dpor);
+        const Reached all = reach(setup_of(program), dfs, 200);
+        const Reached reduced = reach(setup_of(program), dpor, 200);
         const std::string what = "generated model, seed " + std::to_string(seed);
         CHECK_TEXT(reduced.executions <= all.executions, what.c_str());
         CHECK_TEXT(reduced.final_states == all.final_states,

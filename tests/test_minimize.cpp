@@ -78,8 +78,7 @@ TEST(Minimize, every_broken_variant_reports_the_fewest_preemptions_then_steps) {
         for (std::size_t i = 0; i < p.variants.size(); ++i) {
             if (!p.variants[i].expect.expects_violation) continue;
             const std::string what = p.name + " --variant " + p.variants[i].name;
-            const ParameterValues values = p.default_values();
-            const Setup setup = [&p, i, &values] { p.setup(i, values); };
+            const Setup setup = default_setup(p, i);
             CheckOptions options;
             options.depth = p.depth_for(i);
             const SearchResult found = check_model(setup, p.default_search, options);
@@ -116,8 +115,7 @@ TEST(Minimize, every_broken_variant_reports_the_fewest_preemptions_then_steps) {
 TEST(Minimize, a_budget_too_small_keeps_the_counterexample_found_and_says_it_may_not_be_minimal) {
     const Protocol& p = *protocols::find("rename-pin");
     const std::size_t i = *p.find_variant("pin-after-unlink");
-    const ParameterValues values = p.default_values();
-    const Setup setup = [&p, i, &values] { p.setup(i, values); };
+    const Setup setup = default_setup(p, i);
     const SearchResult found = check_model(setup, CheckOptions{});
     const Finding& f = found.findings.front();
     const ReplayResult first = replay(setup, f.schedule, CheckOptions{});

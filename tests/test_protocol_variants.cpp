@@ -59,12 +59,10 @@ const PinnedCount kPinnedCounts[] = {
 };
 
 SearchResult check_variant(const Protocol& p, std::size_t variant, bool keep_going = false) {
-    const ParameterValues values = p.default_values();
     CheckOptions options;
     options.depth = p.depth_for(variant);
     options.keep_going = keep_going;
-    return check_model([&p, variant, &values] { p.setup(variant, values); }, p.default_search,
-                       options);
+    return check_model(default_setup(p, variant), p.default_search, options);
 }
 
 const PinnedCount* pinned(const std::string& model, const std::string& variant) {

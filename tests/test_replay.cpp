@@ -125,8 +125,7 @@ TEST(Replay, every_counterexample_of_the_shipped_models_replays_to_the_same_viol
     int replayed = 0;
     for (const Protocol& p : protocols::all()) {
         for (std::size_t i = 0; i < p.variants.size(); ++i) {
-            const ParameterValues values = p.default_values();
-            const Setup setup = [&p, i, &values] { p.setup(i, values); };
+            const Setup setup = default_setup(p, i);
             CheckOptions options;
             options.depth = p.depth_for(i);
             // Found by the search the CLI runs: DPOR's counterexamples replay like DFS's.

@@ -35,8 +35,7 @@ struct Counterexample {
 // The first counterexample of a variant, found by the protocol's default search at its default
 // depth and sizes (as `lockcheck MODEL --variant V` finds it), and replayed into a trace.
 Counterexample counterexample_of(const Protocol& p, std::size_t variant) {
-    const ParameterValues values = p.default_values();
-    const Setup setup = [&p, variant, &values] { p.setup(variant, values); };
+    const Setup setup = default_setup(p, variant);
     CheckOptions options;
     options.depth = p.depth_for(variant);
     Counterexample out{p.name + " " + p.variants[variant].name, {}, {}};
