@@ -6,10 +6,11 @@
 
 namespace lockcheck {
 
-Access access_of(const Operation& op) {
+Access access_of(const Operation& op, const Task* task) {
     const bool blocking = op.enabled != nullptr;
-    if (!op.obj || op.global || op.fallback) return Access{-1, true, true, blocking};
-    return Access{op.obj->conflict_id(), !op.read_only, false, blocking};
+    if (!op.obj || op.global || op.fallback) return Access{-1, true, true, blocking, false};
+    const bool held = task && op.obj->exclusive_holder() == task;
+    return Access{op.obj->conflict_id(), !op.read_only, false, blocking, held};
 }
 
 } // namespace lockcheck

@@ -16,9 +16,13 @@ struct Access {
     bool write;          // changes the object (or may: a trylock, a failed cmpxchg)
     bool global;         // depends on every other step
     bool blocking;       // may have to wait (a lock, a sleep): see Dpor::every_race
+    // The task held the object exclusively as the step began (an unlock): no other task's
+    // waiting operation on it can run before this step, so optimal DPOR does not try to.
+    bool held;
 };
 
-Access access_of(const Operation& op);
+// The access of `op`; with the task about to take it, whether that task holds the object.
+Access access_of(const Operation& op, const Task* task = nullptr);
 
 // `writes_conflict`: properties checked after every step watch the model's state, so any two
 // writes, to whatever objects, are ordered for them.

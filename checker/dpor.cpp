@@ -1,5 +1,6 @@
 // Source-DPOR: happens-before by vector clocks, races found as each new step runs, and the
-// initials of each race's reversal added to the branch point before it.
+// initials of each race's reversal added to the branch point before it. Optimal DPOR adds
+// the whole reversal to the branch point's wake-up tree instead.
 #include "dpor.hpp"
 
 #include <cassert>
@@ -8,7 +9,7 @@
 
 namespace lockcheck {
 
-Dpor::Dpor(std::size_t depth_hint) {
+Dpor::Dpor(std::size_t depth_hint, Mode mode) : mode_(mode) {
     path_.reserve(depth_hint);
     events_.reserve(depth_hint);
     clocks_.reserve(depth_hint);
@@ -54,8 +55,8 @@ TaskId Dpor::pick(std::uint32_t step, TaskSet enabled, const Execution& ex) {
     }
     const TaskId task = path_[index].chosen;
     // What the step does is known once it has run (see commit_taken).
-    taken_ = Taken{task, access_of(ex.tasks()[task]->pending()), static_cast<std::uint32_t>(index),
-                   false};
+    taken_ = Taken{task, access_of(ex.tasks()[task]->pending(), ex.tasks()[task].get()),
+                   static_cast<std::uint32_t>(index), false};
     return task;
 }
 
@@ -63,7 +64,7 @@ void Dpor::commit_taken(const Execution& ex) {
     if (taken_.recorded) return;
     taken_.recorded = true;
     Access access = taken_.access;
-    if (ex.last_step_global()) access = Access{-1, true, true, access.blocking};
+    if (ex.last_step_global()) access = Access{-1, true, true, access.blocking, false};
     Node& node = path_[taken_.node];
     const TaskId task = taken_.task;
     node.parked[task] = access;
@@ -82,12 +83,13 @@ void Dpor::commit_taken(const Execution& ex) {
 TaskId Dpor::new_node(TaskSet enabled) {
     const TaskSet awake = enabled & ~next_sleep_;
     if (!awake) return kNoTask;
+    const auto index = static_cast<std::uint32_t>(path_.size());
     Node& node = path_.emplace_back();
     node.enabled = enabled;
     node.sleep = next_sleep_;
     for (TaskSet s = node.sleep; s; s &= s - 1)
         node.parked[lowest(s)] = next_parked_[lowest(s)];
-    node.chosen = lowest(awake);
+    node.chosen = mode_ == Mode::optimal ? follow_tree(index, awake) : lowest(awake);
     node.backtrack = node.done = task_bit(node.chosen);
     ++position_;
     return node.chosen;
@@ -97,6 +99,10 @@ std::uint32_t Dpor::choose(std::uint32_t, std::uint32_t n) {
     if (position_ < path_.size()) {
         assert(path_[position_].choice && "model is not deterministic");
         return path_[position_++].chosen;
+    }
+    if (mode_ == Mode::optimal) {
+        if (trees_.size() <= path_.size()) trees_.resize(path_.size() + 1);
+        trees_[path_.size()] = handed_;
     }
     Node& node = path_.emplace_back();
     node.choice = true;
@@ -218,8 +224,20 @@ void Dpor::reverse(std::uint32_t j, std::uint32_t i) {
             first = !happens_before(v[b], clocks_[v[a]]);
         if (first) initials |= task_bit(t);
     }
-    if (initials & at.backtrack) return;
     const TaskSet runnable = initials & at.enabled;
+    if (mode_ == Mode::optimal) {
+        // An acquisition cannot run before the release of what another task holds: not a
+        // race to reverse (the one with that task's acquisition is).
+        if (events_[i].access.blocking && events_[j].access.held &&
+            events_[j].access.object == events_[i].access.object)
+            return;
+        // Each initial's task would take that same step first at j's point, so if none can
+        // run there the reversal cannot either; the race that can be reversed is with an
+        // earlier step (every_race finds it).
+        if (runnable) insert_reversal(events_[j].node);
+        return;
+    }
+    if (initials & at.backtrack) return;
     if (!runnable) {
         blocked_race(j, i);
         return;
@@ -247,6 +265,33 @@ void Dpor::blocked_race(std::uint32_t j, std::uint32_t i) {
     at.backtrack |= at.enabled;
 }
 
+void Dpor::insert_reversal(std::uint32_t at) {
+    const Node& node = path_[at];
+    race_.clear();
+    for (std::uint32_t k : after_race_)
+        race_.push_back(WakeupStep{events_[k].task, events_[k].access});
+    // A task asleep here, or run from here before, that starts an equivalent execution: that
+    // execution was run (or is being run).
+    for (TaskSet s = (node.sleep | node.done) & ~task_bit(node.chosen); s; s &= s - 1)
+        if (weak_initial(lowest(s), node.parked[lowest(s)], race_, writes_conflict_)) return;
+    trees_[at].insert(race_, writes_conflict_);
+}
+
+TaskId Dpor::follow_tree(std::uint32_t at, TaskSet awake) {
+    if (trees_.size() <= at) trees_.resize(at + 1);
+    WakeupTree& tree = trees_[at];
+    tree = std::move(handed_);
+    handed_.clear();
+    // A branch whose task cannot run here is one whose later step turned out to wait (a
+    // reversal is checked only for its first steps), or sleeps: an equivalent execution ran.
+    while (!tree.empty() && !(awake & task_bit(tree.first_task())))
+        (void)tree.take_first();
+    if (tree.empty()) return lowest(awake);
+    const TaskId task = tree.first_task();
+    handed_ = tree.take_first();
+    return task;
+}
+
 void Dpor::end(const Execution& ex) {
     commit_taken(ex);
     // The steps the unfinished tasks were about to take race with the steps taken, as any
@@ -269,13 +314,28 @@ bool Dpor::next_execution() {
     position_ = 0;
     while (!path_.empty()) {
         Node& node = path_.back();
-        const TaskSet todo =
-            node.choice ? node.enabled & ~node.done : node.backtrack & ~node.done & ~node.sleep;
-        if (todo) {
-            node.chosen = lowest(todo);
-            node.done |= task_bit(node.chosen);
-            fresh_from_ = path_.size() - 1;
-            return true;
+        const std::size_t at = path_.size() - 1;
+        fresh_from_ = at;
+        if (mode_ == Mode::optimal && !node.choice) {
+            WakeupTree& tree = trees_[at];
+            while (!tree.empty() &&
+                   !(node.enabled & ~node.done & ~node.sleep & task_bit(tree.first_task())))
+                (void)tree.take_first();
+            if (!tree.empty()) {
+                node.chosen = tree.first_task();
+                node.done |= task_bit(node.chosen);
+                handed_ = tree.take_first();
+                return true;
+            }
+        } else {
+            const TaskSet todo =
+                node.choice ? node.enabled & ~node.done : node.backtrack & ~node.done & ~node.sleep;
+            if (todo) {
+                node.chosen = lowest(todo);
+                node.done |= task_bit(node.chosen);
+                if (mode_ == Mode::optimal) handed_ = trees_[at];
+                return true;
+            }
         }
         path_.pop_back();
     }

@@ -6,6 +6,12 @@
 // one of each class is run; tasks whose step was already explored from an equivalent state
 // sleep until a dependent step wakes them, and an execution whose enabled tasks all sleep
 // stops (it is "sleep-set blocked"). Model choices (migrations) are explored in full.
+//
+// Optimal DPOR (Algorithm 2 of the same paper) replaces each branch point's backtrack set by a
+// wake-up tree: a race adds the whole sequence that reverses it, not just its first task, and
+// only if neither a sleeping task nor a branch already there starts an equivalent execution.
+// Without blocking steps this runs exactly one execution per class and none is sleep-set
+// blocked.
 #pragma once
 
 #include <array>
@@ -14,12 +20,14 @@
 
 #include "dependency.hpp"
 #include "scheduler/strategy.hpp"
+#include "wakeup_tree.hpp"
 
 namespace lockcheck {
 
 class Dpor final : public Strategy {
   public:
-    explicit Dpor(std::size_t depth_hint = 0);
+    enum class Mode : std::uint8_t { source, optimal };
+    explicit Dpor(std::size_t depth_hint = 0, Mode mode = Mode::source);
     TaskId pick(std::uint32_t step, TaskSet enabled, const Execution& ex) override;
     std::uint32_t choose(std::uint32_t step, std::uint32_t n) override;
     void end(const Execution& ex) override;
@@ -58,7 +66,11 @@ class Dpor final : public Strategy {
     void find_races(TaskId task, const Clock& before, std::uint32_t i);
     void every_race(TaskId task, Access access, const Clock& before, std::uint32_t i);
     void reverse(std::uint32_t j, std::uint32_t i);
+    // Optimal: adds the reversal (the steps `after_race_` names) to the wake-up tree of `at`.
+    void insert_reversal(std::uint32_t at);
     void blocked_race(std::uint32_t j, std::uint32_t i);
+    // Optimal: the task a new branch point runs, following the tree handed down to it.
+    TaskId follow_tree(std::uint32_t node, TaskSet awake);
     // The task's last step before step index `i`, -1 if none.
     std::int32_t last_event_before(TaskId task, std::uint32_t i) const;
     bool happens_before(std::uint32_t event, const Clock& clock) const {
@@ -68,7 +80,13 @@ class Dpor final : public Strategy {
     std::vector<std::uint32_t>& reads_of(std::int32_t object);
     std::int32_t& last_write_of(std::int32_t object);
 
+    Mode mode_;
     std::vector<Node> path_;
+    // Optimal: by node, a pick's wake-up tree (the branches still to run there) or, for a
+    // model choice, the tree handed to the pick after it, which every value starts from.
+    std::vector<WakeupTree> trees_;
+    WakeupTree handed_;                           // the tree of the next new pick node
+    WakeupSequence race_;                         // scratch: a reversal
     std::size_t position_ = 0;                    // next node to replay in the current execution
     std::size_t fresh_from_ = 0;                  // nodes from here on are new in this execution
     TaskSet next_sleep_ = 0;                      // the sleep set of the next pick node

@@ -13,6 +13,8 @@ const char* search_name(Search search) {
     switch (search) {
     case Search::dpor:
         return "dpor";
+    case Search::optimal_dpor:
+        return "optimal-dpor";
     case Search::random:
         return "random";
     case Search::pct:
@@ -24,7 +26,7 @@ const char* search_name(Search search) {
 }
 
 bool exhaustive(Search search) {
-    return search == Search::dfs || search == Search::dpor;
+    return search == Search::dfs || search == Search::dpor || search == Search::optimal_dpor;
 }
 
 std::string describe(const SearchOptions& o) {
@@ -41,6 +43,8 @@ std::unique_ptr<Strategy> make_search(const SearchOptions& o) {
     switch (o.search) {
     case Search::dpor:
         return std::make_unique<Dpor>(o.depth);
+    case Search::optimal_dpor:
+        return std::make_unique<Dpor>(o.depth, Dpor::Mode::optimal);
     case Search::random:
         return std::make_unique<RandomWalk>(o.seed, o.iterations);
     case Search::pct:

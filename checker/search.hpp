@@ -1,6 +1,6 @@
 // The searches a check can run, by name, and the strategy object for each: the exhaustive
-// ones (DFS, with or without a preemption bound, and DPOR) and the sampling ones (random
-// walks and PCT).
+// ones (DFS, with or without a preemption bound, source and optimal DPOR) and the sampling
+// ones (random walks and PCT).
 #pragma once
 
 #include <cstdint>
@@ -13,10 +13,11 @@
 namespace lockcheck {
 
 enum class Search : std::uint8_t {
-    dfs,    // every interleaving
-    dpor,   // one interleaving of each class that differs only in the order of independent steps
-    random, // a uniformly random enabled task at each step
-    pct,    // probabilistic concurrency testing
+    dfs,  // every interleaving
+    dpor, // one interleaving of each class that differs only in the order of independent steps
+    optimal_dpor, // dpor with wake-up trees: no class is run twice
+    random,       // a uniformly random enabled task at each step
+    pct,          // probabilistic concurrency testing
 };
 
 struct SearchOptions {

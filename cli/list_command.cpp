@@ -3,6 +3,7 @@
 
 #include <ostream>
 
+#include "examples/registry.hpp"
 #include "protocols/registry.hpp"
 
 namespace lockcheck::cli {
@@ -16,10 +17,9 @@ std::string expected(const Expectation& e) {
 std::string pad(const std::string& s, std::size_t width) {
     return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
 }
-} // namespace
 
-void print_list(std::ostream& out) {
-    for (const Protocol& p : protocols::all()) {
+void print_models(std::ostream& out, const std::vector<Protocol>& models) {
+    for (const Protocol& p : models) {
         for (std::size_t i = 0; i < p.variants.size(); ++i) {
             const Variant& v = p.variants[i];
             std::string name = v.name + (i == p.default_variant ? " (default)" : "");
@@ -27,6 +27,13 @@ void print_list(std::ostream& out) {
                 << "\n";
         }
     }
+}
+} // namespace
+
+void print_list(std::ostream& out) {
+    print_models(out, protocols::all());
+    out << "\nexamples: the classic DPOR benchmarks (docs/dpor.md, \"Classic benchmarks\")\n";
+    print_models(out, examples::all());
 }
 
 } // namespace lockcheck::cli

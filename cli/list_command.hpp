@@ -1,4 +1,5 @@
-// `lockcheck list`: every model and variant with its expected verdict, one line each.
+// `lockcheck list`: every model and variant with its expected verdict, one line each; the
+// examples (classic DPOR benchmarks) in a section of their own.
 #pragma once
 
 #include <iosfwd>

@@ -9,7 +9,7 @@
 
 #include "check_command.hpp"
 #include "list_command.hpp"
-#include "protocols/registry.hpp"
+#include "models.hpp"
 #include "replay_file.hpp"
 #include "reports/graph.hpp"
 
@@ -34,7 +34,7 @@ CLI::Validator positive_integer(unsigned max) {
 
 std::string model_names() {
     std::string names;
-    for (const lc::Protocol& p : lc::protocols::all())
+    for (const lc::Protocol& p : lc::cli::all_models())
         names += (names.empty() ? "" : ", ") + p.name;
     return names;
 }
@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     add_report_options(replay_file, replay_files);
 
-    const auto& protocols = lc::protocols::all();
+    const auto& protocols = lc::cli::all_models();
     std::vector<lc::cli::CheckRequest> requests(protocols.size());
     std::vector<std::string> variant_names(protocols.size()), depth_text(protocols.size()),
         replay_text(protocols.size());
@@ -118,11 +118,13 @@ int main(int argc, char** argv) {
         r.search.search = p.default_search;
         sub->add_option("--strategy", r.search.search,
                         "dfs: every interleaving; dpor: one of each class of interleavings that "
-                        "differ only in the order of independent steps; random: uniformly random "
+                        "differ only in the order of independent steps; optimal-dpor: dpor that "
+                        "runs no class twice; random: uniformly random "
                         "schedules; pct: probabilistic concurrency testing")
             ->transform(CLI::CheckedTransformer(
                 std::map<std::string, lc::Search>{{"dfs", lc::Search::dfs},
                                                   {"dpor", lc::Search::dpor},
+                                                  {"optimal-dpor", lc::Search::optimal_dpor},
                                                   {"random", lc::Search::random},
                                                   {"pct", lc::Search::pct}}))
             ->default_str(lc::search_name(p.default_search));
@@ -174,7 +176,7 @@ int main(int argc, char** argv) {
     if (argc < 2) return usage_error("no model given (models: " + model_names() + "; or 'list')");
     // An unknown model is the most common mistake: name the valid ones.
     if (argv[1][0] != '-' && std::string(argv[1]) != "list" && std::string(argv[1]) != "replay" &&
-        !lc::protocols::find(argv[1]))
+        !lc::cli::find_model(argv[1]))
         return usage_error("unknown model '" + std::string(argv[1]) +
                            "' (models: " + model_names() + "; or 'list')");
 

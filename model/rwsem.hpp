@@ -10,6 +10,7 @@ struct rw_semaphore final : Object {
     explicit rw_semaphore(std::string name) : Object(name), dep_map(name) {}
     // The writer, or else one reader: enough for a wait-for edge.
     const Task* holder() const override;
+    const Task* exclusive_holder() const override { return writer; }
     void describe(std::string& out) const override;
 
     task_struct* writer = nullptr;

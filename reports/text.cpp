@@ -105,7 +105,7 @@ std::string format_summary(const Summary& s) {
         {"spins", counter(s.stats.total.spins, s.stats.most.spins)},
     };
     // Only a reduction stops executions early; DFS's summary keeps its shape.
-    if (s.strategy.rfind("dpor", 0) == 0)
+    if (s.strategy.find("dpor") != std::string::npos)
         rows.insert(rows.begin() + 6, {"sleep-blocked", std::to_string(s.stats.sleep_blocked)});
     for (const CounterexampleSize& c : s.counterexamples)
         rows.emplace_back("reported", size_text(c));

@@ -39,6 +39,9 @@ class Object {
 
     // The task that holds this object, if one does (the owner of a lock).
     virtual const Task* holder() const { return nullptr; }
+    // The task that holds this object so that no other task's operation that waits on it can
+    // run until that task releases it (a mutex's owner, a rwsem's writer; not its readers).
+    virtual const Task* exclusive_holder() const { return nullptr; }
     // The task `waiter`, blocked on this object, waits for: an edge of the wait-for graph.
     // A range lock answers with the holder of the range that overlaps the waiter's.
     virtual const Task* holder_for(const Task& waiter) const {

@@ -42,6 +42,7 @@ Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth) {
         setup();
         const Outcome out = ex.run();
         ++r.executions;
+        if (out.end == End::stopped) ++r.sleep_blocked;
         if (out.violation)
             r.violations.emplace(out.violation->kind, out.violation->property);
         else if (out.end == End::finished)

@@ -30,6 +30,7 @@ Setup default_setup(const Protocol& protocol, std::size_t variant);
 // Two searches that reach the same are equally good at finding what goes wrong.
 struct Reached {
     std::uint64_t executions = 0;
+    std::uint64_t sleep_blocked = 0; // executions a reduction stopped: an equivalent one ran
     std::set<std::string> final_states;
     std::set<std::pair<ViolationKind, std::string>> violations;
 };

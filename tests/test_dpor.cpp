@@ -1,6 +1,6 @@
-// DPOR against exhaustive DFS: it must run one execution per class of equivalent
-// interleavings (exact counts on small models), never more executions than DFS, and reach
-// the same final states and find the same kinds of violation on every shipped variant. Where
+// DPOR, source and optimal, against exhaustive DFS: it must run one execution per class of
+// equivalent interleavings (exact counts on small models), never more executions than DFS, and
+// reach the same final states and find the same kinds of violation on every shipped variant. Where
 // DFS cannot go to the end (tree-lock), random walks check it: DPOR must reach every final
 // state and violation they reach.
 #include <string>
@@ -26,9 +26,19 @@ struct Vars {
     };
 };
 
+constexpr Dpor::Mode kModes[] = {Dpor::Mode::source, Dpor::Mode::optimal};
+
+const char* mode_name(Dpor::Mode mode) {
+    return mode == Dpor::Mode::optimal ? "optimal DPOR" : "DPOR";
+}
+
+// On these small models source DPOR is already optimal: both run the same executions.
 std::uint64_t dpor_executions(const Setup& setup) {
-    Dpor dpor;
-    return reach(setup, dpor, 200).executions;
+    Dpor source;
+    Dpor optimal(0, Dpor::Mode::optimal);
+    const std::uint64_t executions = reach(setup, source, 200).executions;
+    CHECK_EQUAL(executions, reach(setup, optimal, 200).executions);
+    return executions;
 }
 
 } // namespace
@@ -99,7 +109,7 @@ TEST(Dpor, critical_sections_are_explored_in_both_lock_orders) {
 }
 
 TEST(Dpor, finds_the_lost_update_of_an_unlocked_counter) {
-    Dpor dpor;
+    Dpor dpor(0, Dpor::Mode::optimal);
     const Reached r = reach(
         [] {
             auto& v = this_execution().make<Vars>();
@@ -124,18 +134,21 @@ TEST(Dpor, agrees_with_dfs_on_every_shipped_variant) {
             const std::uint32_t depth =
                 p.default_search == Search::dfs ? p.depth_for(i) : kDfsFeasibleDepth;
             Dfs dfs;
-            Dpor dpor;
             const Reached all = reach(setup, dfs, depth);
-            const Reached reduced = reach(setup, dpor, depth);
-            CHECK_TEXT(reduced.executions <= all.executions, what.c_str());
-            CHECK_TEXT(reduced.final_states == all.final_states,
-                       (what + ": DPOR reached " + std::to_string(reduced.final_states.size()) +
-                        " final states, DFS " + std::to_string(all.final_states.size()))
-                           .c_str());
-            CHECK_TEXT(reduced.violations == all.violations,
-                       (what + ": DPOR found " + std::to_string(reduced.violations.size()) +
-                        " kinds of violation, DFS " + std::to_string(all.violations.size()))
-                           .c_str());
+            for (Dpor::Mode mode : kModes) {
+                Dpor dpor(0, mode);
+                const Reached reduced = reach(setup, dpor, depth);
+                const std::string who = what + ": " + mode_name(mode);
+                CHECK_TEXT(reduced.executions <= all.executions, who.c_str());
+                CHECK_TEXT(reduced.final_states == all.final_states,
+                           (who + " reached " + std::to_string(reduced.final_states.size()) +
+                            " final states, DFS " + std::to_string(all.final_states.size()))
+                               .c_str());
+                CHECK_TEXT(reduced.violations == all.violations,
+                           (who + " found " + std::to_string(reduced.violations.size()) +
+                            " kinds of violation, DFS " + std::to_string(all.violations.size()))
+                               .c_str());
+            }
         }
     }
 }
@@ -146,19 +159,22 @@ TEST(Dpor, reaches_whatever_random_walks_reach_on_every_shipped_variant_without_
         for (std::size_t i = 0; i < p.variants.size(); ++i) {
             const std::string what = p.name + " --variant " + p.variants[i].name;
             const Setup setup = default_setup(p, i);
-            Dpor dpor;
             RandomWalk walk(i + 1, 300);
-            const Reached reduced = reach(setup, dpor, kDepth);
             const Reached walked = reach(setup, walk, kDepth);
-            for (const std::string& state : walked.final_states)
-                CHECK_TEXT(reduced.final_states.count(state),
-                           (what + ": a random walk reached a final state DPOR did not: " + state)
-                               .c_str());
-            for (const auto& violation : walked.violations)
-                CHECK_TEXT(
-                    reduced.violations.count(violation),
-                    (what + ": a random walk found a violation DPOR did not: " + violation.second)
-                        .c_str());
+            for (Dpor::Mode mode : kModes) {
+                Dpor dpor(0, mode);
+                const Reached reduced = reach(setup, dpor, kDepth);
+                const std::string who = what + ": " + mode_name(mode);
+                for (const std::string& state : walked.final_states)
+                    CHECK_TEXT(
+                        reduced.final_states.count(state),
+                        (who + " missed a final state a random walk reached: " + state).c_str());
+                for (const auto& violation : walked.violations)
+                    CHECK_TEXT(
+                        reduced.violations.count(violation),
+                        (who + " missed a violation a random walk found: " + violation.second)
+                            .c_str());
+            }
         }
     }
 }

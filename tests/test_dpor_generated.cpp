@@ -1,5 +1,5 @@
-// DPOR against exhaustive DFS on generated models: 240 small random programs (2-4 tasks,
-// shared variables whose writes depend on what the task read, atomics, mutex-protected
+// Source and optimal DPOR against exhaustive DFS on generated models: 240 small random programs
+// (2-4 tasks, shared variables whose writes depend on what the task read, atomics, mutex-protected
 // sections, a completion one task may wait for and another may signal) must reach the same
 // final states and the same kinds of violation under both, and DPOR must never run more
 // executions. The generator is seeded: a failure names the model's seed to rerun it.
@@ -10,6 +10,7 @@
 #include "checker/dpor.hpp"
 #include "checker/random_source.hpp"
 #include "harness.hpp"
+#include "trace_classes.hpp"
 
 #include <CppUTest/TestHarness.h>
 
@@ -124,19 +125,17 @@ Setup setup_of(const Program& program) {
     };
 }
 
-} // namespace
-
-TEST_GROUP(DporGenerated){};
-
-TEST(DporGenerated, dpor_reaches_what_dfs_reaches_on_240_generated_models) {
+// Source and optimal DPOR against DFS on the same 240 models.
+void check_against_dfs(Dpor::Mode mode) {
     std::uint64_t dfs_total = 0, dpor_total = 0;
     for (std::uint64_t seed = 1; seed <= 240; ++seed) {
         const Program program = generate(seed);
         Dfs dfs;
-        Dpor dpor;
+        Dpor dpor(0, mode);
         const Reached all = reach(setup_of(program), dfs, 200);
         const Reached reduced = reach(setup_of(program), dpor, 200);
-        const std::string what = "generated model, seed " + std::to_string(seed);
+        const std::string what = std::string(mode == Dpor::Mode::optimal ? "optimal " : "") +
+                                 "DPOR, generated model, seed " + std::to_string(seed);
         CHECK_TEXT(reduced.executions <= all.executions, what.c_str());
         CHECK_TEXT(reduced.final_states == all.final_states,
                    (what + ": DPOR reached " + std::to_string(reduced.final_states.size()) +
@@ -150,4 +149,37 @@ TEST(DporGenerated, dpor_reaches_what_dfs_reaches_on_240_generated_models) {
     CHECK_TEXT(dpor_total * 2 < dfs_total, (std::to_string(dpor_total) + " DPOR executions, " +
                                             std::to_string(dfs_total) + " DFS")
                                                .c_str());
+}
+
+} // namespace
+
+TEST_GROUP(DporGenerated){};
+
+TEST(DporGenerated, dpor_reaches_what_dfs_reaches_on_240_generated_models) {
+    check_against_dfs(Dpor::Mode::source);
+}
+
+TEST(DporGenerated, optimal_dpor_reaches_what_dfs_reaches_on_240_generated_models) {
+    check_against_dfs(Dpor::Mode::optimal);
+}
+
+TEST(DporGenerated,
+     both_dpors_reach_every_trace_of_240_generated_models_and_optimal_runs_each_once) {
+    std::uint64_t traces_total = 0;
+    for (std::uint64_t seed = 1; seed <= 240; ++seed) {
+        const Program program = generate(seed);
+        const std::string what = "generated model, seed " + std::to_string(seed);
+        const TraceClasses all = count_traces(setup_of(program), Search::dfs, 200);
+        const TraceClasses source = count_traces(setup_of(program), Search::dpor, 200);
+        const TraceClasses optimal = count_traces(setup_of(program), Search::optimal_dpor, 200);
+        CHECK_EQUAL_TEXT(all.traces, source.traces, (what + ": DPOR").c_str());
+        CHECK_EQUAL_TEXT(all.traces, optimal.traces, (what + ": optimal DPOR").c_str());
+        // Not one execution more than there are traces: none twice, none sleep-set blocked,
+        // even with locks and completions (a step that waits is never scheduled before the
+        // step it waits for).
+        CHECK_EQUAL_TEXT(optimal.traces, optimal.finished, what.c_str());
+        CHECK_EQUAL_TEXT(0u, optimal.sleep_blocked, what.c_str());
+        traces_total += all.traces;
+    }
+    CHECK(traces_total > 240); // the models race: most have more than one trace
 }
