@@ -9,7 +9,9 @@
 
 namespace lockcheck {
 
-Dpor::Dpor(std::size_t depth_hint, Mode mode) : mode_(mode) {
+Dpor::Dpor(std::size_t depth_hint, Mode mode, std::optional<std::uint32_t> preemptions)
+    : mode_(mode), bound_(preemptions) {
+    assert(!(bound_ && mode_ == Mode::optimal) && "a preemption bound needs source DPOR");
     path_.reserve(depth_hint);
     events_.reserve(depth_hint);
     clocks_.reserve(depth_hint);
@@ -26,6 +28,8 @@ void Dpor::begin_execution() {
     for (auto& r : reads_)
         r.clear();
     next_sleep_ = 0;
+    last_ = kNoTask;
+    preemptions_ = 0;
 }
 
 std::vector<std::uint32_t>& Dpor::reads_of(std::int32_t object) {
@@ -54,6 +58,8 @@ TaskId Dpor::pick(std::uint32_t step, TaskSet enabled, const Execution& ex) {
         return kNoTask; // every enabled task sleeps: this continuation was explored already
     }
     const TaskId task = path_[index].chosen;
+    preemptions_ = preemptions_after(path_[index]);
+    last_ = task;
     // What the step does is known once it has run (see commit_taken).
     taken_ = Taken{task, access_of(ex.tasks()[task]->pending(), ex.tasks()[task].get()),
                    static_cast<std::uint32_t>(index), false};
@@ -72,6 +78,7 @@ void Dpor::commit_taken(const Execution& ex) {
     // Tasks asleep here, or tried here before this one, stay asleep past this step unless it
     // depends on theirs.
     next_sleep_ = 0;
+    if (bound_) return;
     for (TaskSet s = (node.sleep | node.done) & ~task_bit(task); s; s &= s - 1) {
         const TaskId q = lowest(s);
         if (dependent(node.parked[q], access, writes_conflict_)) continue;
@@ -89,7 +96,14 @@ TaskId Dpor::new_node(TaskSet enabled) {
     node.sleep = next_sleep_;
     for (TaskSet s = node.sleep; s; s &= s - 1)
         node.parked[lowest(s)] = next_parked_[lowest(s)];
-    node.chosen = mode_ == Mode::optimal ? follow_tree(index, awake) : lowest(awake);
+    node.last = last_;
+    node.before = preemptions_;
+    if (mode_ == Mode::optimal)
+        node.chosen = follow_tree(index, awake);
+    else if (bound_ && last_ != kNoTask && contains(awake, last_))
+        node.chosen = last_; // the first execution under a bound preempts nothing
+    else
+        node.chosen = lowest(awake);
     node.backtrack = node.done = task_bit(node.chosen);
     ++position_;
     return node.chosen;
@@ -237,11 +251,17 @@ void Dpor::reverse(std::uint32_t j, std::uint32_t i) {
         if (runnable) insert_reversal(events_[j].node);
         return;
     }
-    if (initials & at.backtrack) return;
     if (!runnable) {
-        blocked_race(j, i);
+        if (!(initials & at.backtrack)) blocked_race(j, i);
         return;
     }
+    // Under a bound the initial tried here may be out of it, and the one that is within it
+    // at the switch point may not be the same: every initial is tried at both.
+    if (bound_) {
+        backtrack_at(events_[j].node, runnable);
+        return;
+    }
+    if (initials & at.backtrack) return;
     const TaskSet awake = runnable & ~at.sleep;
     at.backtrack |= task_bit(lowest(awake ? awake : runnable));
 }
@@ -258,11 +278,33 @@ void Dpor::blocked_race(std::uint32_t j, std::uint32_t i) {
     for (std::uint32_t k = events_[j].node + 1; k-- > from;) {
         Node& node = path_[k];
         if (node.choice || !(node.enabled & task_bit(task))) continue;
-        node.backtrack |= task_bit(task);
+        backtrack_at(k, task_bit(task));
         return;
     }
-    Node& at = path_[events_[j].node];
-    at.backtrack |= at.enabled;
+    backtrack_at(events_[j].node, path_[events_[j].node].enabled);
+}
+
+void Dpor::backtrack_at(std::uint32_t at, TaskSet tasks) {
+    path_[at].backtrack |= tasks;
+    if (!bound_) return;
+    for (std::uint32_t k = at + 1; k-- > 0;) {
+        Node& node = path_[k];
+        if (node.choice || (node.last != kNoTask && node.chosen == node.last)) continue;
+        node.backtrack |= tasks & node.enabled;
+        return;
+    }
+}
+
+TaskSet Dpor::within_bound(const Node& node) const {
+    const bool free = !bound_ || node.before < *bound_ || node.last == kNoTask ||
+                      !contains(node.enabled, node.last);
+    return free ? node.enabled : task_bit(node.last);
+}
+
+std::uint32_t Dpor::preemptions_after(const Node& node) const {
+    const bool preempts =
+        node.last != kNoTask && node.chosen != node.last && contains(node.enabled, node.last);
+    return node.before + preempts;
 }
 
 void Dpor::insert_reversal(std::uint32_t at) {
@@ -329,7 +371,8 @@ bool Dpor::next_execution() {
             }
         } else {
             const TaskSet todo =
-                node.choice ? node.enabled & ~node.done : node.backtrack & ~node.done & ~node.sleep;
+                node.choice ? node.enabled & ~node.done
+                            : node.backtrack & ~node.done & ~node.sleep & within_bound(node);
             if (todo) {
                 node.chosen = lowest(todo);
                 node.done |= task_bit(node.chosen);

@@ -12,10 +12,18 @@
 // only if neither a sleeping task nor a branch already there starts an equivalent execution.
 // Without blocking steps this runs exactly one execution per class and none is sleep-set
 // blocked.
+//
+// With a preemption bound (source DPOR only), executions with more preemptions than the
+// bound are not run, and a race's task is also scheduled at the latest branch point before
+// it where the execution switched tasks anyway (conservative branching, Coons, Musuvathi,
+// McKinley, "Bounded Partial-Order Reduction", OOPSLA 2013): a reversal that would cost a
+// preemption where the race is can be reached there without one. Sleep sets are off: a task
+// explored from an equivalent state may have needed a preemption the bound now forbids.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "dependency.hpp"
@@ -27,7 +35,8 @@ namespace lockcheck {
 class Dpor final : public Strategy {
   public:
     enum class Mode : std::uint8_t { source, optimal };
-    explicit Dpor(std::size_t depth_hint = 0, Mode mode = Mode::source);
+    explicit Dpor(std::size_t depth_hint = 0, Mode mode = Mode::source,
+                  std::optional<std::uint32_t> preemptions = std::nullopt);
     TaskId pick(std::uint32_t step, TaskSet enabled, const Execution& ex) override;
     std::uint32_t choose(std::uint32_t step, std::uint32_t n) override;
     void end(const Execution& ex) override;
@@ -46,6 +55,8 @@ class Dpor final : public Strategy {
         TaskSet done = 0;      // tried here, the current one included
         TaskSet sleep = 0;     // pick: asleep on arriving here
         TaskId chosen = 0;
+        TaskId last = kNoTask;    // pick: the task of the step before (kNoTask: the first)
+        std::uint32_t before = 0; // pick: preemptions before this point
         // pick: the access of each task in done | sleep at this point
         std::array<Access, kMaxTasks> parked;
     };
@@ -69,6 +80,13 @@ class Dpor final : public Strategy {
     // Optimal: adds the reversal (the steps `after_race_` names) to the wake-up tree of `at`.
     void insert_reversal(std::uint32_t at);
     void blocked_race(std::uint32_t j, std::uint32_t i);
+    // Source: adds `tasks` to the backtrack set of pick node `at` and, under a preemption
+    // bound, of the latest pick node up to it where the execution switched tasks.
+    void backtrack_at(std::uint32_t at, TaskSet tasks);
+    // The tasks that can be run at a pick node within the preemption bound.
+    TaskSet within_bound(const Node& node) const;
+    // Preemptions once `node.chosen` has run.
+    std::uint32_t preemptions_after(const Node& node) const;
     // Optimal: the task a new branch point runs, following the tree handed down to it.
     TaskId follow_tree(std::uint32_t node, TaskSet awake);
     // The task's last step before step index `i`, -1 if none.
@@ -81,6 +99,7 @@ class Dpor final : public Strategy {
     std::int32_t& last_write_of(std::int32_t object);
 
     Mode mode_;
+    std::optional<std::uint32_t> bound_; // preemptions an execution may take
     std::vector<Node> path_;
     // Optimal: by node, a pick's wake-up tree (the branches still to run there) or, for a
     // model choice, the tree handed to the pick after it, which every value starts from.
@@ -90,6 +109,8 @@ class Dpor final : public Strategy {
     std::size_t position_ = 0;                    // next node to replay in the current execution
     std::size_t fresh_from_ = 0;                  // nodes from here on are new in this execution
     TaskSet next_sleep_ = 0;                      // the sleep set of the next pick node
+    TaskId last_ = kNoTask;                       // the task of the last pick
+    std::uint32_t preemptions_ = 0;               // in the current execution so far
     std::array<Access, kMaxTasks> next_parked_{}; // the accesses of those sleeping tasks
     struct Taken {
         TaskId task = 0;

@@ -49,9 +49,6 @@ struct Protocol {
     std::size_t default_variant = 0;
     std::vector<Parameter> parameters;
     std::uint32_t default_depth = 200;
-    // The search `lockcheck MODEL` runs without --strategy: DPOR where DFS cannot reach the
-    // end of the default size in seconds.
-    Search default_search = Search::dfs;
     // Builds the model's state and tasks inside the execution being set up.
     std::function<void(std::size_t variant, const ParameterValues& values)> setup;
 

@@ -31,7 +31,7 @@ bool exhaustive(Search search) {
 
 std::string describe(const SearchOptions& o) {
     std::string text = search_name(o.search);
-    if (o.search == Search::dfs && o.preemptions)
+    if ((o.search == Search::dfs || o.search == Search::dpor) && o.preemptions)
         text += ", at most " + std::to_string(*o.preemptions) +
                 (*o.preemptions == 1 ? " preemption" : " preemptions");
     if (o.search == Search::pct) text += ", depth " + std::to_string(o.pct_depth);
@@ -42,7 +42,7 @@ std::string describe(const SearchOptions& o) {
 std::unique_ptr<Strategy> make_search(const SearchOptions& o) {
     switch (o.search) {
     case Search::dpor:
-        return std::make_unique<Dpor>(o.depth);
+        return std::make_unique<Dpor>(o.depth, Dpor::Mode::source, o.preemptions);
     case Search::optimal_dpor:
         return std::make_unique<Dpor>(o.depth, Dpor::Mode::optimal);
     case Search::random:

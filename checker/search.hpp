@@ -20,10 +20,14 @@ enum class Search : std::uint8_t {
     pct,          // probabilistic concurrency testing
 };
 
+// The search `lockcheck MODEL` runs without --strategy: it checks the same as DFS (the tests
+// prove it on every model) in a fraction of the executions.
+inline constexpr Search kDefaultSearch = Search::dpor;
+
 struct SearchOptions {
     Search search = Search::dfs;
     std::uint32_t depth = 200;                // the step bound of an execution
-    std::optional<std::uint32_t> preemptions; // DFS: at most this many per execution
+    std::optional<std::uint32_t> preemptions; // DFS, DPOR: at most this many per execution
     std::uint64_t iterations = 1000;          // random, pct: executions to run
     std::uint64_t seed = 1;                   // random, pct
     std::uint32_t pct_depth = 3;              // pct: the bug depth d it aims at

@@ -124,7 +124,8 @@ int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
         bound += ", " + std::to_string(r.search.iterations) + " executions";
     Summary s = summary_of(r, describe(search_options), bound);
     s.sampled = !exhaustive(r.search.search);
-    if (r.search.search == Search::dfs) s.preemption_bound = r.search.preemptions;
+    if (r.search.search == Search::dfs || r.search.search == Search::dpor)
+        s.preemption_bound = r.search.preemptions;
     if (r.search.search == Search::pct) {
         s.pct_depth = r.search.pct_depth;
         s.pct_steps = std::max(result.stats.deepest, 1u); // k, as PCT learned it

@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
             ->check(positive_integer(kMaxDepth));
         sub->add_option("--replay", replay_text[i], "replay one schedule (as printed by a run)")
             ->type_name("SCHEDULE");
-        r.search.search = p.default_search;
+        r.search.search = lc::kDefaultSearch;
         sub->add_option("--strategy", r.search.search,
                         "dfs: every interleaving; dpor: one of each class of interleavings that "
                         "differ only in the order of independent steps; optimal-dpor: dpor that "
@@ -127,10 +127,10 @@ int main(int argc, char** argv) {
                                                   {"optimal-dpor", lc::Search::optimal_dpor},
                                                   {"random", lc::Search::random},
                                                   {"pct", lc::Search::pct}}))
-            ->default_str(lc::search_name(p.default_search));
+            ->default_str(lc::search_name(lc::kDefaultSearch));
         sub->add_option("--preemptions", preemptions[i],
-                        "dfs: only schedules with at most K preemptions (iterative context "
-                        "bounding)")
+                        "dfs, dpor: only schedules with at most K preemptions (iterative "
+                        "context bounding)")
             ->type_name("K")
             ->check(CLI::Range(0u, 1000u));
         sub->add_option("--iterations", r.search.iterations,
@@ -210,8 +210,8 @@ int main(int argc, char** argv) {
                               : static_cast<std::uint32_t>(std::stoul(depth_text[i]));
         r.options.stack_size = std::size_t{stack_kib[i]} * 1024;
         if (preemptions[i]) {
-            if (r.search.search != lc::Search::dfs)
-                return usage_error("--preemptions bounds --strategy dfs only");
+            if (r.search.search != lc::Search::dfs && r.search.search != lc::Search::dpor)
+                return usage_error("--preemptions bounds --strategy dfs and dpor only");
             r.search.preemptions = *preemptions[i];
         }
         if (!replay_text[i].empty() || app.get_subcommand(protocols[i].name)->count("--replay")) {

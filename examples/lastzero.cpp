@@ -66,7 +66,6 @@ Protocol lastzero() {
         .variants = {{"original", "the program as published: one step per array access",
                       Expectation::verified()}},
         .parameters = {{"writers", "N: writer threads, besides the reader", 5, 1, kMaxTasks - 1}},
-        .default_search = Search::dpor,
         .setup = &setup,
     };
 }

@@ -330,7 +330,6 @@ Protocol tree_lock() {
                 {"spins", "iterations of btrfs_spin_on_block() / mutex_tryspin()", 1, 0, 8},
             },
         .default_depth = 100,
-        .default_search = Search::dpor,
         .setup = &setup,
     };
 }

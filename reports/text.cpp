@@ -32,7 +32,8 @@ std::string verdict(const Summary& s) {
                ", none with a violation";
     if (s.sampled) return "no violation in " + executions + " sampled (a sample, not a proof)";
     if (s.preemption_bound)
-        return "no violation within " + std::to_string(*s.preemption_bound) + " preemptions" +
+        return "no violation within " + std::to_string(*s.preemption_bound) +
+               (*s.preemption_bound == 1 ? " preemption" : " preemptions") +
                (s.stats.cut ? " and the depth (" + std::to_string(s.stats.cut) + " cut by it)"
                             : "");
     if (s.stats.cut == 0) return "verified: no violation in any execution";

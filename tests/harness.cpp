@@ -34,6 +34,10 @@ std::string state_of(const Execution& ex) {
 }
 } // namespace
 
+bool dfs_exhausts(const Protocol& protocol) {
+    return protocol.name != "tree-lock";
+}
+
 Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth) {
     StackPool stacks(CheckOptions{}.stack_size);
     Reached r;

@@ -24,6 +24,9 @@ SearchResult check_keep_going(const Setup& setup, CheckOptions options = {});
 SearchResult check_model(const Setup& setup, Search search, CheckOptions options);
 // A shipped variant's set-up at the protocol's default sizes.
 Setup default_setup(const Protocol& protocol, std::size_t variant);
+// Whether exhaustive DFS finishes the protocol at its default sizes and depth in seconds, so
+// that tests can compare other searches with it there: all but tree-lock (docs/dpor.md).
+bool dfs_exhausts(const Protocol& protocol);
 
 // What a search reached, continuing past violations: the object states at the end of every
 // execution that finished without a violation, and the kind and property of every violation.

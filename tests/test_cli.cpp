@@ -88,9 +88,9 @@ TEST(Cli, list_shows_every_variant_with_its_declared_verdict) {
     }
 }
 
-TEST(Cli, strategy_dpor_finds_the_same_verdict_in_fewer_executions_and_says_so) {
-    const Run dfs = run_lockcheck({"rename-pin", "--variant", "no-pin"});
-    const Run dpor = run_lockcheck({"rename-pin", "--variant", "no-pin", "--strategy", "dpor"});
+TEST(Cli, dpor_the_default_search_finds_the_verdict_dfs_finds_and_says_so) {
+    const Run dfs = run_lockcheck({"rename-pin", "--variant", "no-pin", "--strategy", "dfs"});
+    const Run dpor = run_lockcheck({"rename-pin", "--variant", "no-pin"});
     CHECK_EQUAL(1, dfs.exit_code);
     CHECK_EQUAL(1, dpor.exit_code);
     CHECK_TEXT(contains(dfs.out, "strategy      dfs\n"), dfs.out.c_str());
@@ -102,7 +102,7 @@ TEST(Cli, strategy_dpor_finds_the_same_verdict_in_fewer_executions_and_says_so) 
     CHECK_EQUAL_TEXT(1, replayed.exit_code, replayed.out.c_str());
 }
 
-TEST(Cli, tree_lock_runs_dpor_by_default_and_verifies_the_custom_lock_to_the_end) {
+TEST(Cli, tree_lock_verifies_the_custom_lock_to_the_end_by_default) {
     const Run run = run_lockcheck({"tree-lock"});
     CHECK_EQUAL(0, run.exit_code);
     CHECK_TEXT(contains(run.out, "strategy      dpor\n"), run.out.c_str());

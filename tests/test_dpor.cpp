@@ -5,6 +5,7 @@
 // state and violation they reach.
 #include <string>
 
+#include "checker/bounded_dfs.hpp"
 #include "checker/dfs.hpp"
 #include "checker/dpor.hpp"
 #include "checker/random_walk.hpp"
@@ -128,11 +129,10 @@ TEST(Dpor, agrees_with_dfs_on_every_shipped_variant) {
         for (std::size_t i = 0; i < p.variants.size(); ++i) {
             const std::string what = p.name + " --variant " + p.variants[i].name;
             const Setup setup = default_setup(p, i);
-            // DFS goes to the end of the models it is the default search for; elsewhere it is
+            // DFS goes to the end of the models it can finish; elsewhere it is
             // compared within a bound it can exhaust (every execution is then cut, so only the
             // violations found before it count).
-            const std::uint32_t depth =
-                p.default_search == Search::dfs ? p.depth_for(i) : kDfsFeasibleDepth;
+            const std::uint32_t depth = dfs_exhausts(p) ? p.depth_for(i) : kDfsFeasibleDepth;
             Dfs dfs;
             const Reached all = reach(setup, dfs, depth);
             for (Dpor::Mode mode : kModes) {
@@ -174,6 +174,28 @@ TEST(Dpor, reaches_whatever_random_walks_reach_on_every_shipped_variant_without_
                         reduced.violations.count(violation),
                         (who + " missed a violation a random walk found: " + violation.second)
                             .c_str());
+            }
+        }
+    }
+}
+
+TEST(Dpor, within_a_preemption_bound_reaches_what_bounded_dfs_reaches_on_every_shipped_variant) {
+    for (const Protocol& p : protocols::all()) {
+        for (std::size_t i = 0; i < p.variants.size(); ++i) {
+            const Setup setup = default_setup(p, i);
+            for (std::uint32_t bound : {0u, 1u, 2u}) {
+                const std::string what = p.name + " --variant " + p.variants[i].name +
+                                         " --preemptions " + std::to_string(bound);
+                BoundedDfs dfs(bound);
+                Dpor dpor(0, Dpor::Mode::source, bound);
+                const Reached all = reach(setup, dfs, p.depth_for(i));
+                const Reached reduced = reach(setup, dpor, p.depth_for(i));
+                CHECK_TEXT(reduced.executions <= all.executions, what.c_str());
+                CHECK_TEXT(reduced.final_states == all.final_states,
+                           (what + ": DPOR reached " + std::to_string(reduced.final_states.size()) +
+                            " final states, DFS " + std::to_string(all.final_states.size()))
+                               .c_str());
+                CHECK_TEXT(reduced.violations == all.violations, what.c_str());
             }
         }
     }

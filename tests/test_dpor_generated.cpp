@@ -183,3 +183,29 @@ TEST(DporGenerated,
     }
     CHECK(traces_total > 240); // the models race: most have more than one trace
 }
+
+#include "checker/bounded_dfs.hpp"
+TEST(DporGenerated, bounded_dpor_reaches_what_bounded_dfs_reaches_on_240_generated_models) {
+    std::uint64_t dfs_total = 0, dpor_total = 0;
+    for (std::uint32_t bound : {0u, 1u, 2u}) {
+        for (std::uint64_t seed = 1; seed <= 240; ++seed) {
+            const Program program = generate(seed);
+            BoundedDfs dfs(bound);
+            Dpor dpor(0, Dpor::Mode::source, bound);
+            const Reached all = reach(setup_of(program), dfs, 200);
+            const Reached reduced = reach(setup_of(program), dpor, 200);
+            const std::string what = "DPOR within " + std::to_string(bound) +
+                                     " preemptions, generated model, seed " + std::to_string(seed);
+            CHECK_TEXT(reduced.final_states == all.final_states,
+                       (what + ": DPOR reached " + std::to_string(reduced.final_states.size()) +
+                        " final states, DFS " + std::to_string(all.final_states.size()))
+                           .c_str());
+            CHECK_TEXT(reduced.violations == all.violations, what.c_str());
+            dfs_total += all.executions;
+            dpor_total += reduced.executions;
+        }
+    }
+    CHECK_TEXT(dpor_total < dfs_total, (std::to_string(dpor_total) + " DPOR executions, " +
+                                        std::to_string(dfs_total) + " DFS")
+                                           .c_str());
+}

@@ -198,8 +198,9 @@ TEST(EngineCounters, the_cli_summary_prints_the_searchs_counters_and_hold_times)
     const ParameterValues values = rename_pin->default_values();
     CheckOptions options;
     options.depth = rename_pin->default_depth;
-    const SearchResult r = check_model(
-        [rename_pin, variant, &values] { rename_pin->setup(variant, values); }, options);
+    const SearchResult r =
+        check_model([rename_pin, variant, &values] { rename_pin->setup(variant, values); },
+                    kDefaultSearch, options);
 
     const Run run = run_lockcheck({"rename-pin"});
     CHECK_EQUAL_TEXT(0, run.exit_code, run.err.c_str());

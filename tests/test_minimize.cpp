@@ -81,7 +81,7 @@ TEST(Minimize, every_broken_variant_reports_the_fewest_preemptions_then_steps) {
             const Setup setup = default_setup(p, i);
             CheckOptions options;
             options.depth = p.depth_for(i);
-            const SearchResult found = check_model(setup, p.default_search, options);
+            const SearchResult found = check_model(setup, kDefaultSearch, options);
             CHECK_TEXT(found.findings.size() == 1, what.c_str());
             const Finding& f = found.findings.front();
             const ReplayResult first = replay(setup, f.schedule, options);
@@ -100,7 +100,7 @@ TEST(Minimize, every_broken_variant_reports_the_fewest_preemptions_then_steps) {
                 CHECK_EQUAL_TEXT(~0u, smallest(setup, f.violation, below, options.depth).steps,
                                  what.c_str());
             }
-            if (p.default_search == Search::dfs) {
+            if (dfs_exhausts(p)) {
                 CountingDfs all;
                 const Smallest s = smallest(setup, f.violation, all, options.depth);
                 CHECK_EQUAL_TEXT(s.preemptions, m.preemptions, what.c_str());

@@ -16,9 +16,9 @@ using namespace lockcheck::testing;
 
 namespace {
 
-// What the default search (DPOR for tree-lock, else DFS) explores at the model's default
-// sizes and depth, read from `lockcheck MODEL --variant V` (and `--keep-going`) and pinned,
-// with how many executions the depth bound cut (none at the default bounds).
+// What the default search (DPOR) explores at the model's default sizes and depth, read from
+// `lockcheck MODEL --variant V` (and `--keep-going`) and pinned, with how many executions the
+// depth bound cut (none at the default bounds).
 struct PinnedCount {
     const char* model;
     const char* variant;
@@ -30,17 +30,17 @@ struct PinnedCount {
 };
 
 const PinnedCount kPinnedCounts[] = {
-    {"rename-pin", "log-mutex", 1302, 1302},
-    {"rename-pin", "atomic", 1358, 1358},
-    {"rename-pin", "no-pin", 341, 212780},
-    {"rename-pin", "pin-after-unlink", 898, 1221958},
-    {"rename-pin", "unsynced-log-edits", 11358, 11557},
-    {"cil-push", "global", 48992, 48992},
-    {"cil-push", "percpu", 109856, 109856},
-    {"cil-push", "hotplug", 1, 186580},
-    {"cil-push", "hotplug-possible-cpus", 186580, 186580},
-    {"cil-push", "no-ctx-lock", 183, 269192},
-    {"cil-push", "preemptible-insert", 1, 76},
+    {"rename-pin", "log-mutex", 370, 370},
+    {"rename-pin", "atomic", 397, 397},
+    {"rename-pin", "no-pin", 70, 13896},
+    {"rename-pin", "pin-after-unlink", 214, 103514},
+    {"rename-pin", "unsynced-log-edits", 2748, 2813},
+    {"cil-push", "global", 616, 616},
+    {"cil-push", "percpu", 1632, 1632},
+    {"cil-push", "hotplug", 1, 2312},
+    {"cil-push", "hotplug-possible-cpus", 2312, 2312},
+    {"cil-push", "no-ctx-lock", 9, 472},
+    {"cil-push", "preemptible-insert", 1, 6},
     {"tree-lock", "spin-block", 40694, 40694},
     {"tree-lock", "mutex", 2, 2},
     {"tree-lock", "mutex-tryspin", 2, 2},
@@ -48,21 +48,21 @@ const PinnedCount kPinnedCounts[] = {
     {"tree-lock", "sleep-while-spinning", 1, 14363},
     {"tree-lock", "unlock-no-wake", 4, 6701},
     {"buffered-write", "locked", 2, 2},
-    {"buffered-write", "unlocked", 745, 2028},
-    {"buffered-write", "unlocked-wait-first", 4349, 4349},
-    {"buffered-write", "unlocked-extend", 4349, 4349},
-    {"buffered-write", "dio-begin-after-unlock", 7262, 7365},
-    {"buffered-write", "truncate-nowait", 339, 904},
-    {"buffered-write", "relock-before-dio-end", 2, 128},
-    {"buffered-write", "dio-punch-hole", 31434, 31434},
-    {"buffered-write", "dio-no-extent-lock", 2165, 47649},
+    {"buffered-write", "unlocked", 34, 61},
+    {"buffered-write", "unlocked-wait-first", 12, 12},
+    {"buffered-write", "unlocked-extend", 12, 12},
+    {"buffered-write", "dio-begin-after-unlock", 16, 26},
+    {"buffered-write", "truncate-nowait", 16, 34},
+    {"buffered-write", "relock-before-dio-end", 2, 3},
+    {"buffered-write", "dio-punch-hole", 8139, 8139},
+    {"buffered-write", "dio-no-extent-lock", 528, 10895},
 };
 
 SearchResult check_variant(const Protocol& p, std::size_t variant, bool keep_going = false) {
     CheckOptions options;
     options.depth = p.depth_for(variant);
     options.keep_going = keep_going;
-    return check_model(default_setup(p, variant), p.default_search, options);
+    return check_model(default_setup(p, variant), kDefaultSearch, options);
 }
 
 const PinnedCount* pinned(const std::string& model, const std::string& variant) {

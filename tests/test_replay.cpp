@@ -129,7 +129,7 @@ TEST(Replay, every_counterexample_of_the_shipped_models_replays_to_the_same_viol
             CheckOptions options;
             options.depth = p.depth_for(i);
             // Found by the search the CLI runs: DPOR's counterexamples replay like DFS's.
-            for (const Finding& f : check_model(setup, p.default_search, options).findings) {
+            for (const Finding& f : check_model(setup, kDefaultSearch, options).findings) {
                 const std::string what =
                     p.name + " " + p.variants[i].name + " " + format_schedule(f.schedule);
                 const ReplayResult rr = replay(setup, f.schedule, options);

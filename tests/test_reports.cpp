@@ -34,7 +34,7 @@ RunReport check_variant(const std::string& model, const std::string& variant) {
     const Protocol& p = *protocols::find(model);
     cli::CheckRequest request;
     request.protocol = &p;
-    request.search.search = p.default_search;
+    request.search.search = kDefaultSearch;
     request.variant = *p.find_variant(variant);
     request.values = p.default_values();
     request.options.depth = p.depth_for(request.variant);

@@ -1,6 +1,7 @@
 // The sampling searches and the limits: a seed fixes every random choice (the same seed, the
 // same executions), PCT with depth 1 never preempts, preemption-bounded DFS explores exactly
-// the schedules within its bound, and a search a limit stops says so and exits 3.
+// the schedules within its bound (DPOR takes the bound too), and a search a limit stops says so
+// and exits 3.
 #include <string>
 #include <vector>
 
@@ -80,6 +81,17 @@ TEST(Strategies, preemption_bounded_dfs_runs_exactly_the_schedules_within_its_bo
     CHECK_EQUAL(6u, schedules(two).size());  // every interleaving: abab, baba too
 }
 
+TEST(Strategies, dpor_takes_a_preemption_bound_from_the_command_line_and_says_so) {
+    const Run run = run_lockcheck({"rename-pin", "--strategy", "dpor", "--preemptions", "1"});
+    CHECK_EQUAL_TEXT(0, run.exit_code, run.err.c_str());
+    CHECK_TEXT(contains(run.out, "strategy      dpor, at most 1 preemption\n"), run.out.c_str());
+    CHECK_TEXT(contains(run.out, "verdict       no violation within 1 preemption\n"),
+               run.out.c_str());
+    const Run broken = run_lockcheck(
+        {"rename-pin", "--variant", "no-pin", "--strategy", "dpor", "--preemptions", "1"});
+    CHECK_EQUAL_TEXT(1, broken.exit_code, broken.out.c_str());
+}
+
 TEST(Strategies, a_search_a_limit_stops_says_so_and_exits_3) {
     const Run stopped = run_lockcheck({"rename-pin", "--fsyncs", "2", "--max-executions", "50"});
     CHECK_EQUAL_TEXT(3, stopped.exit_code, stopped.out.c_str());
@@ -106,7 +118,7 @@ TEST(Strategies, sampling_runs_are_repeatable_and_do_not_claim_a_proof) {
 
 TEST(Strategies, bad_strategy_options_exit_2_with_one_line) {
     const std::vector<std::vector<std::string>> cases = {
-        {"rename-pin", "--strategy", "dpor", "--preemptions", "1"},
+        {"rename-pin", "--strategy", "optimal-dpor", "--preemptions", "1"},
         {"rename-pin", "--time-limit", "5x"},
         {"rename-pin", "--max-executions", "0"},
         {"rename-pin", "--strategy", "pct", "--pct-depth", "0"},

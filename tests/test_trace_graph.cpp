@@ -39,7 +39,7 @@ Counterexample counterexample_of(const Protocol& p, std::size_t variant) {
     CheckOptions options;
     options.depth = p.depth_for(variant);
     Counterexample out{p.name + " " + p.variants[variant].name, {}, {}};
-    const SearchResult result = check_model(setup, p.default_search, options);
+    const SearchResult result = check_model(setup, kDefaultSearch, options);
     if (result.findings.empty()) return out;
     ReplayResult rr = replay(setup, result.findings.front().schedule, options);
     if (rr.ok && rr.outcome.violation) {
