@@ -3,6 +3,7 @@
 // the whole reversal to the branch point's wake-up tree instead.
 #include "dpor.hpp"
 
+#include <algorithm>
 #include <cassert>
 
 #include "scheduler/execution.hpp"
@@ -14,13 +15,13 @@ Dpor::Dpor(std::size_t depth_hint, Mode mode, std::optional<std::uint32_t> preem
     assert(!(bound_ && mode_ == Mode::optimal) && "a preemption bound needs source DPOR");
     path_.reserve(depth_hint);
     events_.reserve(depth_hint);
-    clocks_.reserve(depth_hint);
+    clocks_.reserve(depth_hint * kMaxTasks);
+    clock_width_.reserve(depth_hint);
 }
 
 void Dpor::begin_execution() {
     taken_.recorded = true; // an execution stopped before its step ran leaves nothing
     events_.clear();
-    clocks_.clear();
     last_event_.fill(-1);
     last_global_ = -1;
     last_write_any_ = -1;
@@ -30,18 +31,6 @@ void Dpor::begin_execution() {
     next_sleep_ = 0;
     last_ = kNoTask;
     preemptions_ = 0;
-}
-
-std::vector<std::uint32_t>& Dpor::reads_of(std::int32_t object) {
-    const auto i = static_cast<std::size_t>(object);
-    if (i >= reads_.size()) reads_.resize(i + 1);
-    return reads_[i];
-}
-
-std::int32_t& Dpor::last_write_of(std::int32_t object) {
-    const auto i = static_cast<std::size_t>(object);
-    if (i >= last_write_.size()) last_write_.resize(i + 1, -1);
-    return last_write_[i];
 }
 
 TaskId Dpor::pick(std::uint32_t step, TaskSet enabled, const Execution& ex) {
@@ -61,7 +50,9 @@ TaskId Dpor::pick(std::uint32_t step, TaskSet enabled, const Execution& ex) {
     preemptions_ = preemptions_after(path_[index]);
     last_ = task;
     // What the step does is known once it has run (see commit_taken).
-    taken_ = Taken{task, access_of(ex.tasks()[task]->pending(), ex.tasks()[task].get()),
+    taken_ = Taken{task,
+                   access_of(ex.tasks()[task]->pending(),
+                             mode_ == Mode::optimal ? ex.tasks()[task].get() : nullptr),
                    static_cast<std::uint32_t>(index), false};
     return task;
 }
@@ -130,12 +121,25 @@ std::uint32_t Dpor::choose(std::uint32_t, std::uint32_t n) {
 void Dpor::record(TaskId task, Access access, std::uint32_t node, const Execution& ex,
                   bool commit) {
     const auto i = static_cast<std::uint32_t>(events_.size());
-    Clock clock{};
-    if (last_event_[task] >= 0) {
-        clock = clocks_[static_cast<std::size_t>(last_event_[task])];
-    } else if (const std::uint32_t after = ex.tasks()[task]->started_after(); after > 0) {
-        clock = clocks_[after - 1]; // its spawner's step
+    // Entries past the tasks that exist are zero in every clock, and are neither copied nor
+    // joined; a slot's entries left over from a wider execution are cleared.
+    const std::size_t width = ex.tasks().size();
+    if (clock_width_.size() <= i) {
+        clocks_.resize(std::size_t{i + 1} * kMaxTasks, 0);
+        clock_width_.resize(i + 1, 0);
     }
+    std::uint32_t* clock = &clocks_[std::size_t{i} * kMaxTasks];
+    if (clock_width_[i] > width) std::fill(clock + width, clock + clock_width_[i], 0);
+    clock_width_[i] = static_cast<std::uint8_t>(width);
+    const std::uint32_t* from = nullptr;
+    if (last_event_[task] >= 0) {
+        from = clock_of(static_cast<std::uint32_t>(last_event_[task]));
+    } else if (const std::uint32_t after = ex.tasks()[task]->started_after(); after > 0) {
+        from = clock_of(after - 1); // its spawner's step
+    }
+    // Loops, not memcpy: a model has a handful of tasks.
+    for (std::size_t t = 0; t < width; ++t)
+        clock[t] = from ? from[t] : 0;
     // The earlier steps this one depends on directly; every other dependent one is
     // happens-before one of these.
     std::vector<std::uint32_t>& preds = preds_;
@@ -157,22 +161,22 @@ void Dpor::record(TaskId task, Access access, std::uint32_t node, const Executio
             if (writes_conflict_) add(last_write_any_);
         }
     }
-    const Clock before = clock;
+    Clock before; // read only for the tasks that exist
+    for (std::size_t t = 0; t < width; ++t)
+        before[t] = clock[t];
     const std::size_t n = preds.size();
-    // Entries past the tasks that exist are zero in every clock.
-    const std::size_t width = ex.tasks().size();
-    for (std::size_t k = 0; k < n; ++k)
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::uint32_t* pred = clock_of(preds[k]);
         for (std::size_t t = 0; t < width; ++t)
-            clock[t] = std::max(clock[t], clocks_[preds[k]][t]);
+            clock[t] = std::max(clock[t], pred[t]);
+    }
     ++clock[task];
     events_.push_back(Event{task, access, node});
-    clocks_.push_back(clock);
     if (!commit) {
         // A step not taken: only its races count, and every one of them does. The execution
         // stopped short of the steps that would have raced with it in a longer one.
-        every_race(task, access, before, i);
+        every_race(task, access, before.data(), i);
         events_.pop_back();
-        clocks_.pop_back();
         return;
     }
     last_event_[task] = static_cast<std::int32_t>(i);
@@ -188,16 +192,16 @@ void Dpor::record(TaskId task, Access access, std::uint32_t node, const Executio
     // Races between replayed steps were reversed when those steps were new.
     if (node < fresh_from_) return;
     if (access.blocking)
-        every_race(task, access, before, i);
+        every_race(task, access, before.data(), i);
     else
-        find_races(task, before, i);
+        find_races(task, before.data(), i);
 }
 
 // Every earlier dependent step of another task that is not ordered before this task's last
 // one. For a step that had to wait this is not too many: the step it raced with is the one
 // that took what it waits for (a lock's acquisition), which the release in between hides
 // from find_races.
-void Dpor::every_race(TaskId task, Access access, const Clock& before, std::uint32_t i) {
+void Dpor::every_race(TaskId task, Access access, const std::uint32_t* before, std::uint32_t i) {
     for (std::uint32_t j = 0; j < i; ++j)
         if (events_[j].task != task && !happens_before(j, before) &&
             dependent(events_[j].access, access, writes_conflict_))
@@ -205,7 +209,7 @@ void Dpor::every_race(TaskId task, Access access, const Clock& before, std::uint
 }
 
 // Races of step i: a direct predecessor by another task that nothing else orders before it.
-void Dpor::find_races(TaskId task, const Clock& before, std::uint32_t i) {
+void Dpor::find_races(TaskId task, const std::uint32_t* before, std::uint32_t i) {
     const std::vector<std::uint32_t>& preds = preds_;
     const std::size_t n = preds.size();
     for (std::size_t k = 0; k < n; ++k) {
@@ -213,7 +217,7 @@ void Dpor::find_races(TaskId task, const Clock& before, std::uint32_t i) {
         if (events_[j].task == task || happens_before(j, before)) continue;
         bool ordered = false;
         for (std::size_t m = 0; m < n && !ordered; ++m)
-            ordered = m != k && preds[m] != j && happens_before(j, clocks_[preds[m]]);
+            ordered = m != k && preds[m] != j && happens_before(j, clock_of(preds[m]));
         if (!ordered) reverse(j, i);
     }
 }
@@ -225,7 +229,7 @@ void Dpor::reverse(std::uint32_t j, std::uint32_t i) {
     std::vector<std::uint32_t>& v = after_race_;
     v.clear();
     for (std::uint32_t k = j + 1; k <= i; ++k)
-        if (k == i || !happens_before(j, clocks_[k])) v.push_back(k);
+        if (k == i || !happens_before(j, clock_of(k))) v.push_back(k);
     const std::size_t len = v.size();
     TaskSet seen = 0;
     TaskSet initials = 0;
@@ -235,7 +239,7 @@ void Dpor::reverse(std::uint32_t j, std::uint32_t i) {
         seen |= task_bit(t);
         bool first = true;
         for (std::size_t b = 0; b < a && first; ++b)
-            first = !happens_before(v[b], clocks_[v[a]]);
+            first = !happens_before(v[b], clock_of(v[a]));
         if (first) initials |= task_bit(t);
     }
     const TaskSet runnable = initials & at.enabled;

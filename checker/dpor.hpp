@@ -43,7 +43,9 @@ class Dpor final : public Strategy {
     bool next_execution() override;
 
   private:
-    using Clock = std::array<std::uint32_t, kMaxTasks>; // events of each task hb-before
+    // A step's vector clock: for each task, how many of its steps happen before. Clocks are
+    // kMaxTasks entries apart in one array but only as wide as the model's tasks are used.
+    using Clock = std::array<std::uint32_t, kMaxTasks>;
 
     struct Node {
         // Leaves `parked` uninitialized: only the entries of done | sleep tasks are read, and
@@ -74,8 +76,8 @@ class Dpor final : public Strategy {
     // Step i of this execution: its clock, its races, and (with `commit`) the bookkeeping
     // later steps need; without it the step is one a task did not take.
     void record(TaskId task, Access access, std::uint32_t node, const Execution& ex, bool commit);
-    void find_races(TaskId task, const Clock& before, std::uint32_t i);
-    void every_race(TaskId task, Access access, const Clock& before, std::uint32_t i);
+    void find_races(TaskId task, const std::uint32_t* before, std::uint32_t i);
+    void every_race(TaskId task, Access access, const std::uint32_t* before, std::uint32_t i);
     void reverse(std::uint32_t j, std::uint32_t i);
     // Optimal: adds the reversal (the steps `after_race_` names) to the wake-up tree of `at`.
     void insert_reversal(std::uint32_t at);
@@ -91,12 +93,26 @@ class Dpor final : public Strategy {
     TaskId follow_tree(std::uint32_t node, TaskSet awake);
     // The task's last step before step index `i`, -1 if none.
     std::int32_t last_event_before(TaskId task, std::uint32_t i) const;
-    bool happens_before(std::uint32_t event, const Clock& clock) const {
-        const TaskId t = events_[event].task;
-        return clocks_[event][t] <= clock[t];
+    const std::uint32_t* clock_of(std::uint32_t event) const {
+        return &clocks_[std::size_t{event} * kMaxTasks];
     }
-    std::vector<std::uint32_t>& reads_of(std::int32_t object);
-    std::int32_t& last_write_of(std::int32_t object);
+    bool happens_before(std::uint32_t event, const std::uint32_t* clock) const {
+        const TaskId t = events_[event].task;
+        return clock_of(event)[t] <= clock[t];
+    }
+    // By conflict id, grown as objects show up (inline: every step asks).
+    std::vector<std::uint32_t>& reads_of(std::int32_t object) {
+        const auto i = static_cast<std::size_t>(object);
+        if (i >= reads_.size()) [[unlikely]]
+            reads_.resize(i + 1);
+        return reads_[i];
+    }
+    std::int32_t& last_write_of(std::int32_t object) {
+        const auto i = static_cast<std::size_t>(object);
+        if (i >= last_write_.size()) [[unlikely]]
+            last_write_.resize(i + 1, -1);
+        return last_write_[i];
+    }
 
     Mode mode_;
     std::optional<std::uint32_t> bound_; // preemptions an execution may take
@@ -122,7 +138,8 @@ class Dpor final : public Strategy {
 
     // This execution's steps and their happens-before clocks.
     std::vector<Event> events_;
-    std::vector<Clock> clocks_;
+    std::vector<std::uint32_t> clocks_;     // step i's clock at i * kMaxTasks
+    std::vector<std::uint8_t> clock_width_; // entries of step i's slot that may be nonzero
     std::array<std::int32_t, kMaxTasks> last_event_{}; // of each task, -1 before its first
     std::int32_t last_global_ = -1;
     std::int32_t last_write_any_ = -1;
