@@ -21,22 +21,29 @@ Dpor::Dpor(std::size_t depth_hint, Mode mode, std::optional<std::uint32_t> preem
 
 void Dpor::begin_execution() {
     taken_.recorded = true; // an execution stopped before its step ran leaves nothing
-    events_.clear();
+    // The steps before the branch point that changed are those of the execution before:
+    // they keep their clocks, and the latest access to each object is rebuilt from them.
+    std::size_t kept = 0;
+    while (kept < events_.size() && events_[kept].node < same_steps_before_)
+        ++kept;
+    events_.resize(kept);
     last_event_.fill(-1);
     last_global_ = -1;
     last_write_any_ = -1;
     last_write_.assign(last_write_.size(), -1);
     for (auto& r : reads_)
         r.clear();
+    for (std::uint32_t i = 0; i < kept; ++i)
+        note_access(i);
     next_sleep_ = 0;
     last_ = kNoTask;
     preemptions_ = 0;
 }
 
 TaskId Dpor::pick(std::uint32_t step, TaskSet enabled, const Execution& ex) {
+    writes_conflict_ = ex.has_invariants();
     if (step == 1) begin_execution();
     commit_taken(ex);
-    writes_conflict_ = ex.has_invariants();
     std::size_t index = position_;
     if (position_ < path_.size()) {
         // Same prefix, same state: a model that is not deterministic would break this.
@@ -49,6 +56,7 @@ TaskId Dpor::pick(std::uint32_t step, TaskSet enabled, const Execution& ex) {
     const TaskId task = path_[index].chosen;
     preemptions_ = preemptions_after(path_[index]);
     last_ = task;
+    if (index < same_steps_before_) return task; // its step is kept from the execution before
     // What the step does is known once it has run (see commit_taken).
     taken_ = Taken{task,
                    access_of(ex.tasks()[task]->pending(),
@@ -147,7 +155,6 @@ void Dpor::record(TaskId task, Access access, std::uint32_t node, const Executio
     auto add = [&](std::int32_t e) {
         if (e >= 0) preds.push_back(static_cast<std::uint32_t>(e));
     };
-    std::vector<std::uint32_t>* reads = nullptr;
     if (access.global) {
         for (std::size_t t = 0; t < ex.tasks().size(); ++t)
             if (t != task) add(last_event_[t]);
@@ -155,8 +162,7 @@ void Dpor::record(TaskId task, Access access, std::uint32_t node, const Executio
         add(last_global_);
         add(last_write_of(access.object));
         if (access.write) {
-            reads = &reads_of(access.object);
-            for (std::uint32_t r : *reads)
+            for (std::uint32_t r : reads_of(access.object))
                 add(static_cast<std::int32_t>(r));
             if (writes_conflict_) add(last_write_any_);
         }
@@ -179,22 +185,25 @@ void Dpor::record(TaskId task, Access access, std::uint32_t node, const Executio
         events_.pop_back();
         return;
     }
+    note_access(i);
+    if (access.blocking)
+        every_race(task, access, before.data(), i);
+    else
+        find_races(task, before.data(), i);
+}
+
+void Dpor::note_access(std::uint32_t i) {
+    const auto [task, access, node] = events_[i];
     last_event_[task] = static_cast<std::int32_t>(i);
     if (access.global) {
         last_global_ = static_cast<std::int32_t>(i);
     } else if (access.write) {
         last_write_of(access.object) = static_cast<std::int32_t>(i);
-        reads->clear();
+        reads_of(access.object).clear();
         if (writes_conflict_) last_write_any_ = static_cast<std::int32_t>(i);
     } else {
         reads_of(access.object).push_back(i);
     }
-    // Races between replayed steps were reversed when those steps were new.
-    if (node < fresh_from_) return;
-    if (access.blocking)
-        every_race(task, access, before.data(), i);
-    else
-        find_races(task, before.data(), i);
 }
 
 // Every earlier dependent step of another task that is not ordered before this task's last
@@ -362,6 +371,10 @@ bool Dpor::next_execution() {
         Node& node = path_.back();
         const std::size_t at = path_.size() - 1;
         fresh_from_ = at;
+        // A new value of a model choice changes what the step that made it did.
+        same_steps_before_ = at;
+        while (same_steps_before_ > 0 && path_[same_steps_before_].choice)
+            --same_steps_before_;
         if (mode_ == Mode::optimal && !node.choice) {
             WakeupTree& tree = trees_[at];
             while (!tree.empty() &&

@@ -76,6 +76,8 @@ class Dpor final : public Strategy {
     // Step i of this execution: its clock, its races, and (with `commit`) the bookkeeping
     // later steps need; without it the step is one a task did not take.
     void record(TaskId task, Access access, std::uint32_t node, const Execution& ex, bool commit);
+    // Step i becomes the latest access of its task and object.
+    void note_access(std::uint32_t i);
     void find_races(TaskId task, const std::uint32_t* before, std::uint32_t i);
     void every_race(TaskId task, Access access, const std::uint32_t* before, std::uint32_t i);
     void reverse(std::uint32_t j, std::uint32_t i);
@@ -124,6 +126,7 @@ class Dpor final : public Strategy {
     WakeupSequence race_;                         // scratch: a reversal
     std::size_t position_ = 0;                    // next node to replay in the current execution
     std::size_t fresh_from_ = 0;                  // nodes from here on are new in this execution
+    std::size_t same_steps_before_ = 0;           // steps of pick nodes before it are as before
     TaskSet next_sleep_ = 0;                      // the sleep set of the next pick node
     TaskId last_ = kNoTask;                       // the task of the last pick
     std::uint32_t preemptions_ = 0;               // in the current execution so far
