@@ -7,11 +7,8 @@ namespace {
 enum class BitOp { set, clear, test };
 
 bool bit_op(const char* name, long nr, bitmap_word* addr, BitOp how) {
-    const OpArgs bit{{nr, 0}, 1};
-    if (how == BitOp::test)
-        this_execution().visible_read(name, addr, bit);
-    else
-        this_execution().visible(name, addr, nullptr, bit);
+    this_execution().visible_data(name, addr, how != BitOp::test, DataAccess::atomic,
+                                  OpArgs{{nr, 0}, 1});
     unsigned long& word = addr->word();
     const unsigned long mask = 1UL << nr;
     bool old = (word & mask) != 0;

@@ -16,11 +16,16 @@ void inode_unlock_shared(inode* inode) {
     up_read(&inode->i_rwsem);
 }
 
+// Marked accesses, never a data race: i_size_read() is the kernel's accessor for readers
+// without the inode lock ("unlike i_size_write(), i_size_read() doesn't need locking"), and
+// on 64-bit both are smp_load_acquire()/smp_store_release() since 2024 (Baokun Li, "fs: make
+// the i_size_read/write helpers be smp_load_acquire/store_release()"). Writers still need the
+// inode lock against each other; the models check that with lockdep_assert_held-style checks.
 long long i_size_read(const inode* inode) {
-    return inode->i_size.read("i_size_read");
+    return inode->i_size.read_once("i_size_read");
 }
 void i_size_write(inode* inode, long long i_size) {
-    inode->i_size.write(i_size, "i_size_write");
+    inode->i_size.write_once(i_size, "i_size_write");
 }
 
 void inode_dio_begin(inode* inode) {

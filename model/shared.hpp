@@ -1,5 +1,8 @@
 // shared<T>: a plain shared variable (an i_size, a log_transid, a flags word). Every read
-// and write is a scheduling point; peek() reads without one, for invariants only.
+// and write is a scheduling point; peek() reads without one, for invariants only. read() and
+// write() are plain accesses, read_once() and write_once() marked ones (READ_ONCE, WRITE_ONCE):
+// two accesses of different tasks, at least one a write and one plain, not ordered by locks,
+// atomics, wake-ups or completions, are a data race (scheduler/race_detector.hpp).
 #pragma once
 
 #include <cstdint>
@@ -15,21 +18,19 @@ template <class T> class shared final : public Object {
                   "shared<T> holds integers, bools and enums: values a trace can print");
 
   public:
-    explicit shared(std::string name, T init = T{}) : Object(std::move(name)), value_(init) {}
+    explicit shared(std::string name, T init = T{})
+        : Object(std::move(name), ObjectKind::variable), value_(init) {}
 
-    T read(const char* op = "read") const {
-        this_execution().visible_read(op, this);
-        this_execution().note(static_cast<std::int64_t>(value_));
-        return value_;
-    }
-    void write(T v, const char* op = "write") {
-        this_execution().visible(op, this);
-        value_ = v;
-        this_execution().note(static_cast<std::int64_t>(v));
-    }
+    // A plain load (`x`), named `op` in traces.
+    T read(const char* op = "read") const { return load(op, DataAccess::plain); }
+    // A plain store (`x = v`).
+    void write(T v, const char* op = "write") { store(v, op, DataAccess::plain); }
+    // A marked load or store: races only with a plain access.
+    T read_once(const char* op = "READ_ONCE") const { return load(op, DataAccess::marked); }
+    void write_once(T v, const char* op = "WRITE_ONCE") { store(v, op, DataAccess::marked); }
     T peek() const { return value_; }
-    // For read-modify-write primitives built on a word (bit operations): call only right
-    // after their own scheduling point.
+    // For atomic read-modify-write primitives built on a word (bit operations): call only
+    // right after their own scheduling point, declared with DataAccess::atomic.
     T& word() { return value_; }
 
     void describe(std::string& out) const override {
@@ -37,15 +38,27 @@ template <class T> class shared final : public Object {
     }
 
   private:
+    T load(const char* op, DataAccess access) const {
+        this_execution().visible_data(op, this, false, access);
+        this_execution().note(static_cast<std::int64_t>(value_));
+        return value_;
+    }
+    void store(T v, const char* op, DataAccess access) {
+        this_execution().visible_data(op, this, true, access);
+        value_ = v;
+        this_execution().note(static_cast<std::int64_t>(v));
+    }
+
     T value_;
 };
 
-// Marked accesses, as the kernel writes them where a plain access could tear or be fused.
+// Marked accesses, as the kernel writes them where a plain access could tear or be fused, or
+// would race.
 template <class T> T READ_ONCE(const shared<T>& x) {
-    return x.read("READ_ONCE");
+    return x.read_once("READ_ONCE");
 }
 template <class T, class V> void WRITE_ONCE(shared<T>& x, V v) {
-    x.write(static_cast<T>(v), "WRITE_ONCE");
+    x.write_once(static_cast<T>(v), "WRITE_ONCE");
 }
 
 } // namespace lockcheck

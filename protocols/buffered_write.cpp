@@ -117,9 +117,11 @@ struct btrfs_inode {
 
     struct inode vfs_inode;
     extent_io_tree io_tree;
-    std::deque<shared<bool>> page_cache;   // page i is cached, with data
-    std::deque<shared<bool>> file_extents; // page i has a file extent item, data on disk
-    std::deque<atomic_t> ordered_extents;  // direct writes in flight on page i
+    std::deque<shared<bool>> page_cache; // page i is cached, with data
+    // Page i has a file extent item, data on disk. Its updates are btree operations under the
+    // tree's own locks, which the model leaves out: marked accesses, never a data race.
+    std::deque<shared<bool>> file_extents;
+    std::deque<atomic_t> ordered_extents; // direct writes in flight on page i
     // Ghost state for the punch-hole property, a plain field: punch hole holds page i's
     // extent lock.
     std::vector<char> punching;
@@ -210,7 +212,7 @@ void btrfs_punch_hole(btrfs_inode* bi, long long offset, long long len) {
     lock_pages(bi, offset, len);
     bi->punching[page] = true;
     bi->page_cache[page].write(false, "truncate_pagecache_range");
-    bi->file_extents[page].write(false, "__btrfs_drop_extents");
+    bi->file_extents[page].write_once(false, "__btrfs_drop_extents");
     bi->punching[page] = false;
     unlock_pages(bi, offset, len);
     inode_unlock(&bi->vfs_inode);
@@ -231,7 +233,7 @@ void btrfs_direct_write_range(btrfs_inode* bi, const BufferedWritePolicy& p, lon
         check(inode_locked_by_me(bi), kSizeLocked.c_str());
         i_size_write(inode, start + len);
     }
-    bi->file_extents[page].write(true, "btrfs_submit_direct");
+    bi->file_extents[page].write_once(true, "btrfs_submit_direct");
     atomic_dec(&bi->ordered_extents[page]); // btrfs_finish_ordered_io()
     if (p.dio_locks_extent) unlock_pages(bi, start, len);
 }
@@ -279,7 +281,7 @@ void truncate_setsize(btrfs_inode* bi, long long newsize) {
 void btrfs_truncate(btrfs_inode* bi) {
     const long long size = i_size_read(&bi->vfs_inode);
     for (int i = first_page_past(size); i < nr_pages(bi); ++i)
-        bi->file_extents[i].write(false, "btrfs_truncate_inode_items");
+        bi->file_extents[i].write_once(false, "btrfs_truncate_inode_items");
 }
 
 void btrfs_setsize(btrfs_inode* bi, const BufferedWritePolicy& p, long long newsize) {

@@ -37,8 +37,8 @@ std::string blocked_on(const Task& t) {
 
 } // namespace
 
-Object::Object(std::string name) : name_(std::move(name)) {
-    id_ = Execution::current().register_object(this);
+Object::Object(std::string name, ObjectKind kind) : name_(std::move(name)) {
+    id_ = Execution::current().register_object(this, kind);
     conflict_id_ = id_;
 }
 
@@ -46,6 +46,7 @@ Execution::Execution(StackPool& stacks, Strategy& strategy, Limits limits, Trace
     : stacks_(stacks), strategy_(strategy), limits_(limits), sink_(sink), previous_(current_) {
     current_ = this;
     schedule_.reserve(limits.depth);
+    races_.reserve(limits.depth);
 }
 
 Execution::~Execution() {
@@ -58,9 +59,11 @@ Execution::~Execution() {
 
 thread_local Execution* Execution::current_ = nullptr;
 
-int Execution::register_object(Object* obj) {
+int Execution::register_object(Object* obj, ObjectKind kind) {
     objects_.push_back(obj);
-    return static_cast<int>(objects_.size() - 1);
+    const int id = static_cast<int>(objects_.size() - 1);
+    races_.add_object(id, kind);
+    return id;
 }
 
 Task& Execution::spawn(std::unique_ptr<Task> task, std::function<void()> body) {
@@ -68,6 +71,7 @@ Task& Execution::spawn(std::unique_ptr<Task> task, std::function<void()> body) {
         throw std::length_error("a model may spawn at most " + std::to_string(kMaxTasks) +
                                 " tasks");
     task->id_ = static_cast<TaskId>(tasks_.size());
+    races_.add_task(task->id_, running_ ? running_->id_ : kNoTask, step_);
     task->body_ = std::move(body);
     tasks_.push_back(std::move(task));
     return *tasks_.back();
@@ -123,6 +127,8 @@ inline void Execution::finish_step() {
         last_write_step_ = step_;
         if (obj) obj->last_written = step_;
     }
+    if (const RaceDetector::Race* race = races_.end_step()) [[unlikely]]
+        report_race(*race);
     if (t.turn_start_ && obj) {
         if (t.turn_count_ < Task::kTurnObjects)
             t.turn_objects_[t.turn_count_++] = obj;
@@ -187,6 +193,7 @@ Task* Execution::advance() {
     ++step_;
     schedule_.push_back(id);
     t.last_step_ = step_;
+    races_.begin_step(t.id_, step_, t.pending_);
     // The task declares its next operation while it runs: keep what finishing the step needs.
     stepping_ = &t;
     step_obj_ = t.pending_.obj;
@@ -385,6 +392,19 @@ void Execution::report_blocked() {
         fail(ViolationKind::hang, "hang", "hang: no task can run and nothing can wake " + who);
     }
     outcome_.violation->details = std::move(details);
+}
+
+void Execution::report_race(const RaceDetector::Race& race) {
+    auto text = [this](const RaceDetector::Access& a) {
+        const char* kind = a.write ? "write" : "read";
+        std::string out = kind;
+        if (std::string_view(a.op) != kind) out += std::string(" (") + a.op + ")";
+        return out + " by " + tasks_[a.task]->name() + " at step " + std::to_string(a.step);
+    };
+    const std::string& var = objects_[static_cast<std::size_t>(race.variable)]->name();
+    record(ViolationKind::data_race, "data race on " + var,
+           "data race on " + var + ": " + text(race.earlier) + " and " + text(race.later) +
+               " are not ordered");
 }
 
 void Execution::on_stack_overflow() {

@@ -20,6 +20,7 @@
 
 #include "object.hpp"
 #include "operation.hpp"
+#include "race_detector.hpp"
 #include "schedule.hpp"
 #include "stack_pool.hpp"
 #include "strategy.hpp"
@@ -100,6 +101,10 @@ class Execution {
                         OpArgs args = {});
     // A scheduling point for an operation that only reads shared state.
     void visible_read(const char* op, const Object* obj, OpArgs args = {});
+    // A scheduling point for an access of a shared variable (`access` is not sync): a read,
+    // or a write when `write`. Checked for data races (race_detector.hpp).
+    void visible_data(const char* op, const Object* var, bool write, DataAccess access,
+                      OpArgs args = {});
     // A scheduling point that is enabled when `enabled` says so, or else when no other task
     // can run (a turn of a spin loop; see Operation::fallback). It changes nothing.
     void visible_spin(const char* op, EnabledFn enabled);
@@ -155,7 +160,7 @@ class Execution {
         T value;
     };
 
-    int register_object(Object* obj);
+    int register_object(Object* obj, ObjectKind kind);
     // Records the first violation of the execution; never throws.
     void record(ViolationKind kind, std::string property, std::string message);
     static void fiber_entry(boost::context::detail::transfer_t transfer);
@@ -186,6 +191,7 @@ class Execution {
     [[gnu::cold]] void run_final_checks();
     void check_invariants();
     [[gnu::cold]] void report_blocked();
+    [[gnu::cold]] void report_race(const RaceDetector::Race& race);
     void on_stack_overflow();
     void on_step_timeout();
     static void interrupt_running_task();
@@ -199,6 +205,7 @@ class Execution {
     template <class T> static constexpr char kLocalKey = 0; // its address names T
     std::vector<std::pair<const void*, void*>> locals_;
     Counters counters_;
+    RaceDetector races_;
     std::vector<Object*> objects_;
     std::vector<std::unique_ptr<Task>> tasks_;
     std::vector<Check> invariants_;
@@ -282,6 +289,11 @@ inline void Execution::visible_global(const char* op, const Object* obj, Enabled
 
 inline void Execution::visible_read(const char* op, const Object* obj, OpArgs args) {
     declare(Operation{op, obj, nullptr, true, false, args});
+}
+
+inline void Execution::visible_data(const char* op, const Object* var, bool write,
+                                    DataAccess access, OpArgs args) {
+    declare(Operation{op, var, nullptr, !write, false, args, false, access});
 }
 
 inline void Execution::visible_spin(const char* op, EnabledFn enabled) {

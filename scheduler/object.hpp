@@ -22,10 +22,16 @@ struct HoldStats {
     }
 };
 
+// What an object is to data-race detection (race_detector.hpp).
+enum class ObjectKind : std::uint8_t {
+    synchronizing, // a lock, an atomic, a wait queue, a list...: its operations order tasks
+    variable,      // a plain shared variable (shared<T>): its accesses may race
+};
+
 class Object {
   public:
     // Registers the object with the execution being set up or run.
-    explicit Object(std::string name);
+    explicit Object(std::string name, ObjectKind kind = ObjectKind::synchronizing);
     virtual ~Object() = default;
     Object(const Object&) = delete;
     Object& operator=(const Object&) = delete;

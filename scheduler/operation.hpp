@@ -20,6 +20,18 @@ struct OpArgs {
     std::uint8_t n = 0;
 };
 
+// How an operation touches memory, for data-race detection (race_detector.hpp).
+enum class DataAccess : std::uint8_t {
+    sync,   // an operation of a synchronizing object (a lock, an atomic_t, a wait queue, a
+            // completion, a list) or of none: it orders tasks, and never races
+    plain,  // a plain load or store of a shared variable (shared<T>::read/write): it orders
+            // nothing and races with a conflicting access of another task not ordered with it
+    marked, // READ_ONCE/WRITE_ONCE, i_size_read/i_size_write: orders nothing, races only with
+            // a plain access
+    atomic, // an atomic operation on a variable's word (bitops): orders as `sync` does, and
+            // races with a plain access as `marked` does
+};
+
 struct Operation {
     const char* name = nullptr; // the kernel function, e.g. "mutex_lock"; a static string
     const Object* obj = nullptr;
@@ -32,6 +44,7 @@ struct Operation {
     // It reads or changes state beyond `obj` that no object stands for (other tasks' CPUs and
     // preemption counts): for partial-order reduction it depends on every other operation.
     bool global = false;
+    DataAccess access = DataAccess::sync;
 };
 
 } // namespace lockcheck

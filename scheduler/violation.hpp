@@ -23,6 +23,7 @@ enum class ViolationKind : std::uint8_t {
     lock_order,        // lockdep: a circular or recursive lock-class dependency
     list_corruption,   // CONFIG_DEBUG_LIST: a list_head linked twice or deleted twice
     preempt,           // CONFIG_DEBUG_PREEMPT: this_cpu_ptr() in preemptible code
+    data_race,         // KCSAN: unordered conflicting accesses of a variable, one plain
 };
 
 std::string_view kind_name(ViolationKind kind);
@@ -36,8 +37,12 @@ struct Violation {
     std::uint32_t step = 0;           // the step it happened at (0: before the first step)
     std::vector<std::string> details; // further lines: blocked tasks, the wait-for cycle
 
-    // Two violations are the same finding when they agree on kind and message.
-    std::string key() const { return std::string(kind_name(kind)) + ": " + message; }
+    // Two violations are the same finding when they agree on kind and message; data races,
+    // whose message names steps, when they agree on the variable (their property).
+    std::string key() const {
+        return std::string(kind_name(kind)) + ": " +
+               (kind == ViolationKind::data_race ? property : message);
+    }
 };
 
 } // namespace lockcheck

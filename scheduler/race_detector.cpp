@@ -1,0 +1,173 @@
+// The race detector's tables, grown as tasks spawn and objects register and handed from one
+// execution to the next; the clocks catching up with the log of steps; the check of an access
+// against the other tasks' last accesses of its variable.
+//
+// Why the log may start at the first access: whether an access at step k happens before a
+// later one depends only on the steps from k on (a chain of synchronizations from one to the
+// other), and the clocks computed from there, starting at zero, answer exactly that.
+#include "race_detector.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <utility>
+
+namespace lockcheck {
+
+thread_local std::vector<std::unique_ptr<RaceDetector::Tables>> RaceDetector::spare_tables_;
+
+RaceDetector::RaceDetector() {
+    if (spare_tables_.empty()) {
+        t_ = std::make_unique<Tables>();
+        return;
+    }
+    t_ = std::move(spare_tables_.back());
+    spare_tables_.pop_back();
+    t_->task_clocks.clear();
+    t_->sync_clocks.clear();
+    t_->variable_ids.clear();
+    t_->variable_of.clear();
+    t_->seen.clear(); // `last` is read only where `seen` says: it keeps what it holds
+}
+
+RaceDetector::~RaceDetector() {
+    spare_tables_.push_back(std::move(t_));
+}
+
+void RaceDetector::reserve(std::size_t steps) {
+    if (t_->log_capacity >= steps) return;
+    t_->log.reset(new Entry[steps]);
+    t_->log_capacity = steps;
+}
+
+void RaceDetector::add_object(int id, ObjectKind kind) {
+    // Tables are sized when the steps need them: a step of an object makes its clock as the
+    // clocks catch up, an access of a variable indexes it.
+    objects_ = static_cast<std::size_t>(id) + 1;
+    if (kind == ObjectKind::variable) t_->variable_ids.push_back(id);
+}
+
+void RaceDetector::add_task(TaskId id, TaskId parent, std::uint32_t step) {
+    const auto tasks = static_cast<std::size_t>(id) + 1;
+    if (tasks > width_) widen(std::bit_ceil(tasks));
+    t_->task_clocks.resize(tasks * width_, 0);
+    if (parent == kNoTask || !log_) return; // nothing before the log can order an access
+    catch_up(step);
+    std::copy_n(clock_of(parent), width_, clock_of(id));
+}
+
+void RaceDetector::widen(std::size_t width) {
+    // Each table's rows move to the new stride, last row first (over rows already moved).
+    auto restride = [this, width](auto& table) {
+        using T = typename std::decay_t<decltype(table)>::value_type;
+        const std::size_t old = width_, rows = table.size() / old;
+        table.resize(rows * width, T{});
+        for (std::size_t r = rows; r-- > 0;) {
+            auto at = [&table](std::size_t i) { return table.begin() + static_cast<long>(i); };
+            std::copy_backward(at(r * old), at(r * old + old), at(r * width + old));
+            std::fill(at(r * width + old), at(r * width + width), T{});
+        }
+    };
+    restride(t_->task_clocks);
+    restride(t_->sync_clocks);
+    t_->last.resize(variables_ * kClasses * width_);
+    restride(t_->last);
+    width_ = width;
+}
+
+void RaceDetector::index_variables() {
+    Tables& t = *t_;
+    t.variable_of.resize(objects_, -1);
+    for (; variables_ < t.variable_ids.size(); ++variables_)
+        t.variable_of[static_cast<std::size_t>(t.variable_ids[variables_])] =
+            static_cast<std::int32_t>(variables_);
+    if (t.last.size() < variables_ * kClasses * width_)
+        t.last.resize(variables_ * kClasses * width_);
+    t.seen.resize(variables_ * kClasses, 0);
+}
+
+void RaceDetector::begin_access(TaskId task, std::uint32_t step, const Operation& op) {
+    const auto id = static_cast<std::size_t>(op.obj->id());
+    if (t_->variable_of.size() <= id) index_variables();
+    const std::int32_t variable = id < t_->variable_of.size() ? t_->variable_of[id] : -1;
+    if (variable < 0) return; // a data access of an object that is no variable: nothing to check
+    if (!log_) {
+        assert(step <= t_->log_capacity);
+        log_ = t_->log.get();
+        first_ = step;
+        applied_ = step - 1;
+    }
+    pending_ =
+        Pending{true, !op.read_only, op.access == DataAccess::plain, task, variable, step, op.name};
+}
+
+void RaceDetector::catch_up(std::uint32_t step) {
+    const std::size_t width = width_;
+    t_->sync_clocks.resize((objects_ + 1) * width, 0);
+    for (; applied_ < step; ++applied_) {
+        const Entry& e = log_[applied_ + 1 - first_];
+        std::uint32_t* clock = clock_of(e.task);
+        clock[e.task] = applied_ + 1;
+        // Plain and marked accesses order nothing; atomic ones do, as operations on their
+        // variable's clock. Operations on no object, spin turns and global operations use the
+        // execution-wide clock (row 0).
+        if (e.access == DataAccess::plain || e.access == DataAccess::marked) continue;
+        const bool own = e.obj && !e.fallback;
+        std::uint32_t* rows[2] = {
+            own ? sync_clock(static_cast<std::size_t>(e.obj->conflict_id()) + 1) : nullptr,
+            !own || e.global ? sync_clock(0) : nullptr};
+        for (std::uint32_t* row : rows)
+            if (row)
+                for (std::size_t i = 0; i < width; ++i)
+                    clock[i] = std::max(clock[i], row[i]);
+        if (e.read_only) continue;
+        for (std::uint32_t* row : rows)
+            if (row) std::copy_n(clock, width, row); // the clock is the join now
+    }
+}
+
+bool RaceDetector::check_access() {
+    const Pending& a = pending_;
+    const auto var = static_cast<std::size_t>(a.variable);
+    Tables& t = *t_;
+    const TaskSet* seen = &t.seen[var * kClasses];
+    // The other tasks' conflicting accesses, at least one of the two plain.
+    TaskSet candidates[kClasses] = {};
+    TaskSet any = 0;
+    for (int c = 0; c < kClasses; ++c) {
+        const bool c_write = c == plain_write || c == marked_write;
+        const bool c_plain = c == plain_write || c == plain_read;
+        if ((a.write || c_write) && (a.plain || c_plain))
+            any |= candidates[c] = seen[c] & ~task_bit(a.task);
+    }
+    if (any) {
+        catch_up(a.step);
+        // The latest one this step is not ordered after.
+        const std::uint32_t* clock = clock_of(a.task);
+        const Last* last = &t.last[var * kClasses * width_];
+        bool found = false;
+        for (int c = 0; c < kClasses; ++c) {
+            for (TaskSet others = candidates[c]; others; others &= others - 1) {
+                const TaskId u = lowest(others);
+                const Last& l = last[static_cast<std::size_t>(c) * width_ + u];
+                if (l.step <= clock[u] || (found && l.step <= race_.earlier.step)) continue;
+                found = true;
+                race_.earlier = Access{u, l.step, l.op, c == plain_write || c == marked_write,
+                                       c == plain_write || c == plain_read};
+            }
+        }
+        if (found) {
+            race_.variable = t.variable_ids[var];
+            race_.later = Access{a.task, a.step, a.op, a.write, a.plain};
+            return true;
+        }
+    }
+    const int mine =
+        a.write ? (a.plain ? plain_write : marked_write) : (a.plain ? plain_read : marked_read);
+    const std::size_t slot = var * kClasses + static_cast<std::size_t>(mine);
+    t.last[slot * width_ + a.task] = Last{a.step, a.op};
+    t.seen[slot] |= task_bit(a.task);
+    return false;
+}
+
+} // namespace lockcheck

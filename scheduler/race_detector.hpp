@@ -1,0 +1,143 @@
+// RaceDetector: happens-before data-race detection for plain shared variables, the model's
+// KCSAN. The scheduling step tells it each step's task and operation. It keeps each task's
+// last accesses of every variable and, to order them, vector clocks (per task, per
+// synchronizing object, one for operations on no object) computed lazily: from a model's
+// first access of a variable on, a step only logs what it synchronizes with, and the clocks
+// catch up with the log when an access has another task's conflicting access to be checked
+// against. Nothing here allocates or formats during a step: tables grow when tasks spawn and
+// objects register (and are kept for the next execution), and a race comes back as data.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "object.hpp"
+#include "operation.hpp"
+#include "task_set.hpp"
+
+namespace lockcheck {
+
+// Happens-before is the synchronization order: program order; a task spawned by a running
+// task starts after that task's step; every operation of a synchronizing object acquires the
+// object's clock and, unless it only reads, releases into it (operations on no object, spin
+// turns and global operations do the same with one execution-wide clock). Plain and marked
+// accesses order nothing. This orders more than the kernel's memory model does (there an
+// atomic_inc or a failed trylock orders nothing), so it may miss a race, never invent one.
+// Two accesses of one variable by different tasks, at least one a write and at least one
+// plain, that it leaves unordered are a data race.
+class RaceDetector {
+  public:
+    // One access of a race, as a report names it.
+    struct Access {
+        TaskId task = 0;
+        std::uint32_t step = 0;
+        const char* op = nullptr; // "write", "READ_ONCE", "set_bit"
+        bool write = false;
+        bool plain = false;
+    };
+    struct Race {
+        int variable = 0; // its object id
+        Access earlier;
+        Access later; // the access of the step just taken
+    };
+
+    RaceDetector();
+    ~RaceDetector();
+    RaceDetector(const RaceDetector&) = delete;
+    RaceDetector& operator=(const RaceDetector&) = delete;
+
+    // Set-up: an execution takes at most `steps` steps.
+    void reserve(std::size_t steps);
+    // An object registers (at set-up, or when task code makes one).
+    void add_object(int id, ObjectKind kind);
+    // A task is spawned: at set-up (parent kNoTask) it starts knowing nothing; spawned by the
+    // running task `parent` during step `step`, it starts after that step.
+    void add_task(TaskId id, TaskId parent, std::uint32_t step);
+
+    // `task` takes step `step` (the steps are 1, 2, ...) with `op`.
+    void begin_step(TaskId task, std::uint32_t step, const Operation& op) {
+        if (op.access != DataAccess::sync) [[unlikely]]
+            begin_access(task, step, op);
+        if (log_)
+            log_[step - first_] =
+                Entry{op.obj, task, op.read_only, op.fallback, op.global, op.access};
+    }
+    // The step is over: a data access is checked against the other tasks' accesses of its
+    // variable. Returns the race found, if any (valid until the next step).
+    const Race* end_step() {
+        if (!pending_.active) [[likely]]
+            return nullptr;
+        pending_.active = false;
+        return check_access() ? &race_ : nullptr;
+    }
+
+  private:
+    // A step as synchronization sees it: its task and what its operation touched.
+    struct Entry {
+        const Object* obj;
+        TaskId task;
+        bool read_only;
+        bool fallback;
+        bool global;
+        DataAccess access;
+    };
+    // A task's last access of a variable in one class; step 0: none.
+    struct Last {
+        std::uint32_t step;
+        const char* op;
+    };
+    // The classes of access kept per variable and task: a task's accesses of one class are in
+    // program order, so its last one is ordered before a step only if all of them are.
+    enum Class { plain_write, marked_write, plain_read, marked_read, kClasses };
+    // Every table, kept from one execution to the next so that set-up does not allocate.
+    struct Tables {
+        std::unique_ptr<Entry[]> log; // by step - first_; only the steps logged are read
+        std::size_t log_capacity = 0;
+        // By task: for each task, its last step this one is ordered after.
+        std::vector<std::uint32_t> task_clocks;
+        // Row 0: operations on no object; row 1 + conflict id: a synchronizing object.
+        std::vector<std::uint32_t> sync_clocks;
+        std::vector<int> variable_ids;         // by variable index: its object id
+        std::vector<std::int32_t> variable_of; // by object id: its variable index, or -1
+        std::vector<Last> last;    // by (variable * kClasses + class) * width + task, where seen
+        std::vector<TaskSet> seen; // by variable * kClasses + class: who has a Last
+    };
+    // The data access of the step in progress, checked when it ends.
+    struct Pending {
+        bool active = false;
+        bool write = false;
+        bool plain = false;
+        TaskId task = 0;
+        std::int32_t variable = -1;
+        std::uint32_t step = 0;
+        const char* op = nullptr;
+    };
+
+    std::uint32_t* clock_of(TaskId task) { return &t_->task_clocks[task * width_]; }
+    std::uint32_t* sync_clock(std::size_t row) { return &t_->sync_clocks[row * width_]; }
+    [[gnu::noinline]] void begin_access(TaskId task, std::uint32_t step, const Operation& op);
+    // Maps the variables registered since the last call to their tables.
+    void index_variables();
+    // Brings every clock up to step `step` of the log.
+    void catch_up(std::uint32_t step);
+    bool check_access();
+    // Makes every clock `width` entries wide.
+    void widen(std::size_t width);
+
+    // The tables of finished executions, for the next ones on this thread (they may nest).
+    static thread_local std::vector<std::unique_ptr<Tables>> spare_tables_;
+
+    std::unique_ptr<Tables> t_;
+    std::size_t width_ = 4;     // every clock's stride: 4, 8, ... (at least the tasks)
+    std::size_t objects_ = 0;   // registered so far
+    std::size_t variables_ = 0; // of them, indexed in variable_of
+    Entry* log_ = nullptr;      // set at the first access of a variable: steps before it
+                                // cannot order it after anything
+    std::uint32_t first_ = 0;   // the step log_[0] is
+    std::uint32_t applied_ = 0; // the last step the clocks include
+    Pending pending_;
+    Race race_;
+};
+
+} // namespace lockcheck
