@@ -17,7 +17,7 @@ struct Access {
     bool global;         // depends on every other step
     bool blocking;       // may have to wait (a lock, a sleep): see Dpor::every_race
     // The task held the object exclusively as the step began (an unlock): no other task's
-    // waiting operation on it can run before this step, so optimal DPOR does not try to.
+    // waiting operation on it can run before this step, so DPOR does not try to.
     bool held;
 };
 

@@ -60,7 +60,7 @@ TaskId Dpor::pick(std::uint32_t step, TaskSet enabled, const Execution& ex) {
     // What the step does is known once it has run (see commit_taken).
     taken_ = Taken{task,
                    access_of(ex.tasks()[task]->pending(),
-                             mode_ == Mode::optimal ? ex.tasks()[task].get() : nullptr),
+                             bound_ ? nullptr : ex.tasks()[task].get()),
                    static_cast<std::uint32_t>(index), false};
     return task;
 }
@@ -252,12 +252,12 @@ void Dpor::reverse(std::uint32_t j, std::uint32_t i) {
         if (first) initials |= task_bit(t);
     }
     const TaskSet runnable = initials & at.enabled;
+    // An acquisition cannot run before the release of what another task holds: not a race
+    // to reverse (the one with that task's acquisition is).
+    if (!bound_ && events_[i].access.blocking && events_[j].access.held &&
+        events_[j].access.object == events_[i].access.object)
+        return;
     if (mode_ == Mode::optimal) {
-        // An acquisition cannot run before the release of what another task holds: not a
-        // race to reverse (the one with that task's acquisition is).
-        if (events_[i].access.blocking && events_[j].access.held &&
-            events_[j].access.object == events_[i].access.object)
-            return;
         // Each initial's task would take that same step first at j's point, so if none can
         // run there the reversal cannot either; the race that can be reversed is with an
         // earlier step (every_race finds it).

@@ -35,7 +35,7 @@ const PinnedCount kPinnedCounts[] = {
     {"rename-pin", "no-pin", 70, 13896},
     {"rename-pin", "pin-after-unlink", 214, 103514},
     {"rename-pin", "unsynced-log-edits", 2748, 2813},
-    {"cil-push", "global", 616, 616},
+    {"cil-push", "global", 608, 608},
     {"cil-push", "percpu", 1632, 1632},
     {"cil-push", "hotplug", 1, 2312},
     {"cil-push", "hotplug-possible-cpus", 2312, 2312},
