@@ -58,10 +58,9 @@ TaskId Dpor::pick(std::uint32_t step, TaskSet enabled, const Execution& ex) {
     last_ = task;
     if (index < same_steps_before_) return task; // its step is kept from the execution before
     // What the step does is known once it has run (see commit_taken).
-    taken_ = Taken{task,
-                   access_of(ex.tasks()[task]->pending(),
-                             bound_ ? nullptr : ex.tasks()[task].get()),
-                   static_cast<std::uint32_t>(index), false};
+    taken_ = Taken{
+        task, access_of(ex.tasks()[task]->pending(), bound_ ? nullptr : ex.tasks()[task].get()),
+        static_cast<std::uint32_t>(index), false};
     return task;
 }
 
