@@ -29,10 +29,10 @@ struct Summary {
     SearchStats stats;
     std::size_t violations = 0;
     std::vector<CounterexampleSize> counterexamples; // one per violation, in order
-    bool sampled = false;                          // random or pct: not every execution
-    std::optional<std::uint32_t> preemption_bound; // dfs --preemptions K
-    std::uint32_t pct_depth = 0;                   // pct: the bug depth d aimed at (0: not pct)
-    std::uint32_t pct_steps = 0;                   // pct: k, the steps change points fall in
+    bool sampled = false;                            // random or pct: not every execution
+    std::optional<std::uint32_t> preemption_bound;   // dfs --preemptions K
+    std::uint32_t pct_depth = 0;                     // pct: the bug depth d aimed at (0: not pct)
+    std::uint32_t pct_steps = 0;                     // pct: k, the steps change points fall in
 };
 
 // "set_bit(1, log_tree) -> 0": a step's operation, arguments, object and value.
