@@ -25,6 +25,19 @@ const char* search_name(Search search) {
     return "dfs";
 }
 
+std::vector<std::string> search_names() {
+    std::vector<std::string> names;
+    for (Search s : {Search::dfs, Search::dpor, Search::optimal_dpor, Search::random, Search::pct})
+        names.emplace_back(search_name(s));
+    return names;
+}
+
+std::optional<Search> find_search(std::string_view name) {
+    for (Search s : {Search::dfs, Search::dpor, Search::optimal_dpor, Search::random, Search::pct})
+        if (name == search_name(s)) return s;
+    return std::nullopt;
+}
+
 bool exhaustive(Search search) {
     return search == Search::dfs || search == Search::dpor || search == Search::optimal_dpor;
 }

@@ -7,6 +7,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "scheduler/strategy.hpp"
 
@@ -34,6 +36,10 @@ struct SearchOptions {
 };
 
 const char* search_name(Search search);
+// Every search's name, in the order of the enum.
+std::vector<std::string> search_names();
+// The search by that name, if there is one.
+std::optional<Search> find_search(std::string_view name);
 // Whether the search runs every execution (within its bounds) rather than a sample.
 bool exhaustive(Search search);
 // "dfs", "dfs, at most 2 preemptions", "pct, depth 3, seed 1"

@@ -55,6 +55,13 @@ void add_report_options(CLI::App* sub, lc::cli::ReportFiles& files) {
         ->type_name("DIR");
 }
 
+std::string comma_separated(const std::vector<std::string>& names) {
+    std::string text;
+    for (const std::string& name : names)
+        text += (text.empty() ? "" : ",") + name;
+    return text;
+}
+
 int usage_error(const std::string& message) {
     std::cerr << "lockcheck: " << message << "\n";
     return lc::cli::kExitUsage;
@@ -90,7 +97,7 @@ int main(int argc, char** argv) {
     const auto& protocols = lc::cli::all_models();
     std::vector<lc::cli::CheckRequest> requests(protocols.size());
     std::vector<std::string> variant_names(protocols.size()), depth_text(protocols.size()),
-        replay_text(protocols.size());
+        replay_text(protocols.size()), strategy_text(protocols.size());
     std::vector<unsigned> stack_kib(protocols.size(), 256);
     std::vector<std::optional<unsigned>> preemptions(protocols.size());
     for (std::size_t i = 0; i < protocols.size(); ++i) {
@@ -116,17 +123,13 @@ int main(int argc, char** argv) {
         sub->add_option("--replay", replay_text[i], "replay one schedule (as printed by a run)")
             ->type_name("SCHEDULE");
         r.search.search = lc::kDefaultSearch;
-        sub->add_option("--strategy", r.search.search,
+        sub->add_option("--strategy", strategy_text[i],
                         "dfs: every interleaving; dpor: one of each class of interleavings that "
                         "differ only in the order of independent steps; optimal-dpor: dpor that "
-                        "runs no class twice; random: uniformly random "
-                        "schedules; pct: probabilistic concurrency testing")
-            ->transform(CLI::CheckedTransformer(
-                std::map<std::string, lc::Search>{{"dfs", lc::Search::dfs},
-                                                  {"dpor", lc::Search::dpor},
-                                                  {"optimal-dpor", lc::Search::optimal_dpor},
-                                                  {"random", lc::Search::random},
-                                                  {"pct", lc::Search::pct}}))
+                        "runs no class twice; random: uniformly random schedules; pct: "
+                        "probabilistic concurrency testing")
+            ->check(CLI::IsMember(lc::search_names()).description(""))
+            ->type_name("{" + comma_separated(lc::search_names()) + "}")
             ->default_str(lc::search_name(lc::kDefaultSearch));
         sub->add_option("--preemptions", preemptions[i],
                         "dfs, dpor: only schedules with at most K preemptions (iterative "
@@ -205,6 +208,7 @@ int main(int argc, char** argv) {
         if (!app.got_subcommand(protocols[i].name)) continue;
         lc::cli::CheckRequest& r = requests[i];
         r.variant = *protocols[i].find_variant(variant_names[i]);
+        if (!strategy_text[i].empty()) r.search.search = *lc::find_search(strategy_text[i]);
         r.options.depth = depth_text[i].empty()
                               ? protocols[i].depth_for(r.variant)
                               : static_cast<std::uint32_t>(std::stoul(depth_text[i]));

@@ -119,6 +119,7 @@ TEST(Strategies, sampling_runs_are_repeatable_and_do_not_claim_a_proof) {
 TEST(Strategies, bad_strategy_options_exit_2_with_one_line) {
     const std::vector<std::vector<std::string>> cases = {
         {"rename-pin", "--strategy", "optimal-dpor", "--preemptions", "1"},
+        {"rename-pin", "--strategy", "bogus"},
         {"rename-pin", "--time-limit", "5x"},
         {"rename-pin", "--max-executions", "0"},
         {"rename-pin", "--strategy", "pct", "--pct-depth", "0"},
