@@ -1,6 +1,7 @@
 // Dpor: source-DPOR with sleep sets (Abdulla, Aronis, Jonsson, Sagonas, "Optimal Dynamic
 // Partial Order Reduction", POPL 2014, Algorithm 1). Like Dfs it keeps one path of branch
-// points and replays its prefix; unlike Dfs it does not try every enabled task at a branch
+// points and replays its prefix (whose steps keep their clocks from the execution before);
+// unlike Dfs it does not try every enabled task at a branch
 // point, only those that reverse a race seen in an execution through it. Two executions that
 // differ only in the order of independent steps (checker/dependency.hpp) are equivalent, and
 // one of each class is run; tasks whose step was already explored from an equivalent state
@@ -14,10 +15,10 @@
 // blocked.
 //
 // With a preemption bound (source DPOR only), executions with more preemptions than the
-// bound are not run, and a race's task is also scheduled at the latest branch point before
-// it where the execution switched tasks anyway (conservative branching, Coons, Musuvathi,
-// McKinley, "Bounded Partial-Order Reduction", OOPSLA 2013): a reversal that would cost a
-// preemption where the race is can be reached there without one. Sleep sets are off: a task
+// bound are not run, and every initial of a race's reversal is also scheduled at the latest
+// branch point before it where the execution switched tasks anyway (conservative branching, Coons,
+// Musuvathi, McKinley, "Bounded Partial-Order Reduction", OOPSLA 2013): a reversal that would cost
+// a preemption where the race is can be reached there without one. Sleep sets are off: a task
 // explored from an equivalent state may have needed a preemption the bound now forbids.
 #pragma once
 
