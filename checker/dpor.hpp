@@ -1,12 +1,12 @@
 // Dpor: source-DPOR with sleep sets (Abdulla, Aronis, Jonsson, Sagonas, "Optimal Dynamic
 // Partial Order Reduction", POPL 2014, Algorithm 1). Like Dfs it keeps one path of branch
 // points and replays its prefix (whose steps keep their clocks from the execution before);
-// unlike Dfs it does not try every enabled task at a branch
-// point, only those that reverse a race seen in an execution through it. Two executions that
-// differ only in the order of independent steps (checker/dependency.hpp) are equivalent, and
-// one of each class is run; tasks whose step was already explored from an equivalent state
-// sleep until a dependent step wakes them, and an execution whose enabled tasks all sleep
-// stops (it is "sleep-set blocked"). Model choices (migrations) are explored in full.
+// unlike Dfs it does not try every enabled task at a branch point, only those that reverse a
+// race seen in an execution through it. Two executions that differ only in the order of
+// independent steps (checker/dependency.hpp) are equivalent, and one of each class is run; tasks
+// whose step was already explored from an equivalent state sleep until a dependent step wakes them,
+// and an execution whose enabled tasks all sleep stops (it is "sleep-set blocked"). Model choices
+// (migrations) are explored in full.
 //
 // Optimal DPOR (Algorithm 2 of the same paper) replaces each branch point's backtrack set by a
 // wake-up tree: a race adds the whole sequence that reverses it, not just its first task, and
