@@ -25,15 +25,20 @@ const char* search_name(Search search) {
     return "dfs";
 }
 
+namespace {
+constexpr Search kSearches[] = {Search::dfs, Search::dpor, Search::optimal_dpor, Search::random,
+                                Search::pct};
+} // namespace
+
 std::vector<std::string> search_names() {
     std::vector<std::string> names;
-    for (Search s : {Search::dfs, Search::dpor, Search::optimal_dpor, Search::random, Search::pct})
+    for (Search s : kSearches)
         names.emplace_back(search_name(s));
     return names;
 }
 
 std::optional<Search> find_search(std::string_view name) {
-    for (Search s : {Search::dfs, Search::dpor, Search::optimal_dpor, Search::random, Search::pct})
+    for (Search s : kSearches)
         if (name == search_name(s)) return s;
     return std::nullopt;
 }

@@ -9,6 +9,7 @@
 #include "checker/dfs.hpp"
 #include "checker/dpor.hpp"
 #include "checker/random_walk.hpp"
+#include "counted_models.hpp"
 #include "harness.hpp"
 #include "protocols/registry.hpp"
 
@@ -46,67 +47,9 @@ std::uint64_t dpor_executions(const Setup& setup) {
 
 TEST_GROUP(Dpor){};
 
-TEST(Dpor, steps_on_different_objects_are_explored_in_one_order) {
-    // DFS runs C(4, 2) = 6 orders of these four independent writes.
-    CHECK_EQUAL(1ul, dpor_executions([] {
-                    auto& v = this_execution().make<Vars>();
-                    spawn("a", [&v] {
-                        WRITE_ONCE(v.x, 1);
-                        WRITE_ONCE(v.x, 2);
-                    });
-                    spawn("b", [&v] {
-                        WRITE_ONCE(v.y, 1);
-                        WRITE_ONCE(v.y, 2);
-                    });
-                }));
-}
-
-TEST(Dpor, reads_of_one_object_commute) {
-    CHECK_EQUAL(1ul, dpor_executions([] {
-                    auto& v = this_execution().make<Vars>();
-                    for (const char* name : {"a", "b", "c"})
-                        spawn(name, [&v] { (void)READ_ONCE(v.x); });
-                }));
-}
-
-TEST(Dpor, writes_to_one_object_are_explored_in_every_order) {
-    // Every interleaving of a's two writes with b's two is a different trace: 6.
-    CHECK_EQUAL(6ul, dpor_executions([] {
-                    auto& v = this_execution().make<Vars>();
-                    spawn("a", [&v] {
-                        WRITE_ONCE(v.x, 1);
-                        WRITE_ONCE(v.x, 2);
-                    });
-                    spawn("b", [&v] {
-                        WRITE_ONCE(v.x, 3);
-                        WRITE_ONCE(v.x, 4);
-                    });
-                }));
-}
-
-TEST(Dpor, a_write_and_a_read_are_explored_in_both_orders) {
-    CHECK_EQUAL(2ul, dpor_executions([] {
-                    auto& v = this_execution().make<Vars>();
-                    spawn("writer", [&v] { WRITE_ONCE(v.x, 1); });
-                    spawn("reader", [&v] { (void)READ_ONCE(v.x); });
-                }));
-}
-
-TEST(Dpor, critical_sections_are_explored_in_both_lock_orders) {
-    // Two tasks each lock, write their own variable, unlock: only the lock order differs.
-    CHECK_EQUAL(2ul, dpor_executions([] {
-                    auto& v = this_execution().make<Vars>();
-                    spawn("a", [&v] {
-                        mutex_lock(&v.m);
-                        WRITE_ONCE(v.x, 1);
-                        mutex_unlock(&v.m);
-                    });
-                    spawn("b", [&v] {
-                        mutex_lock(&v.m);
-                        WRITE_ONCE(v.y, 1);
-                        mutex_unlock(&v.m);
-                    });
-                }));
+TEST(Dpor, runs_one_execution_per_trace_of_every_hand_counted_model) {
+    for (const CountedModel& m : counted_models())
+        CHECK_EQUAL_TEXT(m.traces, dpor_executions(m.setup), m.what);
 }
 
 TEST(Dpor, finds_the_lost_update_of_an_unlocked_counter) {
