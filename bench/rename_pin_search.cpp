@@ -7,7 +7,7 @@
 #include "checker/explorer.hpp"
 #include "deadline_dfs.hpp"
 #include "measure.hpp"
-#include "protocols/registry.hpp"
+#include "checker/model_registry.hpp"
 
 namespace lockcheck::bench {
 
@@ -26,7 +26,7 @@ void set_parameter(const Protocol& p, ParameterValues& values, const std::string
 
 SearchCost measure_rename_pin(const std::string& variant, int renames, int fsyncs, int reps,
                               double budget, double limit) {
-    const Protocol* p = protocols::find("rename-pin");
+    const Protocol* p = find_registered_model("rename-pin");
     if (!p) throw std::invalid_argument("no rename-pin protocol");
     const std::optional<std::size_t> index = p->find_variant(variant);
     if (!index) throw std::invalid_argument("rename-pin has no variant " + variant);

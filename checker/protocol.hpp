@@ -2,13 +2,13 @@
 // declared next to it, its size parameters, and the set-up that builds one execution.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "scheduler/violation.hpp"
-#include "search.hpp"
 
 namespace lockcheck {
 
@@ -49,6 +49,8 @@ struct Protocol {
     std::size_t default_variant = 0;
     std::vector<Parameter> parameters;
     std::uint32_t default_depth = 200;
+    // A classic benchmark of the search (examples/), listed apart from the protocol models.
+    bool benchmark = false;
     // Builds the model's state and tasks inside the execution being set up.
     std::function<void(std::size_t variant, const ParameterValues& values)> setup;
 

@@ -7,6 +7,7 @@
 
 #include "checker/explorer.hpp"
 #include "checker/protocol.hpp"
+#include "checker/search.hpp"
 #include "report_files.hpp"
 #include "reports/text.hpp"
 

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "check_command.hpp"
+#include "checker/model_registry.hpp"
 #include "list_command.hpp"
-#include "models.hpp"
 #include "replay_file.hpp"
 #include "reports/graph.hpp"
 
@@ -34,7 +34,7 @@ CLI::Validator positive_integer(unsigned max) {
 
 std::string model_names() {
     std::string names;
-    for (const lc::Protocol& p : lc::cli::all_models())
+    for (const lc::Protocol& p : lc::registered_models())
         names += (names.empty() ? "" : ", ") + p.name;
     return names;
 }
@@ -70,6 +70,10 @@ int usage_error(const std::string& message) {
 } // namespace
 
 int main(int argc, char** argv) {
+    // A binary built with a broken model (lockcheck_add_model) says so before anything else.
+    if (const auto problems = lc::registration_problems(); !problems.empty())
+        return usage_error(problems.front());
+
     CLI::App app{"lockcheck: a deterministic model checker for kernel-style lock protocols",
                  "lockcheck"};
     app.set_version_flag("--version", "lockcheck " LOCKCHECK_VERSION);
@@ -94,7 +98,7 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     add_report_options(replay_file, replay_files);
 
-    const auto& protocols = lc::cli::all_models();
+    const auto& protocols = lc::registered_models();
     std::vector<lc::cli::CheckRequest> requests(protocols.size());
     std::vector<std::string> variant_names(protocols.size()), depth_text(protocols.size()),
         replay_text(protocols.size()), strategy_text(protocols.size());
@@ -170,16 +174,21 @@ int main(int argc, char** argv) {
             ->capture_default_str();
         for (std::size_t k = 0; k < p.parameters.size(); ++k) {
             const lc::Parameter& param = p.parameters[k];
-            sub->add_option("--" + param.name, r.values[k], param.help)
-                ->check(CLI::Range(param.min, param.max))
-                ->capture_default_str();
+            try {
+                sub->add_option("--" + param.name, r.values[k], param.help)
+                    ->check(CLI::Range(param.min, param.max))
+                    ->capture_default_str();
+            } catch (const CLI::OptionAlreadyAdded&) {
+                return usage_error("model '" + p.name + "': size option --" + param.name +
+                                   " is one of lockcheck's own options");
+            }
         }
     }
 
     if (argc < 2) return usage_error("no model given (models: " + model_names() + "; or 'list')");
     // An unknown model is the most common mistake: name the valid ones.
     if (argv[1][0] != '-' && std::string(argv[1]) != "list" && std::string(argv[1]) != "replay" &&
-        !lc::cli::find_model(argv[1]))
+        !lc::find_registered_model(argv[1]))
         return usage_error("unknown model '" + std::string(argv[1]) +
                            "' (models: " + model_names() + "; or 'list')");
 

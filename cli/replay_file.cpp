@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "check_command.hpp"
-#include "models.hpp"
+#include "checker/model_registry.hpp"
 
 namespace lockcheck::cli {
 
@@ -14,7 +14,7 @@ namespace {
 
 // The request the report describes, or an error naming what does not fit this lockcheck.
 bool request_of(const RunReport& report, unsigned index, CheckRequest& r, std::string& error) {
-    r.protocol = find_model(report.summary.model);
+    r.protocol = find_registered_model(report.summary.model);
     if (!r.protocol) {
         error = "no model '" + report.summary.model + "'";
         return false;

@@ -47,8 +47,7 @@
 #include <set>
 #include <string>
 
-#include "examples/registry.hpp"
-#include "model/kernel.hpp"
+#include <lockcheck/lockcheck.hpp>
 
 namespace lockcheck::examples {
 
@@ -124,8 +123,11 @@ Protocol filesystem() {
         // Up to one thread per block: with more, one could loop forever on a full disk.
         .parameters = {{"threads", "N: threads, thread i allocating inode i", 14, 1, NUMBLOCKS}},
         .default_depth = 2000,
+        .benchmark = true,
         .setup = &setup,
     };
 }
+
+LOCKCHECK_MODEL(filesystem);
 
 } // namespace lockcheck::examples

@@ -36,8 +36,7 @@
 #include <string>
 #include <vector>
 
-#include "examples/registry.hpp"
-#include "model/kernel.hpp"
+#include <lockcheck/lockcheck.hpp>
 
 namespace lockcheck::examples {
 
@@ -135,8 +134,11 @@ Protocol indexer() {
         // Up to SIZE / MAX threads: with more, one could loop forever on a full table.
         .parameters = {{"threads", "N: threads, each inserting 4 messages", 13, 1, SIZE / MAX}},
         .default_depth = 2000,
+        .benchmark = true,
         .setup = &setup,
     };
 }
+
+LOCKCHECK_MODEL(indexer);
 
 } // namespace lockcheck::examples

@@ -25,8 +25,7 @@
 #include <deque>
 #include <string>
 
-#include "examples/registry.hpp"
-#include "model/kernel.hpp"
+#include <lockcheck/lockcheck.hpp>
 
 namespace lockcheck::examples {
 
@@ -73,8 +72,11 @@ Protocol lastzero() {
                      {"plain", "the same with plain loads and stores, as in C: a data race",
                       Expectation::violation(ViolationKind::data_race, "data race on array[1]")}},
         .parameters = {{"writers", "N: writer threads, besides the reader", 5, 1, kMaxTasks - 1}},
+        .benchmark = true,
         .setup = &setup,
     };
 }
+
+LOCKCHECK_MODEL(lastzero);
 
 } // namespace lockcheck::examples

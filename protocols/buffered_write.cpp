@@ -32,8 +32,7 @@
 #include <string>
 #include <vector>
 
-#include "model/kernel.hpp"
-#include "protocols/registry.hpp"
+#include <lockcheck/lockcheck.hpp>
 
 namespace lockcheck::protocols {
 
@@ -353,5 +352,7 @@ Protocol buffered_write() {
         .setup = &setup,
     };
 }
+
+LOCKCHECK_MODEL(buffered_write);
 
 } // namespace lockcheck::protocols

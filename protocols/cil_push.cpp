@@ -42,8 +42,7 @@
 #include <string>
 #include <vector>
 
-#include "model/kernel.hpp"
-#include "protocols/registry.hpp"
+#include <lockcheck/lockcheck.hpp>
 
 namespace lockcheck::protocols {
 
@@ -387,5 +386,7 @@ Protocol cil_push() {
         .setup = &setup,
     };
 }
+
+LOCKCHECK_MODEL(cil_push);
 
 } // namespace lockcheck::protocols

@@ -26,8 +26,7 @@
 #include <array>
 #include <string>
 
-#include "model/kernel.hpp"
-#include "protocols/registry.hpp"
+#include <lockcheck/lockcheck.hpp>
 
 namespace lockcheck::protocols {
 
@@ -212,5 +211,7 @@ Protocol rename_pin() {
         .setup = &setup,
     };
 }
+
+LOCKCHECK_MODEL(rename_pin);
 
 } // namespace lockcheck::protocols

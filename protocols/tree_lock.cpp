@@ -26,8 +26,7 @@
 // the tree outside the locks.
 #include <string>
 
-#include "model/kernel.hpp"
-#include "protocols/registry.hpp"
+#include <lockcheck/lockcheck.hpp>
 
 namespace lockcheck::protocols {
 
@@ -333,5 +332,7 @@ Protocol tree_lock() {
         .setup = &setup,
     };
 }
+
+LOCKCHECK_MODEL(tree_lock);
 
 } // namespace lockcheck::protocols

@@ -34,6 +34,25 @@ std::string state_of(const Execution& ex) {
 }
 } // namespace
 
+namespace {
+std::vector<Protocol> registered_where(bool benchmark) {
+    std::vector<Protocol> models;
+    for (const Protocol& p : registered_models())
+        if (p.benchmark == benchmark) models.push_back(p);
+    return models;
+}
+} // namespace
+
+const std::vector<Protocol>& protocol_models() {
+    static const std::vector<Protocol> models = registered_where(false);
+    return models;
+}
+
+const std::vector<Protocol>& benchmark_models() {
+    static const std::vector<Protocol> models = registered_where(true);
+    return models;
+}
+
 bool dfs_exhausts(const Protocol& protocol) {
     return protocol.name != "tree-lock";
 }

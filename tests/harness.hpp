@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "checker/explorer.hpp"
+#include "checker/model_registry.hpp"
 #include "checker/protocol.hpp"
 #include "checker/search.hpp"
 #include "model/kernel.hpp"
@@ -22,6 +23,10 @@ SearchResult check_model(const Setup& setup, CheckOptions options = {});
 SearchResult check_keep_going(const Setup& setup, CheckOptions options = {});
 // The same under another search.
 SearchResult check_model(const Setup& setup, Search search, CheckOptions options);
+// The registered models this test binary links: the protocol models (protocols/), and the
+// classic benchmarks (examples/).
+const std::vector<Protocol>& protocol_models();
+const std::vector<Protocol>& benchmark_models();
 // A shipped variant's set-up at the protocol's default sizes.
 Setup default_setup(const Protocol& protocol, std::size_t variant);
 // Whether exhaustive DFS finishes the protocol at its default sizes and depth in seconds, so

@@ -11,7 +11,6 @@
 #include "checker/dfs.hpp"
 #include "checker/dpor.hpp"
 #include "checker/random_walk.hpp"
-#include "examples/registry.hpp"
 #include "harness.hpp"
 #include "lockcheck_binary.hpp"
 #include "trace_classes.hpp"
@@ -34,11 +33,11 @@ struct Instance {
         return std::string(model) + "(" + std::to_string(size) + ") " + variant;
     }
     Setup setup() const {
-        const Protocol* p = examples::find(model);
+        const Protocol* p = find_registered_model(model);
         const std::size_t v = *p->find_variant(variant);
         return [p, v, values = ParameterValues{size}] { p->setup(v, values); };
     }
-    std::uint32_t depth() const { return examples::find(model)->default_depth; }
+    std::uint32_t depth() const { return find_registered_model(model)->default_depth; }
 };
 
 struct Counts {
@@ -177,7 +176,7 @@ TEST(ClassicBenchmarks, examples_are_listed_and_run_from_the_command_line) {
     const Run list = run_lockcheck({"list"});
     CHECK_EQUAL(0, list.exit_code);
     const std::string examples = list.out.substr(list.out.find("examples:"));
-    for (const Protocol& p : examples::all())
+    for (const Protocol& p : benchmark_models())
         for (const Variant& v : p.variants)
             CHECK_TEXT(contains(examples, p.name) && contains(examples, v.name),
                        (p.name + " " + v.name + " not in the examples section").c_str());
@@ -186,7 +185,7 @@ TEST(ClassicBenchmarks, examples_are_listed_and_run_from_the_command_line) {
     CHECK_TEXT(contains(run.out, "executions    64\n"), run.out.c_str());
     CHECK_TEXT(contains(run.out, "verdict       verified"), run.out.c_str());
     // Every variant gives its declared verdict: lastzero's plain C accesses are a data race.
-    for (const Protocol& p : examples::all())
+    for (const Protocol& p : benchmark_models())
         for (const Variant& v : p.variants) {
             const Run r = run_lockcheck({p.name, "--variant", v.name});
             const std::string what = p.name + " --variant " + v.name + ": " + r.out;

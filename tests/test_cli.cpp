@@ -7,7 +7,6 @@
 #include "checker/protocol.hpp"
 #include "harness.hpp"
 #include "lockcheck_binary.hpp"
-#include "protocols/registry.hpp"
 
 #include <CppUTest/TestHarness.h>
 
@@ -56,7 +55,7 @@ TEST(Cli, bad_input_exits_2_with_one_line_on_stderr_naming_it) {
 }
 
 TEST(Cli, exit_code_follows_each_variants_declared_verdict) {
-    for (const Protocol& p : protocols::all()) {
+    for (const Protocol& p : protocol_models()) {
         for (const Variant& v : p.variants) {
             const Run run = run_lockcheck({p.name, "--variant", v.name});
             const std::string what = p.name + " --variant " + v.name;
@@ -70,7 +69,7 @@ TEST(Cli, exit_code_follows_each_variants_declared_verdict) {
 TEST(Cli, list_shows_every_variant_with_its_declared_verdict) {
     const Run run = run_lockcheck({"list"});
     CHECK_EQUAL(0, run.exit_code);
-    for (const Protocol& p : protocols::all()) {
+    for (const Protocol& p : protocol_models()) {
         for (const Variant& v : p.variants) {
             const std::string verdict =
                 v.expect.expects_violation

@@ -11,7 +11,6 @@
 #include "checker/random_walk.hpp"
 #include "counted_models.hpp"
 #include "harness.hpp"
-#include "protocols/registry.hpp"
 
 #include <CppUTest/TestHarness.h>
 
@@ -68,7 +67,7 @@ TEST(Dpor, finds_the_lost_update_of_an_unlocked_counter) {
 
 TEST(Dpor, agrees_with_dfs_on_every_shipped_variant) {
     constexpr std::uint32_t kDfsFeasibleDepth = 24;
-    for (const Protocol& p : protocols::all()) {
+    for (const Protocol& p : protocol_models()) {
         for (std::size_t i = 0; i < p.variants.size(); ++i) {
             const std::string what = p.name + " --variant " + p.variants[i].name;
             const Setup setup = default_setup(p, i);
@@ -98,7 +97,7 @@ TEST(Dpor, agrees_with_dfs_on_every_shipped_variant) {
 
 TEST(Dpor, reaches_whatever_random_walks_reach_on_every_shipped_variant_without_a_bound) {
     constexpr std::uint32_t kDepth = 200; // beyond every variant's longest execution
-    for (const Protocol& p : protocols::all()) {
+    for (const Protocol& p : protocol_models()) {
         for (std::size_t i = 0; i < p.variants.size(); ++i) {
             const std::string what = p.name + " --variant " + p.variants[i].name;
             const Setup setup = default_setup(p, i);
@@ -123,7 +122,7 @@ TEST(Dpor, reaches_whatever_random_walks_reach_on_every_shipped_variant_without_
 }
 
 TEST(Dpor, within_a_preemption_bound_reaches_what_bounded_dfs_reaches_on_every_shipped_variant) {
-    for (const Protocol& p : protocols::all()) {
+    for (const Protocol& p : protocol_models()) {
         for (std::size_t i = 0; i < p.variants.size(); ++i) {
             const Setup setup = default_setup(p, i);
             for (std::uint32_t bound : {0u, 1u, 2u}) {

@@ -6,7 +6,6 @@
 #include "checker/protocol.hpp"
 #include "harness.hpp"
 #include "lockcheck_binary.hpp"
-#include "protocols/registry.hpp"
 
 #include <CppUTest/TestHarness.h>
 
@@ -191,7 +190,7 @@ TEST(EngineCounters, a_wait_queue_counts_real_sleeps_and_every_task_a_wake_up_se
 
 TEST(EngineCounters, the_cli_summary_prints_the_searchs_counters_and_hold_times) {
     const Protocol* rename_pin = nullptr;
-    for (const Protocol& p : protocols::all())
+    for (const Protocol& p : protocol_models())
         if (p.name == "rename-pin") rename_pin = &p;
     CHECK_TEXT(rename_pin != nullptr, "no rename-pin protocol");
     const std::size_t variant = rename_pin->default_variant;

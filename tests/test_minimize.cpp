@@ -9,7 +9,6 @@
 #include "checker/dfs.hpp"
 #include "checker/minimize.hpp"
 #include "harness.hpp"
-#include "protocols/registry.hpp"
 
 #include <CppUTest/TestHarness.h>
 
@@ -74,7 +73,7 @@ TEST_GROUP(Minimize){};
 
 TEST(Minimize, every_broken_variant_reports_the_fewest_preemptions_then_steps) {
     int checked = 0;
-    for (const Protocol& p : protocols::all()) {
+    for (const Protocol& p : protocol_models()) {
         for (std::size_t i = 0; i < p.variants.size(); ++i) {
             if (!p.variants[i].expect.expects_violation) continue;
             const std::string what = p.name + " --variant " + p.variants[i].name;
@@ -113,7 +112,7 @@ TEST(Minimize, every_broken_variant_reports_the_fewest_preemptions_then_steps) {
 }
 
 TEST(Minimize, a_budget_too_small_keeps_the_counterexample_found_and_says_it_may_not_be_minimal) {
-    const Protocol& p = *protocols::find("rename-pin");
+    const Protocol& p = *find_registered_model("rename-pin");
     const std::size_t i = *p.find_variant("pin-after-unlink");
     const Setup setup = default_setup(p, i);
     const SearchResult found = check_model(setup, CheckOptions{});

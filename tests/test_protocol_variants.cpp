@@ -1,13 +1,12 @@
 // The shipped models against their own variant tables: every variant must give the verdict
 // it declares (and, for a violation, the declared kind and property), read from
-// protocols::all() and never restated here. Like GenMC's suite, the number of executions
+// protocol_models() and never restated here. Like GenMC's suite, the number of executions
 // the model's default search explores for each variant is pinned, so a change in exploration
 // fails a test.
 #include <string>
 
 #include "checker/protocol.hpp"
 #include "harness.hpp"
-#include "protocols/registry.hpp"
 
 #include <CppUTest/TestHarness.h>
 
@@ -77,7 +76,7 @@ TEST_GROUP(ProtocolVariants){};
 
 TEST(ProtocolVariants, every_variant_gives_its_declared_verdict_kind_and_property) {
     int checked = 0;
-    for (const Protocol& p : protocols::all()) {
+    for (const Protocol& p : protocol_models()) {
         for (std::size_t i = 0; i < p.variants.size(); ++i) {
             const Variant& v = p.variants[i];
             const std::string what = p.name + " --variant " + v.name;
@@ -92,12 +91,12 @@ TEST(ProtocolVariants, every_variant_gives_its_declared_verdict_kind_and_propert
             ++checked;
         }
     }
-    CHECK_TEXT(checked > 0, "protocols::all() has no variants");
+    CHECK_TEXT(checked > 0, "protocol_models() has no variants");
 }
 
 TEST(ProtocolVariants,
      the_default_search_explores_the_pinned_number_of_executions_for_every_variant) {
-    for (const Protocol& p : protocols::all()) {
+    for (const Protocol& p : protocol_models()) {
         for (std::size_t i = 0; i < p.variants.size(); ++i) {
             const std::string what = p.name + " --variant " + p.variants[i].name;
             const PinnedCount* pin = pinned(p.name, p.variants[i].name);
@@ -116,7 +115,7 @@ TEST(ProtocolVariants,
 
 TEST(ProtocolVariants, every_pinned_count_names_a_shipped_variant) {
     for (const PinnedCount& c : kPinnedCounts) {
-        const Protocol* p = protocols::find(c.model);
+        const Protocol* p = find_registered_model(c.model);
         const std::string what = std::string(c.model) + " --variant " + c.variant;
         CHECK_TEXT(p != nullptr && p->find_variant(c.variant).has_value(),
                    (what + " is pinned but not shipped").c_str());

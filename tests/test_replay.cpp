@@ -5,7 +5,6 @@
 
 #include "checker/protocol.hpp"
 #include "harness.hpp"
-#include "protocols/registry.hpp"
 
 #include <CppUTest/TestHarness.h>
 
@@ -123,7 +122,7 @@ TEST(Replay, a_blocked_task_in_the_schedule_is_refused_as_blocked_not_as_finishe
 
 TEST(Replay, every_counterexample_of_the_shipped_models_replays_to_the_same_violation) {
     int replayed = 0;
-    for (const Protocol& p : protocols::all()) {
+    for (const Protocol& p : protocol_models()) {
         for (std::size_t i = 0; i < p.variants.size(); ++i) {
             const Setup setup = default_setup(p, i);
             CheckOptions options;

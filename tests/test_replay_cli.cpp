@@ -8,7 +8,6 @@
 #include "checker/protocol.hpp"
 #include "harness.hpp"
 #include "lockcheck_binary.hpp"
-#include "protocols/registry.hpp"
 
 #include <CppUTest/TestHarness.h>
 
@@ -49,7 +48,7 @@ TEST_GROUP(ReplayCli){};
 
 TEST(ReplayCli, the_printed_replay_line_reproduces_the_trace_byte_for_byte) {
     int compared = 0;
-    for (const Protocol& p : protocols::all()) {
+    for (const Protocol& p : protocol_models()) {
         for (const Variant& v : p.variants) {
             if (!v.expect.expects_violation) continue;
             const std::string what = p.name + " --variant " + v.name;

@@ -11,7 +11,6 @@
 #include "checker/protocol.hpp"
 #include "harness.hpp"
 #include "lockcheck_binary.hpp"
-#include "protocols/registry.hpp"
 
 #include <CppUTest/TestHarness.h>
 
@@ -56,7 +55,7 @@ TEST_GROUP(ReportFiles){};
 
 TEST(ReportFiles, a_saved_json_report_replays_to_the_same_trace_and_drawing_for_every_variant) {
     int replayed = 0;
-    for (const Protocol& p : protocols::all()) {
+    for (const Protocol& p : protocol_models()) {
         for (const Variant& v : p.variants) {
             if (!v.expect.expects_violation) continue;
             const std::string what = p.name + " --variant " + v.name;

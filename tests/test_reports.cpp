@@ -13,7 +13,6 @@
 #include "checker/protocol.hpp"
 #include "cli/check_command.hpp"
 #include "harness.hpp"
-#include "protocols/registry.hpp"
 #include "reports/json_report.hpp"
 #include "reports/junit.hpp"
 
@@ -31,7 +30,7 @@ namespace {
 // What the command line would report for `lockcheck MODEL --variant VARIANT` at the default
 // sizes, search and depth, without minimizing: each finding replayed into its full trace.
 RunReport check_variant(const std::string& model, const std::string& variant) {
-    const Protocol& p = *protocols::find(model);
+    const Protocol& p = *find_registered_model(model);
     cli::CheckRequest request;
     request.protocol = &p;
     request.search.search = kDefaultSearch;

@@ -16,7 +16,6 @@
 
 #include "checker/protocol.hpp"
 #include "harness.hpp"
-#include "protocols/registry.hpp"
 #include "reports/graph.hpp"
 
 #include <CppUTest/TestHarness.h>
@@ -53,7 +52,7 @@ Counterexample counterexample_of(const Protocol& p, std::size_t variant) {
 const std::vector<Counterexample>& broken_variants() {
     static const std::vector<Counterexample> all = [] {
         std::vector<Counterexample> out;
-        for (const Protocol& p : protocols::all())
+        for (const Protocol& p : protocol_models())
             for (std::size_t i = 0; i < p.variants.size(); ++i)
                 if (p.variants[i].expect.expects_violation) out.push_back(counterexample_of(p, i));
         return out;
@@ -62,7 +61,7 @@ const std::vector<Counterexample>& broken_variants() {
 }
 
 Counterexample no_pin() {
-    const Protocol* p = protocols::find("rename-pin");
+    const Protocol* p = find_registered_model("rename-pin");
     return counterexample_of(*p, *p->find_variant("no-pin"));
 }
 
@@ -328,7 +327,7 @@ TEST(TraceGraph, svg_png_and_pdf_render_as_what_their_extension_says) {
 }
 
 TEST(TraceGraph, a_deadlock_draws_its_wait_for_cycle_between_the_blocked_tasks) {
-    const Protocol* p = protocols::find("buffered-write");
+    const Protocol* p = find_registered_model("buffered-write");
     const Counterexample c = counterexample_of(*p, *p->find_variant("relock-before-dio-end"));
     CHECK_EQUAL(ViolationKind::deadlock, c.violation.kind);
     CHECK_EQUAL(2u, c.trace.pending.size());
