@@ -107,7 +107,7 @@ int run_replay(const CheckRequest& r, std::ostream& out, std::ostream& err) {
 
 std::string replay_command(const CheckRequest& r, const Schedule& schedule) {
     std::string cmd =
-        "lockcheck " + r.protocol->name + " --variant " + r.protocol->variants[r.variant].name;
+        r.program + " " + r.protocol->name + " --variant " + r.protocol->variants[r.variant].name;
     for (std::size_t i = 0; i < r.protocol->parameters.size(); ++i)
         cmd += " --" + r.protocol->parameters[i].name + " " + std::to_string(r.values[i]);
     return cmd + " --replay " + format_schedule(schedule);

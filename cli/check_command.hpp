@@ -29,7 +29,10 @@ struct CheckRequest {
     std::optional<Schedule> replay;
     bool minimize = true; // report the counterexample with the fewest preemptions, then steps
     bool colour = false;  // the output is a terminal
-    ReportFiles files;    // --trace, --json, --junit, --report
+    // The command's own name, as replay lines print it: a user's binary built with
+    // lockcheck_add_model replays its own models.
+    std::string program = "lockcheck";
+    ReportFiles files; // --trace, --json, --junit, --report
 };
 
 int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err);

@@ -2,6 +2,7 @@
 // CLI11's; every input error is one line on stderr and exit code 2.
 #include <CLI/CLI.hpp>
 #include <charconv>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -83,6 +84,8 @@ int main(int argc, char** argv) {
     app.add_subcommand("list", "list models, their variants and each variant's expected verdict");
 
     const bool colour = isatty(STDOUT_FILENO) != 0;
+    // Replay lines name the command as it is called: lockcheck, or a user's model binary.
+    const std::string program = std::filesystem::path(argv[0]).filename().string();
     std::string replay_path;
     unsigned replay_index = 1;
     lc::cli::ReportFiles replay_files;
@@ -109,6 +112,7 @@ int main(int argc, char** argv) {
         lc::cli::CheckRequest& r = requests[i];
         r.protocol = &p;
         r.colour = colour;
+        r.program = program;
         r.values = p.default_values();
         variant_names[i] = p.variants[p.default_variant].name;
         std::vector<std::string> choices;
@@ -208,7 +212,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("replay")) {
         try {
             return lc::cli::run_replay_file(replay_path, replay_index, replay_files, colour,
-                                            std::cout, std::cerr);
+                                            program, std::cout, std::cerr);
         } catch (const std::exception& e) {
             return usage_error("replay: " + std::string(e.what()));
         }

@@ -10,7 +10,8 @@
 namespace lockcheck::cli {
 
 // `index`: which counterexample of the report, from 1. Returns the process exit code.
+// `program`: the command's name, for replay lines.
 int run_replay_file(const std::string& path, unsigned index, const ReportFiles& files, bool colour,
-                    std::ostream& out, std::ostream& err);
+                    const std::string& program, std::ostream& out, std::ostream& err);
 
 } // namespace lockcheck::cli
