@@ -1,17 +1,42 @@
-// check(), invariant() and final_check() on the current execution.
+// check(), invariant() and final_check() on the current execution, and the count of each
+// check() evaluation for the summary's vacuity report.
 #include "check.hpp"
+
+#include <cstring>
 
 #include "task.hpp"
 
 namespace lockcheck {
 
+namespace {
+
+// The primitives that release a lock. A check() right after one of them, in the same task,
+// runs before any other task can take the lock: it cannot see another task in between.
+constexpr const char* kLockReleases[] = {"spin_unlock", "mutex_unlock",    "up_read",
+                                         "up_write",    "downgrade_write", "unlock_extent"};
+
+bool released_a_lock(const Operation& op) {
+    if (!op.name) return false; // no step taken yet
+    for (const char* release : kLockReleases)
+        if (std::strcmp(op.name, release) == 0) return true;
+    return false;
+}
+
+// Counts an evaluation of the check() `message` by the running task.
+void count(Execution& ex, const char* message) {
+    ex.count_check(message, ex.in_task() && released_a_lock(ex.current_task().pending()));
+}
+
+} // namespace
+
 void check(bool cond, const char* message) {
+    Execution& ex = this_execution();
     // `cond` may have read any state with peek(): to a partial-order reduction the step
     // making this check depends on every other.
-    this_execution().observed_all();
+    ex.observed_all();
+    count(ex, message);
     if (!cond)
-        this_execution().fail(ViolationKind::check_failed, message,
-                              std::string("check failed: ") + message);
+        ex.fail(ViolationKind::check_failed, message, std::string("check failed: ") + message);
 }
 
 void invariant(std::string name, std::function<bool()> holds) {
