@@ -1,5 +1,5 @@
-// check(), invariant() and final_check() on the current execution, and the count of each
-// check() evaluation for the summary's vacuity report.
+// check(), invariant(), final_check(), BUG_ON and WARN_ON on the current execution, and the
+// count of each evaluation for the summary's vacuity report.
 #include "check.hpp"
 
 #include <cstring>
@@ -22,7 +22,7 @@ bool released_a_lock(const Operation& op) {
     return false;
 }
 
-// Counts an evaluation of the check() `message` by the running task.
+// Counts an evaluation of the check() or assertion `message` by the running task.
 void count(Execution& ex, const char* message) {
     ex.count_check(message, ex.in_task() && released_a_lock(ex.current_task().pending()));
 }
@@ -45,6 +45,20 @@ void invariant(std::string name, std::function<bool()> holds) {
 
 void final_check(std::string name, std::function<bool()> holds) {
     this_execution().add_final_check(std::move(name), std::move(holds));
+}
+
+void assertion_point(const char* operation, const char* assertion) {
+    Execution& ex = this_execution();
+    // A step on no object: to a partial-order reduction it depends on every other step.
+    ex.visible_read(operation, nullptr);
+    count(ex, assertion);
+}
+
+bool assertion_result(const char* report, const char* assertion, bool fired) {
+    Execution& ex = this_execution();
+    ex.note(fired); // the trace shows the condition's value: BUG_ON() -> 1
+    if (fired) ex.fail(ViolationKind::check_failed, assertion, report + std::string(assertion));
+    return fired;
 }
 
 } // namespace lockcheck
