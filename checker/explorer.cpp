@@ -9,6 +9,61 @@
 
 namespace lockcheck {
 
+namespace {
+
+constexpr std::string_view kPropertyKindNames[] = {"invariant", "final-check", "check"};
+
+// The entry of a property, added at the end the first time it is seen.
+PropertyStats& entry(std::vector<PropertyStats>& properties, PropertyKind kind,
+                     std::string_view name) {
+    for (PropertyStats& p : properties)
+        if (p.kind == kind && p.name == name) return p;
+    PropertyStats& added = properties.emplace_back();
+    added.kind = kind;
+    added.name = name;
+    return added;
+}
+
+// Whether `text` is `op(object)`, compared without building it.
+bool spells(const std::string& text, std::string_view op, const std::string& object) {
+    return text.size() == op.size() + object.size() + 2 && text.starts_with(op) &&
+           text[op.size()] == '(' && text.compare(op.size() + 1, object.size(), object) == 0 &&
+           text.back() == ')';
+}
+
+void add_check(std::vector<PropertyStats>& properties, const Execution::CheckSite& site) {
+    PropertyStats& p = entry(properties, PropertyKind::check, site.message);
+    p.evaluations += site.evaluations;
+    if (site.after_release == 0) return;
+    static const std::string kNoObject;
+    const std::string& object = site.release_obj ? site.release_obj->name() : kNoObject;
+    if (p.after_release == 0 && site.one_release)
+        p.release = std::string(site.release_op) + "(" + object + ")";
+    else if (!site.one_release || !spells(p.release, site.release_op, object))
+        p.release.clear(); // released different locks: no one release to name
+    p.after_release += site.after_release;
+}
+
+} // namespace
+
+std::string_view property_kind_name(PropertyKind kind) {
+    return kPropertyKindNames[static_cast<int>(kind)];
+}
+
+bool parse_property_kind(std::string_view name, PropertyKind& kind) {
+    for (std::size_t i = 0; i < std::size(kPropertyKindNames); ++i) {
+        if (kPropertyKindNames[i] == name) {
+            kind = static_cast<PropertyKind>(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+void SearchStats::declare_check(const std::string& message) {
+    entry(properties, PropertyKind::check, message);
+}
+
 void SearchStats::add(const Execution& ex, const Outcome& out) {
     ++executions;
     steps += out.steps;
@@ -33,6 +88,12 @@ void SearchStats::add(const Execution& ex, const Outcome& out) {
         it->stats.steps += h.steps;
         it->stats.longest = std::max(it->stats.longest, h.longest);
     }
+    for (const Execution::Property& p : ex.invariants())
+        entry(properties, PropertyKind::invariant, p.name).evaluations += p.evaluations;
+    for (const Execution::Property& p : ex.final_checks())
+        entry(properties, PropertyKind::final_check, p.name).evaluations += p.evaluations;
+    for (const Execution::CheckSite& site : ex.check_sites())
+        add_check(properties, site);
 }
 
 namespace {

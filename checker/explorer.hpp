@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "scheduler/execution.hpp"
@@ -37,6 +38,30 @@ struct LockHolds {
     HoldStats stats;
 };
 
+// What states a property: each kind is evaluated at its own moments.
+enum class PropertyKind : std::uint8_t {
+    invariant,   // after every step
+    final_check, // when every task has finished
+    check,       // where task code calls check(), BUG_ON() or WARN_ON()
+};
+
+// "invariant", "final-check", "check"
+std::string_view property_kind_name(PropertyKind kind);
+// Parses a name produced by property_kind_name; false if there is none such.
+bool parse_property_kind(std::string_view name, PropertyKind& kind);
+
+// How often the search evaluated one property (SPIN's "unreached" report: a property never
+// evaluated proves nothing, whatever the verdict says).
+struct PropertyStats {
+    PropertyKind kind{};
+    std::string name; // the invariant's or final check's name, the check()'s message
+    std::uint64_t evaluations = 0;
+    // A check(): evaluations right after its task's own step released a lock, and that
+    // release ("spin_unlock(table_lock)") when it was always the same one (else empty).
+    std::uint64_t after_release = 0;
+    std::string release;
+};
+
 struct SearchStats {
     std::uint64_t executions = 0;
     std::uint64_t cut = 0; // executions that reached the depth bound unfinished
@@ -52,9 +77,15 @@ struct SearchStats {
     std::vector<LockHolds> holds; // locks that were ever held
     // Set when a limit stopped the search before the strategy was done: "--time-limit 10s".
     std::string stopped_by;
+    // Every property the model states: its invariants and final checks in the order
+    // registered, then each check() in the order first reached.
+    std::vector<PropertyStats> properties;
 
     // Adds one finished execution (before it is destroyed).
     void add(const Execution& ex, const Outcome& out);
+    // Lists the check() with `message` even if the search never reached it (a check() is
+    // known only once reached, unless a variant declares it may fail).
+    void declare_check(const std::string& message);
 };
 
 struct SearchResult {

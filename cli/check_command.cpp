@@ -20,6 +20,8 @@ Summary summary_of(const CheckRequest& r, std::string strategy, std::string boun
     Summary s;
     s.model = r.protocol->name;
     s.variant = r.protocol->variants[r.variant].name;
+    for (std::size_t i = 0; i < r.protocol->parameters.size(); ++i)
+        s.parameters.emplace_back(r.protocol->parameters[i].name, r.values[i]);
     s.strategy = std::move(strategy);
     s.bound = std::move(bound);
     return s;
@@ -31,8 +33,6 @@ constexpr std::uint64_t kMinimizeBudget = 1'000'000;
 // The run as the report files describe it: what was checked, and the summary once known.
 RunReport report_of(const CheckRequest& r) {
     RunReport report;
-    for (std::size_t i = 0; i < r.protocol->parameters.size(); ++i)
-        report.parameters.emplace_back(r.protocol->parameters[i].name, r.values[i]);
     report.depth = r.options.depth;
     return report;
 }
@@ -90,6 +90,9 @@ int run_replay(const CheckRequest& r, std::ostream& out, std::ostream& err) {
     Summary s =
         summary_of(r, "replay", "schedule of " + std::to_string(r.replay->size()) + " steps");
     s.stats = rr.stats;
+    // One schedule, not a search: which properties it evaluated says nothing of vacuity, and
+    // it declares no verdict to judge.
+    s.stats.properties.clear();
     if (rr.outcome.violation) {
         s.violations = 1;
         out << format_violation(*rr.outcome.violation);
@@ -135,6 +138,10 @@ int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
         s.counterexamples.push_back(print_finding(r, f, report, out));
     s.stats = result.stats;
     s.violations = result.findings.size();
+    const Expectation& expected = r.protocol->variants[r.variant].expect;
+    if (expected.expects_violation && expected.kind == ViolationKind::check_failed)
+        s.stats.declare_check(expected.property);
+    s.judgement = judge(expected, result.findings, s);
     const int code = s.violations                 ? kExitViolation
                      : s.stats.stopped_by.empty() ? kExitOk
                                                   : kExitIncomplete;

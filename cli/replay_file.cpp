@@ -26,7 +26,7 @@ bool request_of(const RunReport& report, unsigned index, CheckRequest& r, std::s
     }
     r.variant = *variant;
     r.values = r.protocol->default_values();
-    for (const auto& [name, value] : report.parameters) {
+    for (const auto& [name, value] : report.summary.parameters) {
         std::size_t k = 0;
         while (k < r.protocol->parameters.size() && r.protocol->parameters[k].name != name)
             ++k;

@@ -21,12 +21,18 @@ Json counters_json(const Counters& c) {
 }
 
 Json stats_json(const SearchStats& s) {
-    Json holds = Json::array();
+    Json holds = Json::array(), properties = Json::array();
     for (const LockHolds& l : s.holds)
         holds.push_back(Json{{"lock", l.lock},
                              {"holds", l.stats.holds},
                              {"steps", l.stats.steps},
                              {"longest", l.stats.longest}});
+    for (const PropertyStats& p : s.properties)
+        properties.push_back(Json{{"kind", std::string(property_kind_name(p.kind))},
+                                  {"name", p.name},
+                                  {"evaluations", p.evaluations},
+                                  {"after_release", p.after_release},
+                                  {"release", p.release}});
     return Json{{"executions", s.executions},
                 {"cut", s.cut},
                 {"sleep_blocked", s.sleep_blocked},
@@ -37,7 +43,18 @@ Json stats_json(const SearchStats& s) {
                 {"elapsed_seconds", s.elapsed_seconds},
                 {"total", counters_json(s.total)},
                 {"most", counters_json(s.most)},
-                {"holds", std::move(holds)}};
+                {"holds", std::move(holds)},
+                {"properties", std::move(properties)}};
+}
+
+Json expected_json(const Expectation& e) {
+    return Json{{"verdict", e.expects_violation ? "violation" : "verified"},
+                {"kind", e.expects_violation ? std::string(kind_name(e.kind)) : ""},
+                {"property", e.property}};
+}
+
+Json judgement_json(const Judgement& j) {
+    return Json{{"agreement", std::string(agreement_name(j.agreement))}, {"text", j.text}};
 }
 
 Json size_json(const CounterexampleSize& c) {
@@ -204,7 +221,42 @@ SearchStats read_stats(const Value& v) {
         l.stats.longest = h["longest"].count<std::uint32_t>();
         s.holds.push_back(std::move(l));
     }
+    // Added in version 1.3.
+    if (v.has("properties"))
+        for (const Value& p : v["properties"].elements()) {
+            PropertyStats out;
+            const Value kind = p["kind"];
+            if (!parse_property_kind(kind.string(), out.kind))
+                fail(kind.path(), kind.json().dump() + " is not a property kind");
+            out.name = p["name"].string();
+            out.evaluations = p["evaluations"].count<std::uint64_t>();
+            out.after_release = p["after_release"].count<std::uint64_t>();
+            out.release = p["release"].string();
+            s.properties.push_back(std::move(out));
+        }
     return s;
+}
+
+Expectation read_expected(const Value& v) {
+    const Value verdict = v["verdict"];
+    if (verdict.string() == "verified") return Expectation::verified();
+    if (verdict.string() != "violation")
+        fail(verdict.path(), verdict.json().dump() + " is not \"verified\" or \"violation\"");
+    const Value kind = v["kind"];
+    Expectation e = Expectation::violation({}, v["property"].string());
+    if (!parse_kind(kind.string(), e.kind))
+        fail(kind.path(), kind.json().dump() + " is not a violation kind");
+    return e;
+}
+
+Judgement read_judgement(const Value& expected, const Value& v) {
+    Judgement j;
+    j.expected = read_expected(expected);
+    const Value agreement = v["agreement"];
+    if (!parse_agreement(agreement.string(), j.agreement))
+        fail(agreement.path(), agreement.json().dump() + " is not an agreement");
+    j.text = v["text"].string();
+    return j;
 }
 
 CounterexampleSize read_size(const Value& v) {
@@ -293,11 +345,14 @@ RunReport read_report(const Value& doc) {
     r.summary.model = doc["model"].string();
     r.summary.variant = doc["variant"].string();
     for (const Value& p : doc["parameters"].elements())
-        r.parameters.emplace_back(p["name"].string(), p["value"].integer<int>());
+        r.summary.parameters.emplace_back(p["name"].string(), p["value"].integer<int>());
     r.summary.strategy = doc["strategy"].string();
     r.depth = doc["depth"].count<std::uint32_t>();
     r.summary.bound = doc["bound"].string();
     r.summary.violations = doc["violations"].count<std::size_t>();
+    // Added in version 1.3; null for a replay.
+    if (doc.has("expected") && !doc["expected"].json().is_null())
+        r.summary.judgement = read_judgement(doc["expected"], doc["judgement"]);
     // Added in version 1.1.
     if (doc.has("sampled")) r.summary.sampled = doc["sampled"].boolean();
     if (doc.has("preemption_bound") && !doc["preemption_bound"].json().is_null())
@@ -318,30 +373,34 @@ RunReport read_report(const Value& doc) {
 
 std::string to_json(const RunReport& r) {
     Json parameters = Json::array(), sizes = Json::array(), counterexamples = Json::array();
-    for (const auto& [name, value] : r.parameters)
+    for (const auto& [name, value] : r.summary.parameters)
         parameters.push_back(Json{{"name", name}, {"value", value}});
     for (const CounterexampleSize& c : r.summary.counterexamples)
         sizes.push_back(size_json(c));
     for (const Counterexample& c : r.counterexamples)
         counterexamples.push_back(counterexample_json(c));
-    const Json doc{{"schema", kReportSchema},
-                   {"version", kReportVersion},
-                   {"model", r.summary.model},
-                   {"variant", r.summary.variant},
-                   {"parameters", std::move(parameters)},
-                   {"strategy", r.summary.strategy},
-                   {"depth", r.depth},
-                   {"bound", r.summary.bound},
-                   {"violations", r.summary.violations},
-                   {"sampled", r.summary.sampled},
-                   {"preemption_bound",
-                    r.summary.preemption_bound ? Json(*r.summary.preemption_bound) : Json(nullptr)},
-                   {"pct", r.summary.pct_depth ? Json{{"depth", r.summary.pct_depth},
-                                                      {"steps", r.summary.pct_steps}}
-                                               : Json(nullptr)},
-                   {"stats", stats_json(r.summary.stats)},
-                   {"counterexample_sizes", std::move(sizes)},
-                   {"counterexamples", std::move(counterexamples)}};
+    const Json doc{
+        {"schema", kReportSchema},
+        {"version", kReportVersion},
+        {"model", r.summary.model},
+        {"variant", r.summary.variant},
+        {"parameters", std::move(parameters)},
+        {"strategy", r.summary.strategy},
+        {"depth", r.depth},
+        {"bound", r.summary.bound},
+        {"violations", r.summary.violations},
+        {"expected",
+         r.summary.judgement ? expected_json(r.summary.judgement->expected) : Json(nullptr)},
+        {"judgement", r.summary.judgement ? judgement_json(*r.summary.judgement) : Json(nullptr)},
+        {"sampled", r.summary.sampled},
+        {"preemption_bound",
+         r.summary.preemption_bound ? Json(*r.summary.preemption_bound) : Json(nullptr)},
+        {"pct", r.summary.pct_depth
+                    ? Json{{"depth", r.summary.pct_depth}, {"steps", r.summary.pct_steps}}
+                    : Json(nullptr)},
+        {"stats", stats_json(r.summary.stats)},
+        {"counterexample_sizes", std::move(sizes)},
+        {"counterexamples", std::move(counterexamples)}};
     return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 

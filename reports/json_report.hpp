@@ -26,11 +26,9 @@ struct Counterexample {
     std::string replay_command; // the command line that replays it
 };
 
-// What a run checked: enough to rerun it. parameters: the model's size options by name, in
-// the protocol's order.
+// What a run checked (enough to rerun it: the summary holds the model's sizes) and found.
 struct RunReport {
     Summary summary;
-    std::vector<std::pair<std::string, int>> parameters;
     std::uint32_t depth = 0;
     std::vector<Counterexample> counterexamples;
 };

@@ -119,9 +119,15 @@ std::string failure(const RunReport& r) {
            escape(text, Place::text) + "</failure>\n";
 }
 
+// "atomic renames=1 fsyncs=1": runs of one variant at other sizes are other test cases.
+std::string case_name(const Summary& s) {
+    const std::string sizes = sizes_text(s.parameters);
+    return sizes.empty() ? s.variant : s.variant + " " + sizes;
+}
+
 std::string testcase(const RunReport& r) {
     return "    <testcase" + attribute("classname", r.summary.model) +
-           attribute("name", r.summary.variant) +
+           attribute("name", case_name(r.summary)) +
            attribute("time", seconds(r.summary.stats.elapsed_seconds)) + ">\n" +
            (failed(r) ? failure(r) : "") + "      <system-out>" +
            escape(format_summary(r.summary), Place::text) + "</system-out>\n    </testcase>\n";

@@ -11,7 +11,8 @@
 namespace lockcheck {
 
 // One <testsuites> holding one <testsuite name="lockcheck">, with per run
-//   <testcase classname="MODEL" name="VARIANT" time="SECONDS">
+//   <testcase classname="MODEL" name="VARIANT SIZE=N ..." time="SECONDS">
+// (name="atomic renames=1 fsyncs=1"; the variant alone for a model without sizes)
 // and, when the run found a violation, one <failure message="..." type="KIND"> whose text is
 // every counterexample as the command line prints it (violation, trace, replay command).
 // <system-out> holds the run's summary block. Elapsed times are the only part that varies.

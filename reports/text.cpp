@@ -1,4 +1,5 @@
-// Text formatting of violations and the summary block (the trace table: trace_table.cpp).
+// Text formatting of violations and the summary block (the trace table: trace_table.cpp),
+// and the judgement of a run against its variant's declared verdict.
 #include "text.hpp"
 
 #include <algorithm>
@@ -39,6 +40,112 @@ std::string verdict(const Summary& s) {
     if (s.stats.cut == 0) return "verified: no violation in any execution";
     return "no violation within the bound (" + std::to_string(s.stats.cut) +
            " executions cut by it)";
+}
+
+std::string sizes_text(const std::vector<std::pair<std::string, int>>& parameters) {
+    std::string text;
+    for (const auto& [name, value] : parameters)
+        text += (text.empty() ? "" : " ") + name + "=" + std::to_string(value);
+    return text;
+}
+
+namespace {
+
+constexpr std::string_view kAgreementNames[] = {"as-declared", "differs", "incomplete"};
+
+// "1 execution", "7 executions"
+std::string count(std::uint64_t n, const char* noun) {
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+// "deadlock", "invariant \"committed log never holds ...\"": a violation by its kind, and its
+// property where that says more than the kind.
+std::string finding_text(const Violation& v) {
+    std::string text(kind_name(v.kind));
+    if (v.property != text) text += " \"" + v.property + "\"";
+    return text;
+}
+
+// Why a search that found no violation cannot tell whether there is one; empty if it can.
+std::string incompleteness(const Summary& s) {
+    std::vector<std::string> reasons;
+    if (!s.stats.stopped_by.empty()) reasons.push_back(s.stats.stopped_by + " stopped the search");
+    if (s.sampled)
+        reasons.push_back("it ran a sample of " + count(s.stats.executions, "execution"));
+    if (s.preemption_bound)
+        reasons.push_back("only schedules with at most " +
+                          count(*s.preemption_bound, "preemption") + " ran");
+    if (s.stats.cut)
+        reasons.push_back(count(s.stats.cut, "execution") + (s.stats.cut == 1 ? " was" : " were") +
+                          " cut by the depth bound");
+    std::string text;
+    for (const std::string& r : reasons)
+        text += (text.empty() ? "" : "; ") + r;
+    return text;
+}
+
+} // namespace
+
+std::string_view agreement_name(Agreement agreement) {
+    return kAgreementNames[static_cast<int>(agreement)];
+}
+
+bool parse_agreement(std::string_view name, Agreement& agreement) {
+    for (std::size_t i = 0; i < std::size(kAgreementNames); ++i) {
+        if (kAgreementNames[i] == name) {
+            agreement = static_cast<Agreement>(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+Judgement judge(const Expectation& expected, const std::vector<Finding>& found,
+                const Summary& summary) {
+    Judgement j{expected, Agreement::as_declared, {}};
+    std::string declared = expected.expects_violation
+                               ? "violation (" + std::string(kind_name(expected.kind)) + ")"
+                               : "verified";
+    bool matched = false;
+    std::vector<const Violation*> others;
+    for (const Finding& f : found) {
+        const Violation& v = f.violation;
+        if (expected.expects_violation && v.kind == expected.kind &&
+            v.property == expected.property)
+            matched = true;
+        else
+            others.push_back(&v);
+    }
+    // "violation (deadlock) and 2 more" or "deadlock and 2 more": the first undeclared one.
+    const auto undeclared = [&others](bool as_violation) {
+        std::string text = finding_text(*others.front());
+        if (as_violation) text = "violation (" + text + ")";
+        if (others.size() > 1) text += " and " + std::to_string(others.size() - 1) + " more";
+        return text;
+    };
+    if (matched) {
+        j.text = declared + ": as declared";
+        if (!others.empty()) j.text += ", and also " + undeclared(false);
+        return j;
+    }
+    j.agreement = Agreement::differs;
+    if (!others.empty()) {
+        // Of the declared kind, the properties differ: name the declared one too.
+        if (expected.expects_violation && others.front()->kind == expected.kind)
+            declared += " \"" + expected.property + "\"";
+        j.text = declared + ": got " + undeclared(!expected.expects_violation);
+        return j;
+    }
+    if (const std::string why = incompleteness(summary); !why.empty()) {
+        j.agreement = Agreement::incomplete;
+        j.text = declared + ": incomplete: no violation found, but " + why;
+    } else if (expected.expects_violation) {
+        j.text = declared + ": got no violation in any execution";
+    } else {
+        j.agreement = Agreement::as_declared;
+        j.text = declared + ": as declared";
+    }
+    return j;
 }
 
 namespace {
@@ -89,31 +196,81 @@ std::string pct_bound_text(const Summary& s) {
 
 } // namespace
 
+std::string property_kind_text(PropertyKind kind) {
+    return kind == PropertyKind::final_check ? "final check"
+                                             : std::string(property_kind_name(kind));
+}
+
+std::string property_note(const PropertyStats& p) {
+    if (p.evaluations == 0) {
+        if (p.kind == PropertyKind::final_check) return "NEVER EVALUATED (no execution finished)";
+        if (p.kind == PropertyKind::check) return "NEVER EVALUATED (never reached)";
+        return "NEVER EVALUATED";
+    }
+    if (p.after_release != p.evaluations) return "";
+    return std::string(p.evaluations == 1 ? "right after " : "each right after ") +
+           (p.release.empty() ? "a lock release" : p.release) +
+           " by the same task: no other task can run in between, so it cannot see one (use "
+           "BUG_ON)";
+}
+
+namespace {
+
+// Property names are cut to this many bytes in the summary (the JSON has them whole).
+constexpr std::size_t kPropertyNameWidth = 60;
+
+// The name cut to the width, at a UTF-8 character boundary, marked "..." when cut.
+std::string cut_name(const std::string& name) {
+    if (name.size() <= kPropertyNameWidth) return name;
+    std::size_t end = kPropertyNameWidth - 3;
+    while (end > 0 && (static_cast<unsigned char>(name[end]) & 0xC0) == 0x80)
+        --end;
+    return name.substr(0, end) + "...";
+}
+
+// "final check \"log_writers is back to zero\": 397 evaluations", and its note.
+std::string property_text(const PropertyStats& p) {
+    const std::string note = property_note(p);
+    return property_kind_text(p.kind) + " \"" + cut_name(p.name) +
+           "\": " + count(p.evaluations, "evaluation") + (note.empty() ? "" : ": " + note);
+}
+
+} // namespace
+
 std::string format_summary(const Summary& s) {
     char elapsed[32];
     std::snprintf(elapsed, sizeof elapsed, "%.3f s", s.stats.elapsed_seconds);
     std::vector<std::pair<std::string, std::string>> rows = {
         {"model", s.model},
         {"variant", s.variant},
-        {"strategy", s.strategy},
-        {"bound", s.bound},
-        {"executions", std::to_string(s.stats.executions)},
-        {"cut by bound", std::to_string(s.stats.cut)},
-        {"steps", std::to_string(s.stats.steps)},
-        {"deepest", std::to_string(s.stats.deepest)},
-        {"sleeps", counter(s.stats.total.sleeps, s.stats.most.sleeps)},
-        {"wake-ups", counter(s.stats.total.wakeups, s.stats.most.wakeups)},
-        {"spins", counter(s.stats.total.spins, s.stats.most.spins)},
     };
+    if (!s.parameters.empty()) rows.emplace_back("sizes", sizes_text(s.parameters));
+    rows.insert(rows.end(), {
+                                {"strategy", s.strategy},
+                                {"bound", s.bound},
+                                {"executions", std::to_string(s.stats.executions)},
+                                {"cut by bound", std::to_string(s.stats.cut)},
+                                {"steps", std::to_string(s.stats.steps)},
+                                {"deepest", std::to_string(s.stats.deepest)},
+                                {"sleeps", counter(s.stats.total.sleeps, s.stats.most.sleeps)},
+                                {"wake-ups", counter(s.stats.total.wakeups, s.stats.most.wakeups)},
+                                {"spins", counter(s.stats.total.spins, s.stats.most.spins)},
+                            });
     // Only a reduction stops executions early; DFS's summary keeps its shape.
-    if (s.strategy.find("dpor") != std::string::npos)
-        rows.insert(rows.begin() + 6, {"sleep-blocked", std::to_string(s.stats.sleep_blocked)});
+    if (s.strategy.find("dpor") != std::string::npos) {
+        const auto cut = std::find_if(rows.begin(), rows.end(),
+                                      [](const auto& row) { return row.first == "cut by bound"; });
+        rows.insert(cut + 1, {"sleep-blocked", std::to_string(s.stats.sleep_blocked)});
+    }
     for (const CounterexampleSize& c : s.counterexamples)
         rows.emplace_back("reported", size_text(c));
     if (s.pct_depth) rows.emplace_back("pct bound", pct_bound_text(s));
     for (const LockHolds& l : s.stats.holds)
         rows.emplace_back("held", l.lock + ": " + hold_text(l.stats));
+    for (const PropertyStats& p : s.stats.properties)
+        rows.emplace_back(&p == &s.stats.properties.front() ? "properties" : "", property_text(p));
     rows.emplace_back("elapsed", elapsed);
+    if (s.judgement) rows.emplace_back("expected", s.judgement->text);
     rows.emplace_back("verdict", verdict(s));
     std::string out = "== lockcheck summary ==\n";
     for (const auto& [key, value] : rows)

@@ -1,11 +1,16 @@
 // Plain-text reports: the numbered step-by-step trace of a counterexample, the violation it
-// ends in, and the fixed summary block every run ends with (stable, greppable, as SPIN's).
+// ends in, and the fixed summary block every run ends with (stable, greppable, as SPIN's),
+// with the judgement of a run against the verdict its variant declares.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "checker/explorer.hpp"
+#include "checker/protocol.hpp"
 #include "checker/trace.hpp"
 #include "scheduler/violation.hpp"
 
@@ -21,9 +26,30 @@ struct CounterexampleSize {
     std::uint32_t found_steps = 0;
 };
 
+// How a run's result compares with its variant's declared verdict.
+enum class Agreement : std::uint8_t {
+    as_declared, // it found the declared violation, or verified a variant declared verified
+    differs,     // it found another violation, or none where the search was complete
+    incomplete,  // it found none, but did not look everywhere: it can tell neither
+};
+
+// "as-declared", "differs", "incomplete"
+std::string_view agreement_name(Agreement agreement);
+// Parses a name produced by agreement_name; false if there is none such.
+bool parse_agreement(std::string_view name, Agreement& agreement);
+
+struct Judgement {
+    Expectation expected;
+    Agreement agreement = Agreement::incomplete;
+    // The summary's `expected` row: "violation (invariant): as declared".
+    std::string text;
+};
+
 struct Summary {
     std::string model;
     std::string variant;
+    // The model's sizes by name, in the protocol's order: {"renames", 1}, {"fsyncs", 1}.
+    std::vector<std::pair<std::string, int>> parameters;
     std::string strategy;
     std::string bound;
     SearchStats stats;
@@ -33,7 +59,18 @@ struct Summary {
     std::optional<std::uint32_t> preemption_bound;   // dfs --preemptions K
     std::uint32_t pct_depth = 0;                     // pct: the bug depth d aimed at (0: not pct)
     std::uint32_t pct_steps = 0;                     // pct: k, the steps change points fall in
+    // The run against its variant's declared verdict; none for a replay, which runs one
+    // schedule and declares nothing.
+    std::optional<Judgement> judgement;
 };
+
+// Judges a run (`summary`, whose violations are `found`) against the verdict its variant
+// declares. A violation found is judged whatever the search missed; a run that found none
+// agrees or differs only if it looked everywhere: a complete, exhaustive search with no
+// execution cut by the depth bound and no preemption bound. One judge for every command that
+// compares a run with its declaration.
+Judgement judge(const Expectation& expected, const std::vector<Finding>& found,
+                const Summary& summary);
 
 // "set_bit(1, log_tree) -> 0": a step's operation, arguments, object and value.
 std::string operation_text(const TraceStep& step);
@@ -43,6 +80,13 @@ std::string format_trace(const Trace& trace, bool colour = false);
 std::string format_violation(const Violation& violation);
 // The verdict line's text: what the run may claim, and no more.
 std::string verdict(const Summary& summary);
+// "renames=1 fsyncs=1"; empty for a model without sizes.
+std::string sizes_text(const std::vector<std::pair<std::string, int>>& parameters);
 std::string format_summary(const Summary& summary);
+// "invariant", "final check", "check": a property's kind as the summary names it.
+std::string property_kind_text(PropertyKind kind);
+// What a property's count means when it undermines the verdict, else empty: "NEVER
+// EVALUATED (...)", or a check() always evaluated right after its task released a lock.
+std::string property_note(const PropertyStats& property);
 
 } // namespace lockcheck

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdlib>
+#include <cstring>
 #include <cxxabi.h>
 #include <exception>
 #include <typeinfo>
@@ -115,7 +116,7 @@ Outcome Execution::run() {
 }
 
 void Execution::run_final_checks() {
-    for (const Check& c : final_checks_)
+    for (Property& c : final_checks_)
         if (!holds(c)) fail(ViolationKind::final_check, c.name, "final check failed: " + c.name);
 }
 
@@ -210,22 +211,23 @@ Task* Execution::advance() {
 }
 
 // A property that throws is a broken model, reported like any other exception.
-bool Execution::holds(const Check& check) {
+bool Execution::holds(Property& property) {
+    ++property.evaluations;
     try {
-        return check.holds();
+        return property.holds();
     } catch (const std::exception& e) {
         record(ViolationKind::exception, "exception",
-               "property '" + check.name + "' threw " + demangle(typeid(e).name()) + ": " +
+               "property '" + property.name + "' threw " + demangle(typeid(e).name()) + ": " +
                    e.what());
     } catch (...) {
-        record(ViolationKind::exception, "exception", "property '" + check.name + "' threw");
+        record(ViolationKind::exception, "exception", "property '" + property.name + "' threw");
     }
     return true;
 }
 
 void Execution::check_invariants() {
     if (invariants_.empty()) return;
-    for (const Check& c : invariants_) {
+    for (Property& c : invariants_) {
         if (!holds(c)) {
             fail(ViolationKind::invariant, c.name, "invariant violated: " + c.name);
             return;
@@ -317,6 +319,25 @@ void Execution::record(ViolationKind kind, std::string property, std::string mes
     if (unwinding_ || outcome_.violation) return;
     outcome_.violation = Violation{kind, std::move(property), std::move(message), step_, {}};
     outcome_.end = End::violation;
+}
+
+void Execution::count_check(const char* message, bool after_release) {
+    if (unwinding_) return; // a task torn down is no evaluation
+    auto site = std::find_if(check_sites_.begin(), check_sites_.end(),
+                             [message](const CheckSite& s) { return s.message == message; });
+    if (site == check_sites_.end()) {
+        site = check_sites_.emplace(site);
+        site->message = message;
+    }
+    ++site->evaluations;
+    if (!after_release) return;
+    const Operation& op = running_->pending_;
+    if (site->after_release++ == 0) {
+        site->release_op = op.name;
+        site->release_obj = op.obj;
+    } else if (op.obj != site->release_obj || std::strcmp(op.name, site->release_op) != 0) {
+        site->one_release = false;
+    }
 }
 
 std::uint32_t Execution::choose(std::uint32_t n) {

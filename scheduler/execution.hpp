@@ -89,6 +89,25 @@ class Execution {
     void add_invariant(std::string name, std::function<bool()> holds);
     void add_final_check(std::string name, std::function<bool()> holds);
 
+    // A property registered at set-up (an invariant or a final check) and how often this
+    // execution evaluated it: one never evaluated proves nothing, and the summary says so.
+    struct Property {
+        std::string name;
+        std::function<bool()> holds;
+        std::uint64_t evaluations = 0;
+    };
+    // A check() in task code, known by its message (a static string) once reached.
+    struct CheckSite {
+        const char* message = nullptr;
+        std::uint64_t evaluations = 0;
+        // Evaluations right after the task's own step released a lock: the check is atomic
+        // with that step, so no other task's step can come between the release and it.
+        std::uint64_t after_release = 0;
+        const char* release_op = nullptr; // the first such release: operation and object
+        const Object* release_obj = nullptr;
+        bool one_release = true; // every such release was that one
+    };
+
     Outcome run();
 
     // --- from task code (the model layer) ---
@@ -127,6 +146,10 @@ class Execution {
     std::uint32_t choose(std::uint32_t n);
     // Records the value the operation just read, wrote or returned (for traces).
     void note(std::int64_t value) { value_ = value; }
+    // The check() with `message` is evaluated now; `after_release`: the running task's step
+    // just taken (its pending() operation) released a lock. Allocates only the first time a
+    // message is reached in the execution.
+    void count_check(const char* message, bool after_release);
     // Records a violation. Called from a task, it ends the task's execution by unwinding it.
     void fail(ViolationKind kind, std::string property, std::string message);
     // fail(), with further report lines (a lockdep chain, an unsafe scenario).
@@ -145,13 +168,12 @@ class Execution {
     std::uint32_t step() const { return step_; }
     Counters& counters() { return counters_; }
     const Counters& counters() const { return counters_; }
+    const std::vector<Property>& invariants() const { return invariants_; }
+    const std::vector<Property>& final_checks() const { return final_checks_; }
+    const std::vector<CheckSite>& check_sites() const { return check_sites_; }
 
   private:
     friend class Object;
-    struct Check {
-        std::string name;
-        std::function<bool()> holds;
-    };
     struct Holder {
         virtual ~Holder() = default;
     };
@@ -174,7 +196,7 @@ class Execution {
     static void install_fault_handler();
     void start_new_tasks();
     void start(Task& task);
-    bool holds(const Check& check);
+    bool holds(Property& property);
     void run_body(Task& task);
     // A task just started reached its first scheduling point: back to whoever started it.
     void started(Task& task);
@@ -208,8 +230,9 @@ class Execution {
     RaceDetector races_;
     std::vector<Object*> objects_;
     std::vector<std::unique_ptr<Task>> tasks_;
-    std::vector<Check> invariants_;
-    std::vector<Check> final_checks_;
+    std::vector<Property> invariants_;
+    std::vector<Property> final_checks_;
+    std::vector<CheckSite> check_sites_;
     Schedule schedule_;
     Outcome outcome_;
     std::uint32_t step_ = 0;

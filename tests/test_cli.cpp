@@ -1,6 +1,7 @@
 // The lockcheck command line as a user meets it: exit code 0 for a verified run and 1 for a
 // violation, as each variant declares; every input error exits 2 with one line on stderr
-// naming what was wrong; a depth bound shows in the summary as executions cut.
+// naming what was wrong; a depth bound shows in the summary as executions cut; a run names
+// its sizes and judges itself against its declared verdict, a replay does not.
 #include <string>
 #include <vector>
 
@@ -126,4 +127,41 @@ TEST(Cli, a_depth_bound_that_cuts_executions_says_so_in_the_summary) {
     CHECK_TEXT(contains(run.out, "bound         depth 12\n"), run.out.c_str());
     CHECK_TEXT(!contains(run.out, "cut by bound  0\n"), run.out.c_str());
     CHECK_TEXT(contains(run.out, "verdict       no violation within the bound ("), run.out.c_str());
+}
+
+TEST(Cli, a_run_says_its_sizes_and_judges_itself_against_the_declared_verdict) {
+    const Run run = run_lockcheck({"rename-pin", "--fsyncs", "2"});
+    CHECK_EQUAL(0, run.exit_code);
+    CHECK_TEXT(contains(run.out, "variant       atomic\nsizes         renames=1 fsyncs=2\n"),
+               run.out.c_str());
+    CHECK_TEXT(contains(run.out, "\nexpected      verified: as declared\nverdict       verified"),
+               run.out.c_str());
+    const Run broken = run_lockcheck({"rename-pin", "--variant", "no-pin"});
+    CHECK_TEXT(contains(broken.out, "\nexpected      violation (invariant): as declared\n"),
+               broken.out.c_str());
+    CHECK_TEXT(contains(broken.out, "\nproperties    invariant \"committed log never holds the "
+                                    "unlink of an old name witho...\": "),
+               broken.out.c_str());
+}
+
+TEST(Cli, a_depth_bound_that_cuts_every_execution_is_incomplete_and_flags_the_final_check) {
+    // Exit codes stay as they were: no violation within the bound is 0.
+    const Run run = run_lockcheck({"rename-pin", "--depth", "12"});
+    CHECK_EQUAL(0, run.exit_code);
+    CHECK_TEXT(contains(run.out, "\nexpected      verified: incomplete: no violation found, but "),
+               run.out.c_str());
+    CHECK_TEXT(contains(run.out, " were cut by the depth bound\n"), run.out.c_str());
+    CHECK_TEXT(contains(run.out, "              final check \"log_writers is back to zero\": 0 "
+                                 "evaluations: NEVER EVALUATED (no execution finished)\n"),
+               run.out.c_str());
+}
+
+TEST(Cli, a_replay_has_sizes_but_no_expected_or_properties_rows) {
+    const Run check = run_lockcheck({"rename-pin", "--variant", "no-pin"});
+    const Run replayed = run_lockcheck(replay_arguments(check.out));
+    CHECK_EQUAL(1, replayed.exit_code);
+    CHECK_TEXT(contains(replayed.out, "\nsizes         renames=1 fsyncs=1\n"),
+               replayed.out.c_str());
+    CHECK_TEXT(!contains(replayed.out, "\nexpected "), replayed.out.c_str());
+    CHECK_TEXT(!contains(replayed.out, "\nproperties "), replayed.out.c_str());
 }

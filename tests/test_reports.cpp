@@ -13,6 +13,7 @@
 #include "checker/protocol.hpp"
 #include "cli/check_command.hpp"
 #include "harness.hpp"
+#include "reports/html_report.hpp"
 #include "reports/json_report.hpp"
 #include "reports/junit.hpp"
 
@@ -48,7 +49,8 @@ RunReport check_variant(const std::string& model, const std::string& variant) {
     r.summary.stats = result.stats;
     r.summary.violations = result.findings.size();
     for (std::size_t i = 0; i < p.parameters.size(); ++i)
-        r.parameters.emplace_back(p.parameters[i].name, request.values[i]);
+        r.summary.parameters.emplace_back(p.parameters[i].name, request.values[i]);
+    r.summary.judgement = judge(p.variants[request.variant].expect, result.findings, r.summary);
     r.depth = request.options.depth;
     for (const Finding& f : result.findings) {
         ReplayResult rr = replay(setup, f.schedule, request.options);
@@ -75,6 +77,7 @@ void same(const PendingTask& e, const PendingTask& a, const std::string& at);
 void same(const Counterexample& e, const Counterexample& a, const std::string& at);
 void same(const std::pair<std::string, int>& e, const std::pair<std::string, int>& a,
           const std::string& at);
+void same(const PropertyStats& e, const PropertyStats& a, const std::string& at);
 
 template <class T> void same(const T& expected, const T& actual, const std::string& field) {
     CHECK_EQUAL_TEXT(expected, actual, field.c_str());
@@ -106,6 +109,27 @@ void same(const LockHolds& e, const LockHolds& a, const std::string& at) {
     same(e.stats.longest, a.stats.longest, at + ".longest");
 }
 
+void same(const PropertyStats& e, const PropertyStats& a, const std::string& at) {
+    same(std::string(property_kind_name(e.kind)), std::string(property_kind_name(a.kind)),
+         at + ".kind");
+    same(e.name, a.name, at + ".name");
+    same(e.evaluations, a.evaluations, at + ".evaluations");
+    same(e.after_release, a.after_release, at + ".after_release");
+    same(e.release, a.release, at + ".release");
+}
+
+void same(const std::optional<Judgement>& e, const std::optional<Judgement>& a,
+          const std::string& at) {
+    same(e.has_value(), a.has_value(), at + " (present)");
+    if (!e || !a) return;
+    same(e->expected.expects_violation, a->expected.expects_violation, "expected.verdict");
+    same(e->expected.kind, a->expected.kind, "expected.kind");
+    same(e->expected.property, a->expected.property, "expected.property");
+    same(std::string(agreement_name(e->agreement)), std::string(agreement_name(a->agreement)),
+         at + ".agreement");
+    same(e->text, a->text, at + ".text");
+}
+
 void same(const SearchStats& e, const SearchStats& a, const std::string& at) {
     same(e.executions, a.executions, at + ".executions");
     same(e.cut, a.cut, at + ".cut");
@@ -118,6 +142,7 @@ void same(const SearchStats& e, const SearchStats& a, const std::string& at) {
     same(e.total, a.total, at + ".total");
     same(e.most, a.most, at + ".most");
     same(e.holds, a.holds, at + ".holds");
+    same(e.properties, a.properties, at + ".properties");
 }
 
 void same(const CounterexampleSize& e, const CounterexampleSize& a, const std::string& at) {
@@ -191,7 +216,8 @@ void same(const RunReport& e, const RunReport& a) {
     same(e.summary.pct_depth, a.summary.pct_depth, "pct.depth");
     same(e.summary.pct_steps, a.summary.pct_steps, "pct.steps");
     same(e.summary.counterexamples, a.summary.counterexamples, "counterexample_sizes");
-    same(e.parameters, a.parameters, "parameters");
+    same(e.summary.judgement, a.summary.judgement, "judgement");
+    same(e.summary.parameters, a.summary.parameters, "parameters");
     same(e.depth, a.depth, "depth");
     same(e.counterexamples, a.counterexamples, "counterexamples");
 }
@@ -209,6 +235,7 @@ RunReport corner_cases() {
     RunReport r;
     r.summary = {.model = "mödel \"quoted\" \\ back/slash",
                  .variant = "tab\there\nnewline",
+                 .parameters = {{"negative", -3}, {"big", std::numeric_limits<int>::max()}},
                  .strategy = "dpor",
                  .bound = "depth 4294967295",
                  .stats = {},
@@ -217,7 +244,9 @@ RunReport corner_cases() {
                  .sampled = true,
                  .preemption_bound = 2,
                  .pct_depth = 3,
-                 .pct_steps = 200};
+                 .pct_steps = 200,
+                 .judgement = Judgement{Expectation::violation(ViolationKind::data_race, "p \"q\""),
+                                        Agreement::differs, "violation (data-race): got ∀"}};
     r.summary.stats.tasks = 64;
     r.summary.stats.stopped_by = "--time-limit";
     r.summary.stats.executions = std::numeric_limits<std::uint64_t>::max();
@@ -225,7 +254,10 @@ RunReport corner_cases() {
     r.summary.stats.deepest = std::numeric_limits<std::uint32_t>::max();
     r.summary.stats.most.spins = 7;
     r.summary.stats.holds = {{"a.lock", {3, 9, 5}}, {"b.lock", {1, 1, 1}}};
-    r.parameters = {{"negative", -3}, {"big", std::numeric_limits<int>::max()}};
+    r.summary.stats.properties = {
+        {PropertyKind::invariant, "", 0, 0, ""},
+        {PropertyKind::final_check, "fin\u00e4l", std::numeric_limits<std::uint64_t>::max(), 0, ""},
+        {PropertyKind::check, "c", 24, 24, "spin_unlock(table_lock)"}};
     r.depth = std::numeric_limits<std::uint32_t>::max();
     Trace t;
     t.tasks = {"t0", "t1"};
@@ -308,6 +340,78 @@ TEST(Reports, json_reports_of_broken_variants_read_back_field_by_field) {
     CHECK(std::any_of(pending.begin(), pending.end(), [](auto& p) { return !p.holder.empty(); }));
     CHECK(!reports[1].counterexamples[0].violation.details.empty());
     CHECK(!reports[0].summary.stats.holds.empty());
+    for (const RunReport& r : reports) {
+        CHECK(!r.summary.parameters.empty());
+        CHECK(r.summary.judgement.has_value());
+    }
+    CHECK(!reports[0].summary.stats.properties.empty());
+}
+
+TEST(Reports, a_json_report_carries_the_expectation_the_judgement_and_the_properties) {
+    const std::string json = to_json(check_variant("rename-pin", "no-pin"));
+    const std::string expected = "  \"violations\": 1,\n"
+                                 "  \"expected\": {\n"
+                                 "    \"verdict\": \"violation\",\n"
+                                 "    \"kind\": \"invariant\",\n"
+                                 "    \"property\": \"committed log never holds the unlink of an "
+                                 "old name without the link of its new name\"\n"
+                                 "  },\n"
+                                 "  \"judgement\": {\n"
+                                 "    \"agreement\": \"as-declared\",\n"
+                                 "    \"text\": \"violation (invariant): as declared\"\n"
+                                 "  },\n";
+    CHECK_TEXT(contains(json, expected), json.c_str());
+    CHECK_TEXT(contains(json, "    \"properties\": [\n"
+                              "      {\n"
+                              "        \"kind\": \"invariant\",\n"
+                              "        \"name\": \"committed log never holds the unlink of an old "
+                              "name without the link of its new name\",\n"
+                              "        \"evaluations\": "),
+               json.c_str());
+    // A replay declares nothing: both are null.
+    RunReport replayed;
+    const std::string none = to_json(replayed);
+    CHECK_TEXT(contains(none, "  \"expected\": null,\n  \"judgement\": null,\n"), none.c_str());
+    same(replayed, read_back(replayed));
+}
+
+TEST(Reports, a_json_report_written_before_version_1_3_reads_without_its_fields) {
+    RunReport written = check_variant("rename-pin", "no-pin");
+    std::string json = to_json(written);
+    // Cut the fields 1.3 added: "expected" and "judgement", and stats.properties.
+    const std::size_t expected = json.find("  \"expected\"");
+    json.erase(expected, json.find("  \"sampled\"") - expected);
+    const std::size_t properties = json.find(",\n    \"properties\"");
+    json.erase(properties, json.find("\n  },\n  \"counterexample_sizes\"") - properties);
+    CHECK_TEXT(!contains(json, "properties") && !contains(json, "judgement"), json.c_str());
+    RunReport read;
+    std::string error;
+    CHECK_TEXT(from_json(json, read, error), (error + "\n" + json).c_str());
+    CHECK(!read.summary.judgement.has_value());
+    CHECK(read.summary.stats.properties.empty());
+    written.summary.judgement.reset();
+    written.summary.stats.properties.clear();
+    same(written, read);
+}
+
+TEST(Reports, the_html_report_shows_the_sizes_the_judgement_and_every_property_whole) {
+    const RunReport r = check_variant("rename-pin", "no-pin");
+    const std::string html = to_html(r, {});
+    CHECK_TEXT(contains(html, "<h1>lockcheck rename-pin --variant no-pin --renames 1 --fsyncs 1"
+                              "</h1>"),
+               html.c_str());
+    CHECK_TEXT(contains(html, "<p class=\"as-declared\">expected violation (invariant): as "
+                              "declared</p>"),
+               html.c_str());
+    CHECK_TEXT(contains(html, "sizes         renames=1 fsyncs=1\n"), html.c_str());
+    // The summary cuts the invariant's name; the table has it whole, with its count.
+    const PropertyStats& invariant = r.summary.stats.properties.front();
+    CHECK_TEXT(contains(html, "<tr><td>invariant</td><td>committed log never holds the unlink of "
+                              "an old name without the link of its new name</td><td>" +
+                                  std::to_string(invariant.evaluations) + "</td>"),
+               html.c_str());
+    CHECK_TEXT(contains(html, "<td>final check</td><td>log_writers is back to zero</td>"),
+               html.c_str());
 }
 
 TEST(Reports, a_json_report_keeps_extreme_integers_and_any_text) {
@@ -368,8 +472,20 @@ TEST(Reports, a_bad_json_report_is_refused_with_a_one_line_reason_naming_the_fie
         {"\"version\": 1", "\"version\": 1.0",
          "version: 1.0 is not supported (this lockcheck reads 1)"},
         {"\"depth\"", "\"deep\"", "depth: missing"},
-        {"\"kind\": \"invariant\"", "\"kind\": \"livelock\"",
+        {"\"violation\": {\n        \"kind\": \"invariant\"",
+         "\"violation\": {\n        \"kind\": \"livelock\"",
          "counterexamples[0].violation.kind: \"livelock\" is not a violation kind"},
+        {"\"kind\": \"invariant\"", "\"kind\": \"livelock\"",
+         "expected.kind: \"livelock\" is not a violation kind"},
+        {"\"verdict\": \"violation\"", "\"verdict\": \"broken\"",
+         "expected.verdict: \"broken\" is not \"verified\" or \"violation\""},
+        {"\"agreement\": \"as-declared\"", "\"agreement\": \"agreed\"",
+         "judgement.agreement: \"agreed\" is not an agreement"},
+        {"\"judgement\": {", "\"judgement\": null, \"x\": {", "judgement: expected an object"},
+        {"\"kind\": \"final-check\"", "\"kind\": \"assertion\"",
+         "stats.properties[1].kind: \"assertion\" is not a property kind"},
+        {"\"after_release\": 0", "\"after_release\": false",
+         "stats.properties[0].after_release: expected an integer from 0 to 18446744073709551615"},
         {"\"schedule\": \"", "\"schedule\": \"0.x",
          "counterexamples[0].schedule: step 2: 'x0' is not a task id (0..63)"},
         {"\"preempted\": false", "\"preempted\": 0",
@@ -418,12 +534,13 @@ TEST(Reports, junit_has_a_test_case_per_run_and_a_failure_per_broken_run) {
 
     const std::string ok = "/testsuites/testsuite/testcase[1]";
     CHECK_EQUAL(std::string("rename-pin"), xpath_string(d, ok + "/@classname"));
-    CHECK_EQUAL(std::string("atomic"), xpath_string(d, ok + "/@name"));
+    // A test case per variant and sizes: runs at other sizes are other cases.
+    CHECK_EQUAL(std::string("atomic renames=1 fsyncs=1"), xpath_string(d, ok + "/@name"));
     CHECK_EQUAL(0L, xpath_count(d, ok + "/failure"));
     CHECK_EQUAL(format_summary(verified.summary), xpath_string(d, ok + "/system-out"));
 
     const std::string bad = "/testsuites/testsuite/testcase[2]";
-    CHECK_EQUAL(std::string("no-pin"), xpath_string(d, bad + "/@name"));
+    CHECK_EQUAL(std::string("no-pin renames=1 fsyncs=1"), xpath_string(d, bad + "/@name"));
     const double time = std::stod(xpath_string(d, bad + "/@time"));
     CHECK(std::fabs(time - broken.summary.stats.elapsed_seconds) <= 0.0005);
     const Counterexample& c = broken.counterexamples[0];
