@@ -191,6 +191,9 @@ TEST(PropertyCounts, bug_on_after_spin_unlock_finds_the_free_a_check_there_canno
     for (Search search : {Search::dfs, Search::dpor}) {
         const std::string what = search_name(search);
         CheckOptions options;
+        // The same search with a check() in the BUG_ON's place finds nothing.
+        expect_verified(
+            check_model(lookup_and_free(Assertion::check_after_unlock), search, options), what);
         const SearchResult r =
             check_model(lookup_and_free(Assertion::bug_on_after_unlock), search, options);
         const Violation& v = only_violation(r, what);
