@@ -42,17 +42,19 @@ struct Parameter {
 
 using ParameterValues = std::vector<int>; // in Protocol::parameters order
 
+// Every member has a default, so that a model's designated initializer may leave out what it
+// does not need (a model without sizes) without a -Wextra warning in the user's build.
 struct Protocol {
-    std::string name;
-    std::string summary;
-    std::vector<Variant> variants;
+    std::string name{};
+    std::string summary{};
+    std::vector<Variant> variants{};
     std::size_t default_variant = 0;
-    std::vector<Parameter> parameters;
+    std::vector<Parameter> parameters{};
     std::uint32_t default_depth = 200;
     // A classic benchmark of the search (examples/), listed apart from the protocol models.
     bool benchmark = false;
     // Builds the model's state and tasks inside the execution being set up.
-    std::function<void(std::size_t variant, const ParameterValues& values)> setup;
+    std::function<void(std::size_t variant, const ParameterValues& values)> setup{};
 
     // The default --depth of a variant.
     std::uint32_t depth_for(std::size_t variant) const {

@@ -38,10 +38,9 @@ RunReport report_of(const CheckRequest& r) {
 }
 
 // Writes the report files asked for; exit code 2 if one cannot be written.
-int finish(const CheckRequest& r, RunReport& report, Summary summary, int code, std::ostream& out,
+int finish(const CheckRequest& r, const RunReport& report, int code, std::ostream& out,
            std::ostream& err) {
-    out << format_summary(summary);
-    report.summary = std::move(summary);
+    out << format_summary(report.summary);
     std::string error;
     if (write_report_files(r.files, report, error)) return code;
     err << "lockcheck: " << error << "\n";
@@ -103,7 +102,8 @@ int run_replay(const CheckRequest& r, std::ostream& out, std::ostream& err) {
         report.counterexamples.push_back(Counterexample{
             *rr.outcome.violation, *r.replay, std::move(rr.trace), replay_command(r, *r.replay)});
     const int code = s.violations ? kExitViolation : kExitOk;
-    return finish(r, report, std::move(s), code, out, err);
+    report.summary = std::move(s);
+    return finish(r, report, code, out, err);
 }
 
 } // namespace
@@ -116,12 +116,11 @@ std::string replay_command(const CheckRequest& r, const Schedule& schedule) {
     return cmd + " --replay " + format_schedule(schedule);
 }
 
-int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
-    if (r.replay) return run_replay(r, out, err);
+RunReport search(const CheckRequest& r, std::ostream& out) {
     SearchOptions search_options = r.search;
     search_options.depth = r.options.depth;
-    const std::unique_ptr<Strategy> search = make_search(search_options);
-    SearchResult result = explore(setup_of(r), *search, r.options);
+    const std::unique_ptr<Strategy> strategy = make_search(search_options);
+    SearchResult result = explore(setup_of(r), *strategy, r.options);
     std::string bound = "depth " + std::to_string(r.options.depth);
     if (!exhaustive(r.search.search))
         bound += ", " + std::to_string(r.search.iterations) + " executions";
@@ -142,10 +141,18 @@ int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
     if (expected.expects_violation && expected.kind == ViolationKind::check_failed)
         s.stats.declare_check(expected.property);
     s.judgement = judge(expected, result.findings, s);
+    report.summary = std::move(s);
+    return report;
+}
+
+int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
+    if (r.replay) return run_replay(r, out, err);
+    RunReport report = search(r, out);
+    const Summary& s = report.summary;
     const int code = s.violations                 ? kExitViolation
                      : s.stats.stopped_by.empty() ? kExitOk
                                                   : kExitIncomplete;
-    return finish(r, report, std::move(s), code, out, err);
+    return finish(r, report, code, out, err);
 }
 
 } // namespace lockcheck::cli

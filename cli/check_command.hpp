@@ -36,6 +36,9 @@ struct CheckRequest {
 };
 
 int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err);
+// The search of `request` (not a replay) as the report files describe it, each counterexample
+// printed to `out` as run_check prints it, the summary block not.
+RunReport search(const CheckRequest& request, std::ostream& out);
 // The command line that replays `schedule` of this request.
 std::string replay_command(const CheckRequest& request, const Schedule& schedule);
 

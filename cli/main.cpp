@@ -8,6 +8,7 @@
 #include <optional>
 #include <unistd.h>
 
+#include "check_all.hpp"
 #include "check_command.hpp"
 #include "checker/model_registry.hpp"
 #include "list_command.hpp"
@@ -101,6 +102,28 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     add_report_options(replay_file, replay_files);
 
+    lc::cli::CheckAllRequest check_all;
+    CLI::App* check_all_cmd = app.add_subcommand(
+        "check-all", "check every variant of every model (or of the MODELs named) against the "
+                     "verdict it declares; exit 0 only if all are as declared (for CI)");
+    check_all_cmd->add_option("model", check_all.models, "models to check (default: all)")
+        ->type_name("MODEL");
+    check_all_cmd
+        ->add_option("--junit", check_all.junit,
+                     "write a JUnit test case per variant: failing if it differs, skipped if "
+                     "incomplete")
+        ->type_name("FILE");
+    check_all_cmd->add_option("--json", check_all.json, "write every variant's run as JSON")
+        ->type_name("FILE");
+    check_all_cmd
+        ->add_option("--time-limit", check_all.time_limit,
+                     "stop each variant's search after this long (e.g. 30s, 5m); a variant it "
+                     "stops is incomplete")
+        ->type_name("DURATION")
+        ->transform(
+            CLI::AsNumberWithUnit(std::map<std::string, double>{{"s", 1}, {"m", 60}, {"h", 3600}}))
+        ->check(CLI::PositiveNumber);
+
     const auto& protocols = lc::registered_models();
     std::vector<lc::cli::CheckRequest> requests(protocols.size());
     std::vector<std::string> variant_names(protocols.size()), depth_text(protocols.size()),
@@ -191,8 +214,9 @@ int main(int argc, char** argv) {
 
     if (argc < 2) return usage_error("no model given (models: " + model_names() + "; or 'list')");
     // An unknown model is the most common mistake: name the valid ones.
-    if (argv[1][0] != '-' && std::string(argv[1]) != "list" && std::string(argv[1]) != "replay" &&
-        !lc::find_registered_model(argv[1]))
+    const std::string command = argv[1];
+    if (command[0] != '-' && command != "list" && command != "replay" && command != "check-all" &&
+        !lc::find_registered_model(command))
         return usage_error("unknown model '" + std::string(argv[1]) +
                            "' (models: " + model_names() + "; or 'list')");
 
@@ -208,6 +232,14 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("list")) {
         lc::cli::print_list(std::cout);
         return lc::cli::kExitOk;
+    }
+    if (app.got_subcommand("check-all")) {
+        check_all.colour = colour;
+        check_all.program = program;
+        std::vector<const lc::Protocol*> models;
+        std::string error;
+        if (!lc::cli::select_models(check_all, models, error)) return usage_error(error);
+        return lc::cli::run_check_all(check_all, models, std::cout, std::cerr);
     }
     if (app.got_subcommand("replay")) {
         try {

@@ -72,4 +72,17 @@ bool write_report_files(const ReportFiles& files, const RunReport& report, std::
     return true;
 }
 
+bool write_check_all_files(const std::string& json, const std::string& junit,
+                           const std::vector<RunReport>& runs, std::string& error) {
+    try {
+        if (!json.empty()) write_text(json, to_json(runs));
+        if (!junit.empty())
+            write_text(junit, to_junit(runs, JUnitJudging::against_declared_verdict));
+    } catch (const std::exception& e) {
+        error = e.what();
+        return false;
+    }
+    return true;
+}
+
 } // namespace lockcheck::cli

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "reports/json_report.hpp"
 
@@ -18,5 +19,9 @@ struct ReportFiles {
 
 // Writes every file asked for; false with a one-line reason if one cannot be written.
 bool write_report_files(const ReportFiles& files, const RunReport& report, std::string& error);
+// check-all's files: every run in one JSON document and one JUnit suite judged against the
+// declared verdicts (an empty path: not asked for).
+bool write_check_all_files(const std::string& json, const std::string& junit,
+                           const std::vector<RunReport>& runs, std::string& error);
 
 } // namespace lockcheck::cli

@@ -371,7 +371,9 @@ RunReport read_report(const Value& doc) {
 
 } // namespace
 
-std::string to_json(const RunReport& r) {
+namespace {
+
+Json report_json(const RunReport& r) {
     Json parameters = Json::array(), sizes = Json::array(), counterexamples = Json::array();
     for (const auto& [name, value] : r.summary.parameters)
         parameters.push_back(Json{{"name", name}, {"value", value}});
@@ -379,7 +381,7 @@ std::string to_json(const RunReport& r) {
         sizes.push_back(size_json(c));
     for (const Counterexample& c : r.counterexamples)
         counterexamples.push_back(counterexample_json(c));
-    const Json doc{
+    Json doc{
         {"schema", kReportSchema},
         {"version", kReportVersion},
         {"model", r.summary.model},
@@ -401,7 +403,25 @@ std::string to_json(const RunReport& r) {
         {"stats", stats_json(r.summary.stats)},
         {"counterexample_sizes", std::move(sizes)},
         {"counterexamples", std::move(counterexamples)}};
+    return doc;
+}
+
+std::string text_of(const Json& doc) {
     return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+} // namespace
+
+std::string to_json(const RunReport& r) {
+    return text_of(report_json(r));
+}
+
+std::string to_json(const std::vector<RunReport>& runs) {
+    Json reports = Json::array();
+    for (const RunReport& r : runs)
+        reports.push_back(report_json(r));
+    return text_of(Json{
+        {"schema", kCheckAllSchema}, {"version", kReportVersion}, {"runs", std::move(reports)}});
 }
 
 bool from_json(const std::string& text, RunReport& report, std::string& error) {

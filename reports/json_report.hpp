@@ -18,6 +18,8 @@ namespace lockcheck {
 // The name and version every report carries at its top: a reader refuses any other.
 inline constexpr const char* kReportSchema = "lockcheck-report";
 inline constexpr int kReportVersion = 1;
+// The schema of `check-all --json`: {"schema", "version", "runs": [a run report per variant]}.
+inline constexpr const char* kCheckAllSchema = "lockcheck-check-all";
 
 struct Counterexample {
     Violation violation;
@@ -36,6 +38,8 @@ struct RunReport {
 // Pretty-printed, keys in a fixed order, ending with a newline. Bytes that are not UTF-8 are
 // written as U+FFFD, so that the document is always valid JSON.
 std::string to_json(const RunReport& report);
+// check-all's document: every variant's run report, in the order checked.
+std::string to_json(const std::vector<RunReport>& runs);
 // Reads what to_json wrote. On a malformed document, or one of another schema or version,
 // returns false with a one-line reason in `error` and leaves `report` as it was; never throws.
 // Fields it does not know are ignored: later minor versions may add some.

@@ -3,6 +3,7 @@
 #include "junit.hpp"
 
 #include <cstdio>
+#include <optional>
 #include <string_view>
 
 namespace lockcheck {
@@ -97,14 +98,26 @@ std::string seconds(double s) {
     return text;
 }
 
-bool failed(const RunReport& r) {
-    return r.summary.violations > 0;
+std::optional<Agreement> agreement(const RunReport& r, JUnitJudging judging) {
+    if (judging == JUnitJudging::any_violation_fails || !r.summary.judgement) return std::nullopt;
+    return r.summary.judgement->agreement;
+}
+
+bool failed(const RunReport& r, JUnitJudging judging) {
+    const auto a = agreement(r, judging);
+    return a ? *a == Agreement::differs : r.summary.violations > 0;
+}
+
+bool skipped(const RunReport& r, JUnitJudging judging) {
+    return agreement(r, judging) == Agreement::incomplete;
 }
 
 // CI lists show only a failure's message and type: the first violation's. The text holds
 // every counterexample. Without one (the run kept none) the verdict says what failed.
-std::string failure(const RunReport& r) {
+std::string failure(const RunReport& r, JUnitJudging judging) {
     std::string message = verdict(r.summary), type = "violation", text;
+    // Judged against its declaration, a run that differs says how, first.
+    if (agreement(r, judging)) text = "expected " + r.summary.judgement->text + "\n\n";
     if (!r.counterexamples.empty()) {
         const Violation& first = r.counterexamples.front().violation;
         message = first.message;
@@ -125,32 +138,38 @@ std::string case_name(const Summary& s) {
     return sizes.empty() ? s.variant : s.variant + " " + sizes;
 }
 
-std::string testcase(const RunReport& r) {
+std::string testcase(const RunReport& r, JUnitJudging judging) {
+    const std::string outcome =
+        failed(r, judging) ? failure(r, judging)
+        : skipped(r, judging)
+            ? "      <skipped" + attribute("message", "incomplete: " + verdict(r.summary)) + "/>\n"
+            : "";
     return "    <testcase" + attribute("classname", r.summary.model) +
            attribute("name", case_name(r.summary)) +
-           attribute("time", seconds(r.summary.stats.elapsed_seconds)) + ">\n" +
-           (failed(r) ? failure(r) : "") + "      <system-out>" +
-           escape(format_summary(r.summary), Place::text) + "</system-out>\n    </testcase>\n";
+           attribute("time", seconds(r.summary.stats.elapsed_seconds)) + ">\n" + outcome +
+           "      <system-out>" + escape(format_summary(r.summary), Place::text) +
+           "</system-out>\n    </testcase>\n";
 }
 
 } // namespace
 
-std::string to_junit(const std::vector<RunReport>& runs) {
-    std::size_t failures = 0;
+std::string to_junit(const std::vector<RunReport>& runs, JUnitJudging judging) {
+    std::size_t failures = 0, skips = 0;
     double time = 0;
     std::string cases;
     for (const RunReport& r : runs) {
-        failures += failed(r);
+        failures += failed(r, judging);
+        skips += skipped(r, judging);
         time += r.summary.stats.elapsed_seconds;
-        cases += testcase(r);
+        cases += testcase(r, judging);
     }
     const std::string totals = attribute("tests", std::to_string(runs.size())) +
                                attribute("failures", std::to_string(failures)) +
                                attribute("errors", "0") + attribute("time", seconds(time));
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites" +
            attribute("name", "lockcheck") + totals + ">\n  <testsuite" +
-           attribute("name", "lockcheck") + totals + attribute("skipped", "0") + ">\n" + cases +
-           "  </testsuite>\n</testsuites>\n";
+           attribute("name", "lockcheck") + totals + attribute("skipped", std::to_string(skips)) +
+           ">\n" + cases + "  </testsuite>\n</testsuites>\n";
 }
 
 } // namespace lockcheck

@@ -1,0 +1,142 @@
+// check-all: one search per variant, a table of what each declared and got, the counterexample
+// of every variant that differs, and the report files CI reads.
+#include "check_all.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <ostream>
+#include <sstream>
+
+#include "check_command.hpp"
+#include "checker/model_registry.hpp"
+#include "report_files.hpp"
+
+namespace lockcheck::cli {
+
+namespace {
+
+// One variant's search, judged, and what it printed (shown only when it differs).
+struct Row {
+    RunReport report;
+    std::string printed;
+};
+
+std::string expected_text(const Expectation& e) {
+    if (!e.expects_violation) return "verified";
+    return "violation (" + std::string(kind_name(e.kind)) + ")";
+}
+
+// What the run got, in the words of the expected column.
+std::string got_text(const RunReport& report) {
+    const Summary& s = report.summary;
+    if (!report.counterexamples.empty())
+        return "violation (" +
+               std::string(kind_name(report.counterexamples.front().violation.kind)) + ")";
+    if (!s.stats.stopped_by.empty()) return "incomplete (" + s.stats.stopped_by + ")";
+    if (s.stats.cut) return "none, " + std::to_string(s.stats.cut) + " cut by the depth";
+    return "verified";
+}
+
+std::string seconds(double s) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f s", s);
+    return text;
+}
+
+std::string pad(const std::string& s, std::size_t width) {
+    return s + std::string(width > s.size() ? width - s.size() : 0, ' ');
+}
+
+// The table: a header and a row per variant, each column as wide as its longest entry.
+void print_table(const std::vector<Row>& rows, std::ostream& out) {
+    std::vector<std::vector<std::string>> cells = {
+        {"model", "variant", "sizes", "expected", "got", "judged", "executions", "time"}};
+    for (const Row& row : rows) {
+        const Summary& s = row.report.summary;
+        cells.push_back({s.model, s.variant, sizes_text(s.parameters),
+                         expected_text(s.judgement->expected), got_text(row.report),
+                         std::string(agreement_name(s.judgement->agreement)),
+                         std::to_string(s.stats.executions), seconds(s.stats.elapsed_seconds)});
+    }
+    std::vector<std::size_t> widths(cells.front().size(), 0);
+    for (const auto& line : cells)
+        for (std::size_t c = 0; c < line.size(); ++c)
+            widths[c] = std::max(widths[c], line[c].size() + 2);
+    for (const auto& line : cells) {
+        std::string text;
+        for (std::size_t c = 0; c < line.size(); ++c)
+            text += c + 1 < line.size() ? pad(line[c], widths[c]) : line[c];
+        out << text << "\n";
+    }
+}
+
+} // namespace
+
+bool select_models(const CheckAllRequest& request, std::vector<const Protocol*>& models,
+                   std::string& error) {
+    for (const std::string& name : request.models) {
+        const Protocol* p = find_registered_model(name);
+        if (!p) {
+            error = "check-all: unknown model '" + name + "'";
+            return false;
+        }
+        models.push_back(p);
+    }
+    if (request.models.empty())
+        for (const Protocol& p : registered_models())
+            models.push_back(&p);
+    return true;
+}
+
+int run_check_all(const CheckAllRequest& request, const std::vector<const Protocol*>& models,
+                  std::ostream& out, std::ostream& err) {
+    std::vector<Row> rows;
+    for (const Protocol* p : models)
+        for (std::size_t v = 0; v < p->variants.size(); ++v) {
+            CheckRequest r;
+            r.protocol = p;
+            r.variant = v;
+            r.values = p->default_values();
+            r.search.search = kDefaultSearch;
+            r.options.depth = p->depth_for(v);
+            r.options.time_limit = request.time_limit;
+            // The first counterexample found is shown as found: a variant that differs is
+            // rerun by its own command, which minimizes it.
+            r.minimize = false;
+            r.colour = request.colour;
+            r.program = request.program;
+            std::ostringstream printed;
+            rows.push_back(Row{search(r, printed), printed.str()});
+        }
+
+    print_table(rows, out);
+    std::size_t differs = 0, incomplete = 0;
+    for (const Row& row : rows) {
+        const Summary& s = row.report.summary;
+        const Agreement a = s.judgement->agreement;
+        if (a == Agreement::as_declared) continue;
+        ++(a == Agreement::differs ? differs : incomplete);
+        out << "\n== " << s.model << " --variant " << s.variant << ": expected "
+            << s.judgement->text << "\n"
+            << row.printed;
+        if (a == Agreement::differs && !s.violations)
+            out << "(a complete search of " << s.stats.executions
+                << " executions found no violation)\n";
+        out << "check it alone: " << request.program << " " << s.model << " --variant " << s.variant
+            << "\n";
+    }
+    out << "\ncheck-all: " << rows.size() << " variants, " << rows.size() - differs - incomplete
+        << " as declared, " << differs << " differ, " << incomplete << " incomplete\n";
+
+    std::vector<RunReport> reports;
+    for (Row& row : rows)
+        reports.push_back(std::move(row.report));
+    std::string error;
+    if (!write_check_all_files(request.json, request.junit, reports, error)) {
+        err << "lockcheck: " << error << "\n";
+        return kExitUsage;
+    }
+    return differs ? kExitViolation : incomplete ? kExitIncomplete : kExitOk;
+}
+
+} // namespace lockcheck::cli

@@ -1,0 +1,32 @@
+// `lockcheck check-all [MODEL...]`: the command for CI. Every variant of every registered model
+// (or of the models named) is checked at its configured sizes and depth with the default
+// search, and its verdict judged against the one the variant declares. Returns the exit code:
+// 0 only if every variant gave its declared verdict, 1 if one differs, 3 if none differs but
+// some could not be judged (a limit stopped them, or a depth-cut search found nothing).
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "checker/protocol.hpp"
+
+namespace lockcheck::cli {
+
+struct CheckAllRequest {
+    std::vector<std::string> models; // by name; empty: every registered model
+    std::string junit;               // a JUnit file: a test case per variant
+    std::string json;                // a JSON file: every variant's run report
+    double time_limit = 0;           // seconds, per variant (0: none)
+    bool colour = false;
+    std::string program = "lockcheck"; // the command's name, for replay lines
+};
+
+// The registered models `request` names; false with a one-line reason for a name unknown.
+bool select_models(const CheckAllRequest& request, std::vector<const Protocol*>& models,
+                   std::string& error);
+// Checks every variant of `models` (request.models is not read again).
+int run_check_all(const CheckAllRequest& request, const std::vector<const Protocol*>& models,
+                  std::ostream& out, std::ostream& err);
+
+} // namespace lockcheck::cli

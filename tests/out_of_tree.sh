@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The out-of-tree test: install lockcheck from this build into a fresh prefix, build
+# examples/out-of-tree/ against that installed package only (find_package, lockcheck_add_model),
+# and run what a user's CI would: its binary's own models and its CTest entry (check-all).
+# The project is built in WORK_DIR/build (the prefix is WORK_DIR/prefix), where the guide's
+# commands run next (docs/writing-models.md, tests/doc_commands.sh).
+# Usage: out_of_tree.sh BUILD_DIR SOURCE_DIR WORK_DIR
+set -euo pipefail
+build=$1
+source=$2
+work=$3
+rm -rf "$work"
+mkdir -p "$work"
+
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+# Only the prefix: nothing of the lockcheck tree may be needed to build a user's models.
+cmake -S "$source/examples/out-of-tree" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$work/build" -j 2 >/dev/null
+
+bin="$work/build/my-lockcheck"
+list=$("$bin" list)
+grep -q '^handshake  *wait-event (default)  *verified' <<<"$list"
+grep -q '^rename-pin ' <<<"$list" # the shipped models stand beside the user's
+set +e
+"$bin" handshake --variant test-then-sleep >"$work/out.txt"
+code=$?
+set -e
+[ "$code" -eq 1 ] || { echo "handshake test-then-sleep: exit $code, expected 1"; exit 1; }
+grep -q '^VIOLATION (hang)' "$work/out.txt"
+# Replay lines name the user's binary, not lockcheck.
+grep -q '^replay: my-lockcheck handshake --variant test-then-sleep --waiters 1 --replay ' "$work/out.txt"
+ctest --test-dir "$work/build" --output-on-failure
+echo "out-of-tree: built against the installed package, models and check-all pass"

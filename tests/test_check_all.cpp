@@ -1,0 +1,152 @@
+// check-all, the command for CI: every variant judged against the verdict it declares, a
+// table, the counterexample of a variant that differs, exit codes 0/1/3, and report files in
+// which a differing variant fails and one that cannot be judged is skipped, never a pass.
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "cli/check_all.hpp"
+#include "cli/check_command.hpp"
+#include "harness.hpp"
+#include "lockcheck_binary.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace lockcheck;
+using namespace lockcheck::testing;
+
+namespace {
+
+// Two tasks increment a plain counter without a lock: a lost update, found by a final check.
+// One variant declares it, one wrongly declares "verified", one declares another kind.
+const char* const kSum = "counter is the number of increments";
+
+Protocol counter_model() {
+    return Protocol{
+        .name = "counter",
+        .summary = "two unlocked increments",
+        .variants = {{"declared-race", "declares the lost update",
+                      Expectation::violation(ViolationKind::final_check, kSum)},
+                     {"declared-verified", "wrongly declares it correct", Expectation::verified()},
+                     {"declared-deadlock", "declares another kind",
+                      Expectation::violation(ViolationKind::deadlock, "deadlock")}},
+        .setup =
+            [](std::size_t, const ParameterValues&) {
+                auto& counter = this_execution().make<shared<int>>("counter");
+                for (const char* name : {"inc0", "inc1"})
+                    spawn(name, [&counter] { WRITE_ONCE(counter, READ_ONCE(counter) + 1); });
+                final_check(kSum, [&counter] { return counter.peek() == 2; });
+            },
+    };
+}
+
+struct CheckAll {
+    int code = -1;
+    std::string out, err;
+};
+
+CheckAll check_all(const Protocol& p, cli::CheckAllRequest request = {}) {
+    std::ostringstream out, err;
+    CheckAll r;
+    r.code = cli::run_check_all(request, {&p}, out, err);
+    r.out = out.str();
+    r.err = err.str();
+    return r;
+}
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string temp_path(const char* name) {
+    return "/tmp/lockcheck-test-check-all-" + std::to_string(::getpid()) + "-" + name;
+}
+
+} // namespace
+
+TEST_GROUP(CheckAll){};
+
+TEST(CheckAll, every_shipped_variant_gives_its_declared_verdict_from_the_command_line) {
+    const Run r = run_lockcheck({"check-all"});
+    CHECK_EQUAL_TEXT(0, r.exit_code, r.out.c_str());
+    std::size_t variants = 0;
+    for (const Protocol& p : registered_models())
+        for (const Variant& v : p.variants) {
+            ++variants;
+            CHECK_TEXT(contains(r.out, p.name + " ") && contains(r.out, " " + v.name + " "),
+                       (p.name + " " + v.name + " has no row").c_str());
+        }
+    const std::string last = "check-all: " + std::to_string(variants) + " variants, " +
+                             std::to_string(variants) + " as declared, 0 differ, 0 incomplete\n";
+    CHECK_TEXT(contains(r.out, last), r.out.c_str());
+}
+
+TEST(CheckAll, a_row_names_sizes_expected_got_and_executions) {
+    const CheckAll r = check_all(counter_model());
+    CHECK_TEXT(contains(r.out, "model    variant            sizes  expected"), r.out.c_str());
+    CHECK_TEXT(contains(r.out, "counter  declared-race      "), r.out.c_str());
+    CHECK_TEXT(contains(r.out, "violation (final-check)  violation (final-check)  as-declared"),
+               r.out.c_str());
+}
+
+TEST(CheckAll, a_variant_that_differs_fails_the_run_with_its_counterexample) {
+    const CheckAll r = check_all(counter_model());
+    CHECK_EQUAL_TEXT(1, r.code, r.out.c_str());
+    CHECK_TEXT(contains(r.out, "verified                 violation (final-check)  differs"),
+               r.out.c_str());
+    CHECK_TEXT(contains(r.out, "== counter --variant declared-verified: expected verified: got"),
+               r.out.c_str());
+    CHECK_TEXT(contains(r.out, "VIOLATION (final-check)"), r.out.c_str());
+    CHECK_TEXT(contains(r.out, "replay: lockcheck counter --variant declared-verified --replay"),
+               r.out.c_str());
+    // A violation of another kind than the one declared differs too.
+    CHECK_TEXT(contains(r.out, "violation (deadlock)     violation (final-check)  differs"),
+               r.out.c_str());
+    CHECK_TEXT(contains(r.out, "check-all: 3 variants, 1 as declared, 2 differ, 0 incomplete"),
+               r.out.c_str());
+}
+
+TEST(CheckAll, a_run_a_limit_stops_is_incomplete_never_a_pass) {
+    cli::CheckAllRequest request;
+    request.time_limit = 1e-9; // stops every search after its first execution
+    const Protocol* spin_block = find_registered_model("tree-lock");
+    std::ostringstream out, err;
+    const int code = cli::run_check_all(request, {spin_block}, out, err);
+    // The mutex variants finish in their first two executions; spin-block cannot.
+    CHECK_TEXT(contains(out.str(), "incomplete (--time-limit)"), out.str().c_str());
+    CHECK_EQUAL_TEXT(cli::kExitIncomplete, code, out.str().c_str());
+}
+
+TEST(CheckAll, junit_fails_a_differing_variant_and_skips_an_incomplete_one) {
+    cli::CheckAllRequest request;
+    request.junit = temp_path("junit.xml");
+    request.json = temp_path("runs.json");
+    CHECK_EQUAL(1, check_all(counter_model(), request).code);
+    const std::string junit = slurp(request.junit);
+    CHECK_TEXT(contains(junit, "tests=\"3\" failures=\"2\""), junit.c_str());
+    CHECK_TEXT(contains(junit, "<testcase classname=\"counter\" name=\"declared-race\""),
+               junit.c_str());
+    CHECK_TEXT(contains(junit, "expected verified: got"), junit.c_str());
+    const std::string json = slurp(request.json);
+    CHECK_TEXT(contains(json, "\"schema\": \"lockcheck-check-all\""), json.c_str());
+    CHECK_TEXT(contains(json, "\"variant\": \"declared-deadlock\""), json.c_str());
+
+    request.time_limit = 1e-9;
+    std::ostringstream out, err;
+    cli::run_check_all(request, {find_registered_model("tree-lock")}, out, err);
+    const std::string limited = slurp(request.junit);
+    CHECK_TEXT(contains(limited, "<skipped message=\"incomplete: "), limited.c_str());
+    std::remove(request.junit.c_str());
+    std::remove(request.json.c_str());
+}
+
+TEST(CheckAll, an_unknown_model_is_a_one_line_input_error) {
+    const Run r = run_lockcheck({"check-all", "rename-pin", "renam-pin"});
+    CHECK_EQUAL(cli::kExitUsage, r.exit_code);
+    CHECK_TEXT(is_one_line(r.err), r.err.c_str());
+    CHECK_TEXT(contains(r.err, "unknown model 'renam-pin'"), r.err.c_str());
+}
