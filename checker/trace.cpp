@@ -27,6 +27,8 @@ void TraceRecorder::on_step(const Execution&, std::uint32_t step, const Task& ta
     if (op.obj) {
         s.object = op.obj->name();
         op.obj->describe(s.state);
+        // What it held when its memory was freed: say so.
+        if (op.obj->freed_with()) s.state += " (freed)";
         auto last = last_write_.find(op.obj);
         // A read shows the write it saw; a step that had to wait, what let it go on.
         if (last != last_write_.end() && last->second.task != s.task_id &&

@@ -1,6 +1,9 @@
 // atomic_t operations: each a scheduling point that notes the value it read or produced.
 #include "atomic.hpp"
 
+#include "dec_and_lock.hpp"
+#include "spinlock.hpp"
+
 namespace lockcheck {
 
 namespace {
@@ -57,6 +60,34 @@ int atomic_cmpxchg(atomic_t* v, int old, int new_) {
     if (found == old) v->counter = new_;
     this_execution().note(found);
     return found;
+}
+
+namespace {
+// The kernel's cmpxchg loop, as one step: it retries until no other task came in between.
+bool add_unless(const char* op, atomic_t* v, int a, int u, bool show_args) {
+    this_execution().visible(op, v, nullptr, show_args ? OpArgs{{a, u}, 2} : OpArgs{});
+    const bool adds = v->counter != u;
+    if (adds)
+        v->counter += a;
+    else
+        this_execution().nothing_written();
+    this_execution().note(v->counter);
+    return adds;
+}
+} // namespace
+
+bool atomic_add_unless(atomic_t* v, int a, int u) {
+    return add_unless("atomic_add_unless", v, a, u, true);
+}
+
+bool atomic_inc_not_zero(atomic_t* v) {
+    return add_unless("atomic_inc_not_zero", v, 1, 0, false);
+}
+
+bool atomic_dec_and_lock(atomic_t* v, spinlock_t* lock) {
+    return dec_and_lock<atomic_t, spinlock_t>(
+        v, lock, [](atomic_t* a) { return atomic_add_unless(a, -1, 1); }, atomic_dec_and_test,
+        spin_lock, spin_unlock);
 }
 
 } // namespace lockcheck

@@ -6,6 +6,8 @@
 
 namespace lockcheck {
 
+struct spinlock_t;
+
 struct atomic_t final : Object {
     explicit atomic_t(std::string name, int i = 0) : Object(std::move(name)), counter(i) {}
     void describe(std::string& out) const override;
@@ -27,5 +29,13 @@ int atomic_inc_return(atomic_t* v);
 bool atomic_dec_and_test(atomic_t* v);
 // Stores `new_` if the value is `old`; returns the value found.
 int atomic_cmpxchg(atomic_t* v, int old, int new_);
+// Adds `a` unless the value is `u`; true if it added.
+bool atomic_add_unless(atomic_t* v, int a, int u);
+// Increments unless the value is zero; true if it did (a lookup's get of a live object).
+bool atomic_inc_not_zero(atomic_t* v);
+// Decrements; if that reaches zero, does so holding `lock` and returns true with it held.
+// Three scheduling points, as lib/dec_and_lock.c: atomic_add_unless(v, -1, 1), then
+// spin_lock, then atomic_dec_and_test (spin_unlock after it if the count did not reach zero).
+bool atomic_dec_and_lock(atomic_t* v, spinlock_t* lock);
 
 } // namespace lockcheck

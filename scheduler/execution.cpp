@@ -428,6 +428,38 @@ void Execution::report_race(const RaceDetector::Race& race) {
                " are not ordered");
 }
 
+void Execution::free_memory(const Object& allocation, const void* begin, std::size_t size) {
+    // Objects register as they are constructed, so those inside the allocation came after it.
+    const auto first = reinterpret_cast<std::uintptr_t>(begin);
+    for (std::size_t i = static_cast<std::size_t>(allocation.id()) + 1; i < objects_.size(); ++i) {
+        const auto at = reinterpret_cast<std::uintptr_t>(objects_[i]);
+        if (at >= first && at - first < size) objects_[i]->freed_with_ = &allocation;
+    }
+    resume_checks_ = true;
+}
+
+void Execution::check_resumed() {
+    Execution& ex = current();
+    if (ex.unwinding_) {
+        unwound();
+        return;
+    }
+    const Task& task = *ex.running_;
+    const Object* obj = task.pending_.obj;
+    if (obj && obj->freed_with_) ex.report_use_after_free(task);
+}
+
+void Execution::report_use_after_free(const Task& task) {
+    const Object& obj = *task.pending_.obj;
+    const Object& allocation = *obj.freed_with_;
+    std::string freed;
+    allocation.describe(freed);
+    fail(ViolationKind::use_after_free, "use-after-free of " + obj.name(),
+         "BUG: KASAN: use-after-free in " + std::string(task.pending_.name) + "(" + obj.name() +
+             ") by " + task.name() + " at step " + std::to_string(step_) + "; " +
+             allocation.name() + ": " + freed);
+}
+
 void Execution::on_stack_overflow() {
     watchdog::leave_task();
     Task& task = *fiber_;
@@ -457,6 +489,7 @@ void Execution::interrupt_running_task() {
 
 void Execution::unwind_all() {
     unwinding_ = true;
+    resume_checks_ = true;
     for (auto& tp : tasks_) {
         Task& t = *tp;
         if (t.finished_) continue;

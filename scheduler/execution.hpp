@@ -141,6 +141,11 @@ class Execution {
     void begin_spin_turn();
     // Whether an object the task touched in its current turn changed since the turn began.
     bool turn_changed(const Task& task) const;
+    // The memory [begin, begin + size) is freed (kfree) together with `allocation`, the object
+    // that stands for it: every object registered after `allocation` that lives there is freed
+    // with it, and the scheduling point of any later operation on one of them is a
+    // use-after-free. Scans the objects registered since `allocation`; allocates nothing.
+    void free_memory(const Object& allocation, const void* begin, std::size_t size);
     // A nondeterministic choice of the model, in [0, n): the strategy decides and the
     // schedule records it. Call only from task code, right after a scheduling point.
     std::uint32_t choose(std::uint32_t n);
@@ -214,6 +219,12 @@ class Execution {
     void check_invariants();
     [[gnu::cold]] void report_blocked();
     [[gnu::cold]] void report_race(const RaceDetector::Race& race);
+    // The running task, picked at its scheduling point, before its model code performs the
+    // operation: unwinds it if the execution is torn down, and reports a use-after-free if the
+    // operation's object lies in memory freed meanwhile (KASAN checks the access itself).
+    // Static and without arguments, as unwound(): the step sets up nothing for it.
+    [[gnu::noinline]] static void check_resumed();
+    [[gnu::cold]] void report_use_after_free(const Task& task);
     void on_stack_overflow();
     void on_step_timeout();
     static void interrupt_running_task();
@@ -250,6 +261,10 @@ class Execution {
     void* main_context_ = nullptr;
     void* dead_context_ = nullptr; // where an ended fiber's context goes: it is never resumed
     bool unwinding_ = false;
+    // Whether a task picked at its scheduling point has more to do than go on (see
+    // check_resumed): set once the execution is torn down or memory was freed, so that the
+    // step of an execution that frees nothing tests this one flag and nothing else.
+    bool resume_checks_ = false;
     bool ended_early_ = false; // a choice ended the execution from inside a task
     sigjmp_buf escape_jump_;
     Execution* previous_;
@@ -293,12 +308,16 @@ inline void Execution::declare(const Operation& op) {
     } else {
         watchdog::leave_task();
         Task* next = advance();
-        if (unwinding_) [[unlikely]]
+        // Testing resume_checks_ first lets the task that goes on without a switch skip the
+        // test below: it knows the flag from here. The hint is on the flag alone: [[unlikely]]
+        // on the whole condition moves the common path out of line (one jump more a step).
+        if (__builtin_expect(resume_checks_, false) && unwinding_)
             running_ = &self; // resumed for teardown inside advance(), starting a task: unwind
         else if (next != &self)
             switch_to(&self.context_, next);
     }
-    if (unwinding_) unwound();
+    if (resume_checks_) [[unlikely]]
+        check_resumed();
 }
 
 inline void Execution::visible(const char* op, const Object* obj, EnabledFn enabled, OpArgs args) {

@@ -38,6 +38,9 @@ class Object {
 
     const std::string& name() const { return name_; }
     int id() const { return id_; }
+    // Once the memory this object lives in was freed (kfree), the object that stands for that
+    // memory: any later operation on this one is a use-after-free. Null while it lives.
+    const Object* freed_with() const { return freed_with_; }
     // The id under which partial-order reduction judges operations on this object to
     // conflict: its own, unless its operations reach other objects of a structure (a list
     // entry's neighbours), which then all share one.
@@ -66,9 +69,11 @@ class Object {
     void conflicts_as(int conflict_id) { conflict_id_ = conflict_id; }
 
   private:
+    friend class Execution;
     std::string name_;
     int id_;
     int conflict_id_;
+    const Object* freed_with_ = nullptr;
 };
 
 } // namespace lockcheck

@@ -6,12 +6,13 @@
 namespace lockcheck {
 
 namespace {
-constexpr std::array<std::string_view, 15> kKindNames = {
+constexpr std::array<std::string_view, 18> kKindNames = {
     "check-failed", "invariant",       "final-check",       "deadlock",  "hang",
     "lock-misuse",  "sleep-in-atomic", "lock-held-at-exit", "exception", "stack-overflow",
     "no-progress",  "lock-order",      "list-corruption",   "preempt",   "data-race",
+    "refcount",     "use-after-free",  "invalid-free",
 };
-static_assert(kKindNames.size() == static_cast<std::size_t>(ViolationKind::data_race) + 1,
+static_assert(kKindNames.size() == static_cast<std::size_t>(ViolationKind::invalid_free) + 1,
               "a name for every kind");
 } // namespace
 

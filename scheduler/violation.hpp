@@ -24,6 +24,9 @@ enum class ViolationKind : std::uint8_t {
     list_corruption,   // CONFIG_DEBUG_LIST: a list_head linked twice or deleted twice
     preempt,           // CONFIG_DEBUG_PREEMPT: this_cpu_ptr() in preemptible code
     data_race,         // KCSAN: unordered conflicting accesses of a variable, one plain
+    refcount,          // refcount_t's WARNs: an addition on 0, an underflow, a saturation
+    use_after_free,    // KASAN: an operation on an object in freed memory, or a double free
+    invalid_free,      // KASAN: kfree() of a pointer kmalloc() did not return
 };
 
 std::string_view kind_name(ViolationKind kind);
@@ -37,11 +40,13 @@ struct Violation {
     std::uint32_t step = 0;           // the step it happened at (0: before the first step)
     std::vector<std::string> details; // further lines: blocked tasks, the wait-for cycle
 
-    // Two violations are the same finding when they agree on kind and message; data races,
-    // whose message names steps, when they agree on the variable (their property).
+    // Two violations are the same finding when they agree on kind and message; data races and
+    // uses after free, whose messages name steps, when they agree on the object (their
+    // property).
     std::string key() const {
-        return std::string(kind_name(kind)) + ": " +
-               (kind == ViolationKind::data_race ? property : message);
+        const bool by_object =
+            kind == ViolationKind::data_race || kind == ViolationKind::use_after_free;
+        return std::string(kind_name(kind)) + ": " + (by_object ? property : message);
     }
 };
 

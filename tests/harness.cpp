@@ -74,6 +74,36 @@ Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth) {
     return r;
 }
 
+void expect_found_by_every_search(const Setup& setup, ViolationKind kind,
+                                  const std::string& property, const std::string& what) {
+    for (Search search : kExhaustiveSearches) {
+        const SearchResult r = check_model(setup, search, CheckOptions{});
+        const std::string text = what + " (" + search_name(search) + ")";
+        const Violation& v = only_violation(r, text);
+        CHECK_EQUAL_TEXT(kind, v.kind, text.c_str());
+        if (!property.empty())
+            STRCMP_EQUAL_TEXT(property.c_str(), v.property.c_str(), text.c_str());
+    }
+}
+
+void expect_verified_by_every_search(const Setup& setup, const std::string& what) {
+    for (Search search : kExhaustiveSearches)
+        expect_verified(check_model(setup, search, CheckOptions{}),
+                        what + " (" + search_name(search) + ")");
+}
+
+void expect_dpor_reaches_what_dfs_does(const Setup& setup, const std::string& what,
+                                       std::uint32_t depth) {
+    const Reached all = reach(setup, *make_search(Search::dfs, depth), depth);
+    for (Search search : {Search::dpor, Search::optimal_dpor}) {
+        const Reached reduced = reach(setup, *make_search(search, depth), depth);
+        const std::string text = what + ", " + search_name(search);
+        CHECK_TEXT(all.final_states == reduced.final_states, text.c_str());
+        CHECK_TEXT(all.violations == reduced.violations, text.c_str());
+        CHECK_TEXT(reduced.executions <= all.executions, text.c_str());
+    }
+}
+
 SearchResult check_keep_going(const Setup& setup, CheckOptions options) {
     options.keep_going = true;
     return check_model(setup, options);

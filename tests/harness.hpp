@@ -33,6 +33,10 @@ Setup default_setup(const Protocol& protocol, std::size_t variant);
 // that tests can compare other searches with it there: all but tree-lock (docs/dpor.md).
 bool dfs_exhausts(const Protocol& protocol);
 
+// The searches that run every execution within the depth, or one of each class of them: the
+// ones a violation found by one must be found by all.
+inline constexpr Search kExhaustiveSearches[] = {Search::dfs, Search::dpor, Search::optimal_dpor};
+
 // What a search reached, continuing past violations: the object states at the end of every
 // execution that finished without a violation, and the kind and property of every violation.
 // Two searches that reach the same are equally good at finding what goes wrong.
@@ -43,6 +47,16 @@ struct Reached {
     std::set<std::pair<ViolationKind, std::string>> violations;
 };
 Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth);
+// Fails the test unless every exhaustive search finds exactly one violation in `setup`, of
+// `kind` and, unless it is empty, `property`.
+void expect_found_by_every_search(const Setup& setup, ViolationKind kind,
+                                  const std::string& property, const std::string& what);
+// Fails the test if any exhaustive search finds a violation in `setup`.
+void expect_verified_by_every_search(const Setup& setup, const std::string& what);
+// Fails the test unless source and optimal DPOR reach the same final states and violations as
+// DFS on `setup`, in no more executions.
+void expect_dpor_reaches_what_dfs_does(const Setup& setup, const std::string& what,
+                                       std::uint32_t depth = 200);
 
 // The violation of a search that must have found exactly one; fails the test otherwise.
 // `what` names the case in the failure message when a test loops over cases.

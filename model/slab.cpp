@@ -1,0 +1,102 @@
+// The allocations of an execution, kmalloc()'s scheduling point and kfree()'s checks, in the
+// words of KASAN's reports.
+#include "slab.hpp"
+
+#include <cstring>
+#include <vector>
+
+namespace lockcheck {
+
+namespace {
+
+// The allocator of an execution, as one object: kmalloc()'s scheduling points are operations
+// on it, so that two allocations are dependent steps and come in one order in equivalent
+// executions (the ids of the objects inside them follow that order).
+struct kmalloc_caches final : Object {
+    kmalloc_caches() : Object("slab") {}
+    void describe(std::string& out) const override {
+        std::string in_use;
+        for (const slab_object* slab : slabs)
+            if (!slab->freed_at) in_use += (in_use.empty() ? "" : ", ") + slab->name();
+        out += in_use.empty() ? "nothing in use" : "in use: " + in_use;
+    }
+    // The allocation `p` points into, if any.
+    slab_object* containing(const void* p) const {
+        for (slab_object* slab : slabs)
+            if (slab->contains(p)) return slab;
+        return nullptr;
+    }
+
+    std::vector<slab_object*> slabs; // every allocation of the execution, in order
+};
+
+std::string by(const Task* task, std::uint32_t step) {
+    return task->name() + " at step " + std::to_string(step);
+}
+
+} // namespace
+
+slab_object::slab_object(std::string name, std::size_t size, std::size_t align)
+    : Object(std::move(name)), memory_(::operator new (size, std::align_val_t{align})), size_(size),
+      align_(align) {
+    std::memset(memory_, 0, size);
+}
+
+slab_object::~slab_object() {
+    if (destroy) destroy(memory_);
+    ::operator delete (memory_, std::align_val_t{align_});
+}
+
+void slab_object::describe(std::string& out) const {
+    out += freed_at ? "freed by " + by(freed_by, freed_at) : std::string("in use");
+}
+
+bool slab_object::contains(const void* p) const {
+    const auto at = reinterpret_cast<std::uintptr_t>(p);
+    const auto begin = reinterpret_cast<std::uintptr_t>(memory_);
+    return at >= begin && at - begin < size_;
+}
+
+slab_object& slab_alloc(std::string name, std::size_t size, std::size_t align) {
+    Execution& ex = this_execution();
+    kmalloc_caches& caches = ex.local<kmalloc_caches>();
+    if (ex.in_task()) ex.visible("kmalloc", &caches);
+    slab_object& slab = ex.make<slab_object>(std::move(name), size, align);
+    caches.slabs.push_back(&slab);
+    return slab;
+}
+
+void kfree(const void* objp) {
+    if (!objp) return;
+    Execution& ex = this_execution();
+    slab_object* slab = ex.local<kmalloc_caches>().containing(objp);
+    ex.visible_global("kfree", slab);
+    if (slab && slab->memory() == objp && !slab->freed_at) {
+        slab->freed_by = current();
+        slab->freed_at = ex.step();
+        ex.free_memory(*slab, slab->memory(), slab->size());
+        return;
+    }
+    // KASAN's report: "BUG: KASAN: double-free in kfree(obj) by put1 at step 9; ..."
+    auto report = [&](ViolationKind kind, const std::string& property, const char* bug,
+                      const std::string& detail) {
+        const std::string what = slab ? "kfree(" + slab->name() + ")" : std::string("kfree");
+        ex.fail(kind, property,
+                std::string("BUG: KASAN: ") + bug + " in " + what + " by " +
+                    by(current(), ex.step()) + detail);
+    };
+    if (!slab) {
+        report(ViolationKind::invalid_free, "invalid-free", "invalid-free",
+               ": not a pointer kmalloc returned");
+    } else if (slab->memory() != objp) {
+        const auto inside =
+            static_cast<const char*>(objp) - static_cast<const char*>(slab->memory());
+        report(ViolationKind::invalid_free, "invalid-free", "invalid-free",
+               ": " + std::to_string(inside) + " bytes inside " + slab->name() + ", not its start");
+    } else {
+        report(ViolationKind::use_after_free, "double-free of " + slab->name(), "double-free",
+               "; " + slab->name() + ": freed by " + by(slab->freed_by, slab->freed_at));
+    }
+}
+
+} // namespace lockcheck

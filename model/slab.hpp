@@ -1,0 +1,72 @@
+// kmalloc(), kzalloc() and kfree() with KASAN's checks (include/linux/slab.h, mm/kasan/).
+// kmalloc<T>(name, args...) constructs a T in memory the execution owns; kfree(p) frees it,
+// one scheduling point after which the scheduling point of any operation on an object inside
+// that memory (its lock, its refcount, a shared<T> field) is a use-after-free. The memory
+// itself stays, as in KASAN's quarantine, until the execution ends: neither the checker nor
+// model code that goes on after a use-after-free touches memory really freed, and a peek() of
+// a freed object in an invariant() or final_check() reads what it held (the model's own
+// business).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <utility>
+
+#include "task.hpp"
+
+namespace lockcheck {
+
+// One allocation kmalloc() returned. It stands for the memory in traces ("kfree(item)") and
+// reports, and lives outside it.
+class slab_object final : public Object {
+  public:
+    // Zeroed memory of `size` bytes aligned to `align`.
+    slab_object(std::string name, std::size_t size, std::size_t align);
+    ~slab_object() override;
+    void describe(std::string& out) const override;
+
+    void* memory() const { return memory_; }
+    std::size_t size() const { return size_; }
+    bool contains(const void* p) const;
+
+    // Destroys what was constructed in the memory, when the execution ends.
+    void (*destroy)(void*) = nullptr;
+    // Set by kfree().
+    const Task* freed_by = nullptr;
+    std::uint32_t freed_at = 0; // its step; 0 while the memory is in use
+
+  private:
+    void* memory_;
+    std::size_t size_;
+    std::size_t align_;
+};
+
+// kmalloc()'s scheduling point (from task code; none at set-up) and its memory.
+slab_object& slab_alloc(std::string name, std::size_t size, std::size_t align);
+
+// new T(args...) in memory named `name` (in traces and reports). The memory is zeroed first,
+// so that nothing a model reads depends on what the heap held, and T() with no arguments
+// value-initializes: a plain struct starts all zero. The allocation is a scheduling point on
+// the execution's allocator, so that allocations, and the ids of the objects they hold, come
+// in one order in all the executions partial-order reduction counts as equivalent.
+template <class T, class... Args> T* kmalloc(std::string name, Args&&... args) {
+    slab_object& slab = slab_alloc(std::move(name), sizeof(T), alignof(T));
+    T* obj = new (slab.memory()) T(std::forward<Args>(args)...);
+    slab.destroy = [](void* p) { static_cast<T*>(p)->~T(); };
+    return obj;
+}
+
+// The kernel's zeroing kmalloc(): the same here, where kmalloc() zeroes too.
+template <class T, class... Args> T* kzalloc(std::string name, Args&&... args) {
+    return kmalloc<T>(std::move(name), std::forward<Args>(args)...);
+}
+
+// Frees what kmalloc() returned, from task code: one scheduling point that conflicts with
+// every other step. kfree(nullptr) does nothing (and is no scheduling point). Freeing it again is a
+// double-free (a `use-after-free` violation: the second free uses freed memory); freeing a pointer
+// kmalloc() did not return (one inside an allocation, or to memory it did not allocate) is
+// an `invalid-free` violation.
+void kfree(const void* objp);
+
+} // namespace lockcheck
