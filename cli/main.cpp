@@ -57,6 +57,15 @@ void add_report_options(CLI::App* sub, lc::cli::ReportFiles& files) {
         ->type_name("DIR");
 }
 
+// --time-limit DURATION, in seconds: "30s", "5m", "1h".
+void add_time_limit(CLI::App* sub, double& seconds, const std::string& help) {
+    sub->add_option("--time-limit", seconds, help)
+        ->type_name("DURATION")
+        ->transform(
+            CLI::AsNumberWithUnit(std::map<std::string, double>{{"s", 1}, {"m", 60}, {"h", 3600}}))
+        ->check(CLI::PositiveNumber);
+}
+
 std::string comma_separated(const std::vector<std::string>& names) {
     std::string text;
     for (const std::string& name : names)
@@ -115,14 +124,9 @@ int main(int argc, char** argv) {
         ->type_name("FILE");
     check_all_cmd->add_option("--json", check_all.json, "write every variant's run as JSON")
         ->type_name("FILE");
-    check_all_cmd
-        ->add_option("--time-limit", check_all.time_limit,
-                     "stop each variant's search after this long (e.g. 30s, 5m); a variant it "
-                     "stops is incomplete")
-        ->type_name("DURATION")
-        ->transform(
-            CLI::AsNumberWithUnit(std::map<std::string, double>{{"s", 1}, {"m", 60}, {"h", 3600}}))
-        ->check(CLI::PositiveNumber);
+    add_time_limit(check_all_cmd, check_all.time_limit,
+                   "stop each variant's search after this long (e.g. 30s, 5m); a variant it "
+                   "stops is incomplete");
 
     const auto& protocols = lc::registered_models();
     std::vector<lc::cli::CheckRequest> requests(protocols.size());
@@ -176,13 +180,9 @@ int main(int argc, char** argv) {
         sub->add_option("--pct-depth", r.search.pct_depth, "pct: the bug depth d to aim at")
             ->check(CLI::Range(1u, 32u))
             ->capture_default_str();
-        sub->add_option("--time-limit", r.options.time_limit,
-                        "stop the search after this long (e.g. 30s, 5m, 1h); the run then exits "
-                        "3 (incomplete) unless it found a violation")
-            ->type_name("DURATION")
-            ->transform(CLI::AsNumberWithUnit(
-                std::map<std::string, double>{{"s", 1}, {"m", 60}, {"h", 3600}}))
-            ->check(CLI::PositiveNumber);
+        add_time_limit(sub, r.options.time_limit,
+                       "stop the search after this long (e.g. 30s, 5m, 1h); the run then exits 3 "
+                       "(incomplete) unless it found a violation");
         sub->add_option("--max-executions", r.options.max_executions,
                         "stop the search after this many executions (exit 3 if incomplete)")
             ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
