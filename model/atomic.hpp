@@ -15,17 +15,19 @@ struct atomic_t final : Object {
     int counter;
 };
 
-int atomic_read(const atomic_t* v);
-void atomic_set(atomic_t* v, int i);
-void atomic_inc(atomic_t* v);
-void atomic_dec(atomic_t* v);
-void atomic_add(int i, atomic_t* v);
-void atomic_sub(int i, atomic_t* v);
-int atomic_add_return(int i, atomic_t* v);
-int atomic_inc_return(atomic_t* v);
+int atomic_read(const atomic_t* v, std::source_location loc = std::source_location::current());
+void atomic_set(atomic_t* v, int i, std::source_location loc = std::source_location::current());
+void atomic_inc(atomic_t* v, std::source_location loc = std::source_location::current());
+void atomic_dec(atomic_t* v, std::source_location loc = std::source_location::current());
+void atomic_add(int i, atomic_t* v, std::source_location loc = std::source_location::current());
+void atomic_sub(int i, atomic_t* v, std::source_location loc = std::source_location::current());
+int atomic_add_return(int i, atomic_t* v,
+                      std::source_location loc = std::source_location::current());
+int atomic_inc_return(atomic_t* v, std::source_location loc = std::source_location::current());
 // True if the result is zero.
-bool atomic_dec_and_test(atomic_t* v);
+bool atomic_dec_and_test(atomic_t* v, std::source_location loc = std::source_location::current());
 // Stores `new_` if the value is `old`; returns the value found.
-int atomic_cmpxchg(atomic_t* v, int old, int new_);
+int atomic_cmpxchg(atomic_t* v, int old, int new_,
+                   std::source_location loc = std::source_location::current());
 
 } // namespace lockcheck

@@ -5,13 +5,13 @@
 
 namespace lockcheck {
 
-void check(bool cond, const char* message) {
+void check(bool cond, const char* message, std::source_location loc) {
     // `cond` may have read any state with peek(): to a partial-order reduction the step
     // making this check depends on every other.
     this_execution().observed_all();
     if (!cond)
         this_execution().fail(ViolationKind::check_failed, message,
-                              std::string("check failed: ") + message);
+                              std::string("check failed: ") + message, loc);
 }
 
 void invariant(std::string name, std::function<bool()> holds) {

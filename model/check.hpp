@@ -3,13 +3,16 @@
 #pragma once
 
 #include <functional>
+#include <source_location>
 #include <string>
 
 namespace lockcheck {
 
 // Fails the execution with `message` if `cond` is false. The step that checks counts as
-// reading all shared state (`cond` may peek at any of it).
-void check(bool cond, const char* message);
+// reading all shared state (`cond` may peek at any of it). A failure names `loc`, the check's
+// line in the model.
+void check(bool cond, const char* message,
+           std::source_location loc = std::source_location::current());
 // Set-up only: `holds` must read state with peek(), never through scheduling points.
 void invariant(std::string name, std::function<bool()> holds);
 void final_check(std::string name, std::function<bool()> holds);

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <functional>
+#include <source_location>
 #include <string>
 
 #include "scheduler/execution.hpp"
@@ -25,6 +26,7 @@ struct held_lock {
     const lockdep_map* map = nullptr; // its lock class; nullptr: not tracked by lockdep
     int subclass = 0;
     bool trylock = false;
+    std::source_location location{}; // the model's call that took it
 };
 
 class task_struct final : public Task {
@@ -58,9 +60,10 @@ void spawn(std::string comm, std::function<void()> body);
 // spawn(), on a given CPU of the model.
 void spawn_on(int cpu, std::string comm, std::function<void()> body);
 
-// Lock bookkeeping shared by every lock type (the held-lock stack).
+// Lock bookkeeping shared by every lock type (the held-lock stack). `loc`: the model's call
+// that took the lock.
 void lock_acquired(task_struct* task, const Object* lock, const char* type, const lockdep_map* map,
-                   int subclass = 0, bool trylock = false);
+                   std::source_location loc, int subclass = 0, bool trylock = false);
 // False if the task does not hold the lock.
 bool lock_released(task_struct* task, const Object* lock);
 bool holds_lock(const task_struct* task, const Object* lock);
