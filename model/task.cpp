@@ -56,8 +56,9 @@ void lock_acquired(task_struct* task, const Object* lock, const char* type, cons
                               loc);
         return;
     }
-    task->held_locks[task->lockdep_depth++] =
-        held_lock{lock, type, this_execution().step(), map, subclass, trylock, loc};
+    task->held_locks[task->lockdep_depth++] = held_lock{
+        lock,   type, map, loc, this_execution().step(), static_cast<std::uint8_t>(subclass),
+        trylock};
 }
 
 bool lock_released(task_struct* task, const Object* lock) {

@@ -19,14 +19,16 @@ inline constexpr long TASK_NORMAL = TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE;
 // One entry of a task's held-lock stack, as lockdep keeps it.
 struct lockdep_map;
 
+// 40 bytes: every execution allocates a task_struct per task, and at 16 entries more would
+// take it past the sizes glibc's malloc serves from its per-thread cache.
 struct held_lock {
     const Object* instance = nullptr;
     const char* type = nullptr;       // "mutex", "spinlock", "rwsem-read", "rwsem-write"
-    std::uint32_t acquired_at = 0;    // step
     const lockdep_map* map = nullptr; // its lock class; nullptr: not tracked by lockdep
-    int subclass = 0;
+    std::source_location location{};  // the model's call that took it
+    std::uint32_t acquired_at = 0;    // step
+    std::uint8_t subclass = 0;        // below MAX_LOCKDEP_SUBCLASSES
     bool trylock = false;
-    std::source_location location{}; // the model's call that took it
 };
 
 class task_struct final : public Task {

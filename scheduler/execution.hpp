@@ -269,7 +269,22 @@ inline void Execution::declare(const Operation& op) {
         return;
     }
     Task& self = *running_;
-    self.pending_ = op;
+    // Field by field: `op` is a temporary of the inlined visible*(). Copied whole, GCC builds
+    // it on the stack and reloads it with wide loads that stall on the narrow stores just
+    // made, which doubled the step's cost; so, each field goes straight from its register.
+    static_assert(sizeof(Operation) == 64, "a field added to Operation is copied here too");
+    Operation& pending = self.pending_;
+    pending.name = op.name;
+    pending.obj = op.obj;
+    pending.enabled = op.enabled;
+    pending.location = op.location;
+    pending.args.v[0] = op.args.v[0];
+    pending.args.v[1] = op.args.v[1];
+    pending.args.n = op.args.n;
+    pending.read_only = op.read_only;
+    pending.fallback = op.fallback;
+    pending.global = op.global;
+    pending.access = op.access;
     self.blocked_ = false;
     if (self.starting_) [[unlikely]] {
         started(self);
