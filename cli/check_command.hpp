@@ -26,9 +26,10 @@ struct CheckRequest {
     ParameterValues values;
     CheckOptions options;
     std::optional<Schedule> replay;
-    bool minimize = true; // report the counterexample with the fewest preemptions, then steps
-    bool colour = false;  // the output is a terminal
-    ReportFiles files;    // --trace, --json, --junit, --report
+    bool minimize = true;   // report the counterexample with the fewest preemptions, then steps
+    bool colour = false;    // the output is a terminal
+    bool locations = false; // --locations: the trace names each step's line in the model
+    ReportFiles files;      // --trace, --json, --junit, --report
 };
 
 int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err);

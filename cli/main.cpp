@@ -39,6 +39,13 @@ std::string model_names() {
     return names;
 }
 
+// How a trace is printed.
+void add_trace_options(CLI::App* sub, bool& locations) {
+    sub->add_flag(
+        "--locations", locations,
+        "name each trace step's line in the model (FILE:LINE FUNCTION), in a last column");
+}
+
 // The files a run may write besides its output.
 void add_report_options(CLI::App* sub, lc::cli::ReportFiles& files) {
     sub->add_option("--trace", files.trace,
@@ -81,6 +88,7 @@ int main(int argc, char** argv) {
     const bool colour = isatty(STDOUT_FILENO) != 0;
     std::string replay_path;
     unsigned replay_index = 1;
+    bool replay_locations = false;
     lc::cli::ReportFiles replay_files;
     CLI::App* replay_file =
         app.add_subcommand("replay", "replay a counterexample saved by --json: the same trace, "
@@ -92,6 +100,7 @@ int main(int argc, char** argv) {
         ->add_option("--counterexample", replay_index, "which of the report's counterexamples")
         ->check(CLI::Range(1u, 1'000'000u))
         ->capture_default_str();
+    add_trace_options(replay_file, replay_locations);
     add_report_options(replay_file, replay_files);
 
     const auto& protocols = lc::cli::all_models();
@@ -155,6 +164,7 @@ int main(int argc, char** argv) {
         sub->add_option("--max-executions", r.options.max_executions,
                         "stop the search after this many executions (exit 3 if incomplete)")
             ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+        add_trace_options(sub, r.locations);
         add_report_options(sub, r.files);
         sub->add_flag("!--no-minimize", r.minimize,
                       "report the first counterexample found, not the one with the fewest "
@@ -199,7 +209,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("replay")) {
         try {
             return lc::cli::run_replay_file(replay_path, replay_index, replay_files, colour,
-                                            std::cout, std::cerr);
+                                            replay_locations, std::cout, std::cerr);
         } catch (const std::exception& e) {
             return usage_error("replay: " + std::string(e.what()));
         }

@@ -9,8 +9,9 @@
 
 namespace lockcheck::cli {
 
-// `index`: which counterexample of the report, from 1. Returns the process exit code.
+// `index`: which counterexample of the report, from 1; `colour` and `locations` as in
+// CheckRequest. Returns the process exit code.
 int run_replay_file(const std::string& path, unsigned index, const ReportFiles& files, bool colour,
-                    std::ostream& out, std::ostream& err);
+                    bool locations, std::ostream& out, std::ostream& err);
 
 } // namespace lockcheck::cli
