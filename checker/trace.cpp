@@ -38,6 +38,7 @@ void TraceRecorder::on_step(const Execution&, std::uint32_t step, const Task& ta
     }
     s.args.assign(op.args.v, op.args.v + op.args.n);
     s.value = value;
+    s.location = call_site(op.location);
     trace_.steps.push_back(std::move(s));
 }
 
@@ -51,6 +52,7 @@ void TraceRecorder::on_end(const Execution& ex) {
         const Operation& op = t->pending();
         p.operation = op.name ? op.name : "";
         p.blocked = op.enabled && !op.enabled(op.obj, *t);
+        p.location = call_site(op.location);
         if (op.obj) {
             p.object = op.obj->name();
             if (p.blocked)

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "scheduler/call_site.hpp"
 #include "scheduler/task_set.hpp"
 #include "scheduler/trace_sink.hpp"
 
@@ -27,6 +28,7 @@ struct TraceStep {
     // The step of another task this one waited for or read from: the unlock that let a
     // lock be taken, the wake-up that ended a sleep, the write a read observed. 0: none.
     std::uint32_t synced_from = 0;
+    CallSite location{}; // the model's call that made the step; unknown if none did
 };
 
 // A task that had not finished when the execution ended, and what it was about to do.
@@ -37,6 +39,7 @@ struct PendingTask {
     std::string object;
     bool blocked = false; // its operation could not run
     std::string holder;   // the task holding what it waits for, if one does
+    CallSite location{};  // the model's call of that operation
 };
 
 struct Trace {

@@ -27,8 +27,9 @@ struct CheckRequest {
     ParameterValues values;
     CheckOptions options;
     std::optional<Schedule> replay;
-    bool minimize = true; // report the counterexample with the fewest preemptions, then steps
-    bool colour = false;  // the output is a terminal
+    bool minimize = true;   // report the counterexample with the fewest preemptions, then steps
+    bool colour = false;    // the output is a terminal
+    bool locations = false; // --locations: the trace names each step's line in the model
     // The command's own name, as replay lines print it: a user's binary built with
     // lockcheck_add_model replays its own models.
     std::string program = "lockcheck";

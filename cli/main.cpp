@@ -41,6 +41,13 @@ std::string model_names() {
     return names;
 }
 
+// How a trace is printed.
+void add_trace_options(CLI::App* sub, bool& locations) {
+    sub->add_flag(
+        "--locations", locations,
+        "name each trace step's line in the model (FILE:LINE FUNCTION), in a last column");
+}
+
 // The files a run may write besides its output.
 void add_report_options(CLI::App* sub, lc::cli::ReportFiles& files) {
     sub->add_option("--trace", files.trace,
@@ -98,6 +105,7 @@ int main(int argc, char** argv) {
     const std::string program = std::filesystem::path(argv[0]).filename().string();
     std::string replay_path;
     unsigned replay_index = 1;
+    bool replay_locations = false;
     lc::cli::ReportFiles replay_files;
     CLI::App* replay_file =
         app.add_subcommand("replay", "replay a counterexample saved by --json: the same trace, "
@@ -109,6 +117,7 @@ int main(int argc, char** argv) {
         ->add_option("--counterexample", replay_index, "which of the report's counterexamples")
         ->check(CLI::Range(1u, 1'000'000u))
         ->capture_default_str();
+    add_trace_options(replay_file, replay_locations);
     add_report_options(replay_file, replay_files);
 
     lc::cli::CheckAllRequest check_all;
@@ -186,6 +195,7 @@ int main(int argc, char** argv) {
         sub->add_option("--max-executions", r.options.max_executions,
                         "stop the search after this many executions (exit 3 if incomplete)")
             ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+        add_trace_options(sub, r.locations);
         add_report_options(sub, r.files);
         sub->add_flag("!--no-minimize", r.minimize,
                       "report the first counterexample found, not the one with the fewest "
@@ -244,7 +254,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("replay")) {
         try {
             return lc::cli::run_replay_file(replay_path, replay_index, replay_files, colour,
-                                            program, std::cout, std::cerr);
+                                            replay_locations, program, std::cout, std::cerr);
         } catch (const std::exception& e) {
             return usage_error("replay: " + std::string(e.what()));
         }

@@ -6,8 +6,8 @@ namespace lockcheck {
 namespace {
 enum class BitOp { set, clear, test };
 
-bool bit_op(const char* name, long nr, bitmap_word* addr, BitOp how) {
-    this_execution().visible_data(name, addr, how != BitOp::test, DataAccess::atomic,
+bool bit_op(const char* name, long nr, bitmap_word* addr, BitOp how, std::source_location loc) {
+    this_execution().visible_data(name, addr, loc, how != BitOp::test, DataAccess::atomic,
                                   OpArgs{{nr, 0}, 1});
     unsigned long& word = addr->word();
     const unsigned long mask = 1UL << nr;
@@ -20,20 +20,20 @@ bool bit_op(const char* name, long nr, bitmap_word* addr, BitOp how) {
 }
 } // namespace
 
-bool test_bit(long nr, const bitmap_word* addr) {
-    return bit_op("test_bit", nr, const_cast<bitmap_word*>(addr), BitOp::test);
+bool test_bit(long nr, const bitmap_word* addr, std::source_location loc) {
+    return bit_op("test_bit", nr, const_cast<bitmap_word*>(addr), BitOp::test, loc);
 }
-void set_bit(long nr, bitmap_word* addr) {
-    bit_op("set_bit", nr, addr, BitOp::set);
+void set_bit(long nr, bitmap_word* addr, std::source_location loc) {
+    bit_op("set_bit", nr, addr, BitOp::set, loc);
 }
-void clear_bit(long nr, bitmap_word* addr) {
-    bit_op("clear_bit", nr, addr, BitOp::clear);
+void clear_bit(long nr, bitmap_word* addr, std::source_location loc) {
+    bit_op("clear_bit", nr, addr, BitOp::clear, loc);
 }
-bool test_and_set_bit(long nr, bitmap_word* addr) {
-    return bit_op("test_and_set_bit", nr, addr, BitOp::set);
+bool test_and_set_bit(long nr, bitmap_word* addr, std::source_location loc) {
+    return bit_op("test_and_set_bit", nr, addr, BitOp::set, loc);
 }
-bool test_and_clear_bit(long nr, bitmap_word* addr) {
-    return bit_op("test_and_clear_bit", nr, addr, BitOp::clear);
+bool test_and_clear_bit(long nr, bitmap_word* addr, std::source_location loc) {
+    return bit_op("test_and_clear_bit", nr, addr, BitOp::clear, loc);
 }
 
 } // namespace lockcheck

@@ -29,14 +29,14 @@ void count(Execution& ex, const char* message) {
 
 } // namespace
 
-void check(bool cond, const char* message) {
+void check(bool cond, const char* message, std::source_location loc) {
     Execution& ex = this_execution();
     // `cond` may have read any state with peek(): to a partial-order reduction the step
     // making this check depends on every other.
     ex.observed_all();
     count(ex, message);
     if (!cond)
-        ex.fail(ViolationKind::check_failed, message, std::string("check failed: ") + message);
+        ex.fail(ViolationKind::check_failed, message, std::string("check failed: ") + message, loc);
 }
 
 void invariant(std::string name, std::function<bool()> holds) {
@@ -47,17 +47,19 @@ void final_check(std::string name, std::function<bool()> holds) {
     this_execution().add_final_check(std::move(name), std::move(holds));
 }
 
-void assertion_point(const char* operation, const char* assertion) {
+void assertion_point(const char* operation, const char* assertion, std::source_location loc) {
     Execution& ex = this_execution();
     // A step on no object: to a partial-order reduction it depends on every other step.
-    ex.visible_read(operation, nullptr);
+    ex.visible_read(operation, nullptr, loc);
     count(ex, assertion);
 }
 
-bool assertion_result(const char* report, const char* assertion, bool fired) {
+bool assertion_result(const char* report, const char* assertion, bool fired,
+                      std::source_location loc) {
     Execution& ex = this_execution();
     ex.note(fired); // the trace shows the condition's value: BUG_ON() -> 1
-    if (fired) ex.fail(ViolationKind::check_failed, assertion, report + std::string(assertion));
+    if (fired)
+        ex.fail(ViolationKind::check_failed, assertion, report + std::string(assertion), loc);
     return fired;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <source_location>
 #include <string>
 
 namespace lockcheck {
@@ -12,24 +13,27 @@ namespace lockcheck {
 // reading all shared state (`cond` may peek at any of it). `cond` is evaluated atomically
 // with the task's step before it: no other task can run between that step and the check, so
 // a check() right after a lock release cannot see what another task does once the lock is
-// free (BUG_ON can, and the summary flags such a check).
-void check(bool cond, const char* message);
+// free (BUG_ON can, and the summary flags such a check). A failure names `loc`, the check's
+// line in the model.
+void check(bool cond, const char* message,
+           std::source_location loc = std::source_location::current());
 // Set-up only: `holds` must read state with peek(), never through scheduling points.
 void invariant(std::string name, std::function<bool()> holds);
 void final_check(std::string name, std::function<bool()> holds);
 
 // The scheduling point of a BUG_ON or WARN_ON: read-only, and depending on every other step
 // (its condition may peek at anything). `assertion` is its text, "BUG_ON(obj->dead)".
-void assertion_point(const char* operation, const char* assertion);
+void assertion_point(const char* operation, const char* assertion, std::source_location loc);
 // The value of its condition, evaluated at that point: if it holds, fails the execution with
 // the assertion as the property and `report` before it in the message. Returns `fired`.
-bool assertion_result(const char* report, const char* assertion, bool fired);
+bool assertion_result(const char* report, const char* assertion, bool fired,
+                      std::source_location loc);
 
 template <class Cond>
-bool kernel_assertion(const char* operation, const char* report, const char* assertion,
-                      Cond&& cond) {
-    assertion_point(operation, assertion);
-    return assertion_result(report, assertion, cond());
+bool kernel_assertion(const char* operation, const char* report, const char* assertion, Cond&& cond,
+                      std::source_location loc) {
+    assertion_point(operation, assertion, loc);
+    return assertion_result(report, assertion, cond(), loc);
 }
 
 } // namespace lockcheck
@@ -40,8 +44,10 @@ bool kernel_assertion(const char* operation, const char* report, const char* ass
 // check-failed); so does WARN_ON(cond) (a WARN is a finding), which returns `cond` as the
 // kernel's does. Both are counted like check().
 #define BUG_ON(cond)                                                                               \
-    ((void)::lockcheck::kernel_assertion("BUG_ON", "kernel BUG: ", "BUG_ON(" #cond ")",            \
-                                         [&]() -> bool { return (cond); }))
+    ((void)::lockcheck::kernel_assertion(                                                          \
+        "BUG_ON", "kernel BUG: ", "BUG_ON(" #cond ")", [&]() -> bool { return (cond); },           \
+        std::source_location::current()))
 #define WARN_ON(cond)                                                                              \
-    ::lockcheck::kernel_assertion("WARN_ON", "WARNING: ", "WARN_ON(" #cond ")",                    \
-                                  [&]() -> bool { return (cond); })
+    ::lockcheck::kernel_assertion(                                                                 \
+        "WARN_ON", "WARNING: ", "WARN_ON(" #cond ")", [&]() -> bool { return (cond); },            \
+        std::source_location::current())

@@ -14,13 +14,18 @@ struct completion final : Object {
     unsigned done = 0; // UINT_MAX after complete_all: every waiter passes
 };
 
-void init_completion(struct completion* x);
-void reinit_completion(struct completion* x);
-void wait_for_completion(struct completion* x);
+void init_completion(struct completion* x,
+                     std::source_location loc = std::source_location::current());
+void reinit_completion(struct completion* x,
+                       std::source_location loc = std::source_location::current());
+void wait_for_completion(struct completion* x,
+                         std::source_location loc = std::source_location::current());
 // True if it consumed a completion without sleeping.
-bool try_wait_for_completion(struct completion* x);
-bool completion_done(struct completion* x);
-void complete(struct completion* x);
-void complete_all(struct completion* x);
+bool try_wait_for_completion(struct completion* x,
+                             std::source_location loc = std::source_location::current());
+bool completion_done(struct completion* x,
+                     std::source_location loc = std::source_location::current());
+void complete(struct completion* x, std::source_location loc = std::source_location::current());
+void complete_all(struct completion* x, std::source_location loc = std::source_location::current());
 
 } // namespace lockcheck

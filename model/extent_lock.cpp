@@ -43,25 +43,27 @@ void extent_io_tree::describe(std::string& out) const {
         out += " " + span(ranges[i].start, ranges[i].end) + " by " + ranges[i].locker->name();
 }
 
-void lock_extent(extent_io_tree* tree, std::uint64_t start, std::uint64_t end) {
-    might_sleep("lock_extent", tree);
+void lock_extent(extent_io_tree* tree, std::uint64_t start, std::uint64_t end,
+                 std::source_location loc) {
+    might_sleep("lock_extent", tree, loc);
     task_struct* me = current();
     const extent_io_tree::range* mine = tree->overlapping(start, end);
-    if (mine && mine->locker == me) report_recursive_locking("lock_extent", tree);
+    if (mine && mine->locker == me) report_recursive_locking("lock_extent", tree, loc);
     const OpArgs args{{static_cast<std::int64_t>(start), static_cast<std::int64_t>(end)}, 2};
-    this_execution().visible("lock_extent", tree, &range_free, args);
+    this_execution().visible("lock_extent", tree, loc, &range_free, args);
     count_sleep_if_blocked();
     if (tree->nr == extent_io_tree::kMaxRanges) {
         this_execution().fail(ViolationKind::lock_misuse, "too-many-ranges",
-                              tree->name() + ": more than 16 ranges locked at once");
+                              tree->name() + ": more than 16 ranges locked at once", loc);
         return;
     }
     tree->ranges[tree->nr++] = {start, end, me};
 }
 
-void unlock_extent(extent_io_tree* tree, std::uint64_t start, std::uint64_t end) {
+void unlock_extent(extent_io_tree* tree, std::uint64_t start, std::uint64_t end,
+                   std::source_location loc) {
     const OpArgs args{{static_cast<std::int64_t>(start), static_cast<std::int64_t>(end)}, 2};
-    this_execution().visible("unlock_extent", tree, nullptr, args);
+    this_execution().visible("unlock_extent", tree, loc, nullptr, args);
     for (int i = 0; i < tree->nr; ++i) {
         if (tree->ranges[i].start != start || tree->ranges[i].end != end) continue;
         tree->ranges[i] = tree->ranges[--tree->nr];
@@ -70,7 +72,8 @@ void unlock_extent(extent_io_tree* tree, std::uint64_t start, std::uint64_t end)
     this_execution().fail(ViolationKind::lock_misuse, "bad-unlock",
                           "bad unlock balance detected: " + current()->name() +
                               " calls unlock_extent(" + span(start, end) + ", " + tree->name() +
-                              ") but that range is not locked");
+                              ") but that range is not locked",
+                          loc);
 }
 
 } // namespace lockcheck

@@ -29,7 +29,9 @@ struct extent_io_tree final : Object {
     int nr = 0;
 };
 
-void lock_extent(extent_io_tree* tree, std::uint64_t start, std::uint64_t end);
-void unlock_extent(extent_io_tree* tree, std::uint64_t start, std::uint64_t end);
+void lock_extent(extent_io_tree* tree, std::uint64_t start, std::uint64_t end,
+                 std::source_location loc = std::source_location::current());
+void unlock_extent(extent_io_tree* tree, std::uint64_t start, std::uint64_t end,
+                   std::source_location loc = std::source_location::current());
 
 } // namespace lockcheck

@@ -3,17 +3,17 @@
 
 namespace lockcheck {
 
-void inode_lock(inode* inode) {
-    down_write(&inode->i_rwsem);
+void inode_lock(inode* inode, std::source_location loc) {
+    down_write(&inode->i_rwsem, loc);
 }
-void inode_unlock(inode* inode) {
-    up_write(&inode->i_rwsem);
+void inode_unlock(inode* inode, std::source_location loc) {
+    up_write(&inode->i_rwsem, loc);
 }
-void inode_lock_shared(inode* inode) {
-    down_read(&inode->i_rwsem);
+void inode_lock_shared(inode* inode, std::source_location loc) {
+    down_read(&inode->i_rwsem, loc);
 }
-void inode_unlock_shared(inode* inode) {
-    up_read(&inode->i_rwsem);
+void inode_unlock_shared(inode* inode, std::source_location loc) {
+    up_read(&inode->i_rwsem, loc);
 }
 
 // Marked accesses, never a data race: i_size_read() is the kernel's accessor for readers
@@ -21,35 +21,35 @@ void inode_unlock_shared(inode* inode) {
 // on 64-bit both are smp_load_acquire()/smp_store_release() since 2024 (Baokun Li, "fs: make
 // the i_size_read/write helpers be smp_load_acquire/store_release()"). Writers still need the
 // inode lock against each other; the models check that with lockdep_assert_held-style checks.
-long long i_size_read(const inode* inode) {
-    return inode->i_size.read_once("i_size_read");
+long long i_size_read(const inode* inode, std::source_location loc) {
+    return inode->i_size.read_once("i_size_read", loc);
 }
-void i_size_write(inode* inode, long long i_size) {
-    inode->i_size.write_once(i_size, "i_size_write");
+void i_size_write(inode* inode, long long i_size, std::source_location loc) {
+    inode->i_size.write_once(i_size, "i_size_write", loc);
 }
 
-void inode_dio_begin(inode* inode) {
-    atomic_inc(&inode->i_dio_count);
+void inode_dio_begin(inode* inode, std::source_location loc) {
+    atomic_inc(&inode->i_dio_count, loc);
     // inode_dio_wait() sleepers now wait for this task: a wait-for edge for deadlock reports.
     inode->i_dio_wait.waited_for |= task_bit(current()->id());
 }
 
-void inode_dio_end(inode* inode) {
+void inode_dio_end(inode* inode, std::source_location loc) {
     // wake_up_bit(&inode->i_state, __I_DIO_WAKEUP): wakes only if someone waits.
-    const bool last = atomic_dec_and_test(&inode->i_dio_count);
+    const bool last = atomic_dec_and_test(&inode->i_dio_count, loc);
     inode->i_dio_wait.waited_for &= ~task_bit(current()->id());
-    if (last && waitqueue_active(&inode->i_dio_wait)) wake_up(&inode->i_dio_wait);
+    if (last && waitqueue_active(&inode->i_dio_wait, loc)) wake_up(&inode->i_dio_wait, loc);
 }
 
-void inode_dio_wait(inode* inode) {
-    if (!atomic_read(&inode->i_dio_count)) return;
+void inode_dio_wait(inode* inode, std::source_location loc) {
+    if (!atomic_read(&inode->i_dio_count, loc)) return;
     // __inode_dio_wait()
     DEFINE_WAIT(q);
     do {
-        prepare_to_wait(&inode->i_dio_wait, &q, TASK_UNINTERRUPTIBLE);
-        if (atomic_read(&inode->i_dio_count)) schedule();
-    } while (atomic_read(&inode->i_dio_count));
-    finish_wait(&inode->i_dio_wait, &q);
+        prepare_to_wait(&inode->i_dio_wait, &q, TASK_UNINTERRUPTIBLE, loc);
+        if (atomic_read(&inode->i_dio_count, loc)) schedule(loc);
+    } while (atomic_read(&inode->i_dio_count, loc));
+    finish_wait(&inode->i_dio_wait, &q, loc);
 }
 
 } // namespace lockcheck

@@ -20,16 +20,18 @@ struct inode {
     shared<long long> i_size;
 };
 
-void inode_lock(inode* inode);
-void inode_unlock(inode* inode);
-void inode_lock_shared(inode* inode);
-void inode_unlock_shared(inode* inode);
-long long i_size_read(const inode* inode);
-void i_size_write(inode* inode, long long i_size);
-void inode_dio_begin(inode* inode);
+void inode_lock(inode* inode, std::source_location loc = std::source_location::current());
+void inode_unlock(inode* inode, std::source_location loc = std::source_location::current());
+void inode_lock_shared(inode* inode, std::source_location loc = std::source_location::current());
+void inode_unlock_shared(inode* inode, std::source_location loc = std::source_location::current());
+long long i_size_read(const inode* inode,
+                      std::source_location loc = std::source_location::current());
+void i_size_write(inode* inode, long long i_size,
+                  std::source_location loc = std::source_location::current());
+void inode_dio_begin(inode* inode, std::source_location loc = std::source_location::current());
 // Wakes inode_dio_wait() when the last direct I/O ends.
-void inode_dio_end(inode* inode);
+void inode_dio_end(inode* inode, std::source_location loc = std::source_location::current());
 // Sleeps until no direct I/O (nor a buffered write bracketed like one) is in flight.
-void inode_dio_wait(inode* inode);
+void inode_dio_wait(inode* inode, std::source_location loc = std::source_location::current());
 
 } // namespace lockcheck

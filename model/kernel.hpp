@@ -1,4 +1,6 @@
-// The whole model API in one include: what a protocol model writes against.
+// The whole model API in one include: what a protocol model writes against. Every primitive
+// takes, last, the location of the model's call that makes it: a default argument, evaluated
+// at that call, so that traces and reports name the model's line and models write nothing.
 #pragma once
 
 #include "atomic.hpp"

@@ -5,18 +5,18 @@ namespace lockcheck {
 
 namespace {
 
-void corrupt(const std::string& what) {
-    this_execution().fail(ViolationKind::list_corruption, "list-corruption", what);
+void corrupt(const std::string& what, std::source_location loc) {
+    this_execution().fail(ViolationKind::list_corruption, "list-corruption", what, loc);
 }
 
 bool linked(const list_head* entry) {
     return !entry->poisoned && entry->next != entry;
 }
 
-void link_between(list_head* entry, list_head* prev, list_head* next) {
+void link_between(list_head* entry, list_head* prev, list_head* next, std::source_location loc) {
     // __list_add_valid(): adding an entry that is already on a list corrupts both lists.
     if (linked(entry) || entry == prev || entry == next)
-        corrupt("list_add double add: " + entry->name() + " is already on a list");
+        corrupt("list_add double add: " + entry->name() + " is already on a list", loc);
     entry->poisoned = false;
     next->prev = entry;
     entry->next = next;
@@ -24,10 +24,10 @@ void link_between(list_head* entry, list_head* prev, list_head* next) {
     prev->next = entry;
 }
 
-void unlink(list_head* entry, const char* op) {
+void unlink(list_head* entry, const char* op, std::source_location loc) {
     // __list_del_entry_valid()
     if (entry->poisoned)
-        corrupt(std::string(op) + " corruption: " + entry->name() + " was already deleted");
+        corrupt(std::string(op) + " corruption: " + entry->name() + " was already deleted", loc);
     entry->prev->next = entry->next;
     entry->next->prev = entry->prev;
 }
@@ -68,56 +68,56 @@ void list_head::describe(std::string& out) const {
     out += "]";
 }
 
-void INIT_LIST_HEAD(list_head* list) {
-    this_execution().visible("INIT_LIST_HEAD", list);
+void INIT_LIST_HEAD(list_head* list, std::source_location loc) {
+    this_execution().visible("INIT_LIST_HEAD", list, loc);
     list->next = list->prev = list;
     list->poisoned = false;
 }
 
-void list_add(list_head* entry, list_head* head) {
-    this_execution().visible("list_add", head);
-    link_between(entry, head, head->next);
+void list_add(list_head* entry, list_head* head, std::source_location loc) {
+    this_execution().visible("list_add", head, loc);
+    link_between(entry, head, head->next, loc);
 }
 
-void list_add_tail(list_head* entry, list_head* head) {
-    this_execution().visible("list_add_tail", head);
-    link_between(entry, head->prev, head);
+void list_add_tail(list_head* entry, list_head* head, std::source_location loc) {
+    this_execution().visible("list_add_tail", head, loc);
+    link_between(entry, head->prev, head, loc);
 }
 
-void list_del(list_head* entry) {
-    this_execution().visible("list_del", entry);
-    unlink(entry, "list_del");
+void list_del(list_head* entry, std::source_location loc) {
+    this_execution().visible("list_del", entry, loc);
+    unlink(entry, "list_del", loc);
     entry->poisoned = true;
 }
 
-void list_del_init(list_head* entry) {
-    this_execution().visible("list_del_init", entry);
-    unlink(entry, "list_del_init");
+void list_del_init(list_head* entry, std::source_location loc) {
+    this_execution().visible("list_del_init", entry, loc);
+    unlink(entry, "list_del_init", loc);
     entry->next = entry->prev = entry;
     entry->poisoned = false;
 }
 
-void list_move_tail(list_head* entry, list_head* head) {
-    this_execution().visible("list_move_tail", head);
-    unlink(entry, "list_move_tail");
+void list_move_tail(list_head* entry, list_head* head, std::source_location loc) {
+    this_execution().visible("list_move_tail", head, loc);
+    unlink(entry, "list_move_tail", loc);
     entry->next = entry->prev = entry;
-    link_between(entry, head->prev, head);
+    link_between(entry, head->prev, head, loc);
 }
 
-bool list_empty(const list_head* head) {
-    this_execution().visible_read("list_empty", head);
+bool list_empty(const list_head* head, std::source_location loc) {
+    this_execution().visible_read("list_empty", head, loc);
     const bool empty = head->next == head;
     this_execution().note(empty);
     return empty;
 }
 
-void list_splice_init(list_head* list, list_head* head) {
-    this_execution().visible("list_splice_init", head);
+void list_splice_init(list_head* list, list_head* head, std::source_location loc) {
+    this_execution().visible("list_splice_init", head, loc);
     if (list->next != list) splice(list, head, head->next);
 }
 
-void list_splice_tail_init(list_head* list, list_head* head) {
-    this_execution().visible("list_splice_tail_init", head);
+void list_splice_tail_init(list_head* list, list_head* head, std::source_location loc) {
+    this_execution().visible("list_splice_tail_init", head, loc);
     if (list->next != list) splice(list, head->prev, head);
 }
 

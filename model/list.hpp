@@ -21,16 +21,21 @@ struct list_head final : Object {
     bool poisoned = false; // list_del() left it pointing nowhere (LIST_POISON)
 };
 
-void INIT_LIST_HEAD(list_head* list);
-void list_add(list_head* entry, list_head* head);
-void list_add_tail(list_head* entry, list_head* head);
-void list_del(list_head* entry);
-void list_del_init(list_head* entry);
-void list_move_tail(list_head* entry, list_head* head);
-bool list_empty(const list_head* head);
+void INIT_LIST_HEAD(list_head* list, std::source_location loc = std::source_location::current());
+void list_add(list_head* entry, list_head* head,
+              std::source_location loc = std::source_location::current());
+void list_add_tail(list_head* entry, list_head* head,
+                   std::source_location loc = std::source_location::current());
+void list_del(list_head* entry, std::source_location loc = std::source_location::current());
+void list_del_init(list_head* entry, std::source_location loc = std::source_location::current());
+void list_move_tail(list_head* entry, list_head* head,
+                    std::source_location loc = std::source_location::current());
+bool list_empty(const list_head* head, std::source_location loc = std::source_location::current());
 // Moves every entry of `list` to the front / the back of `head`, leaving `list` empty.
-void list_splice_init(list_head* list, list_head* head);
-void list_splice_tail_init(list_head* list, list_head* head);
+void list_splice_init(list_head* list, list_head* head,
+                      std::source_location loc = std::source_location::current());
+void list_splice_tail_init(list_head* list, list_head* head,
+                           std::source_location loc = std::source_location::current());
 
 // The entries of a list in order, without a scheduling point: for invariants only.
 std::vector<const list_head*> list_entries(const list_head& head);

@@ -3,17 +3,20 @@
 
 namespace lockcheck {
 
-void report_recursive_locking(const char* op, const Object* lock) {
+void report_recursive_locking(const char* op, const Object* lock, std::source_location loc) {
     this_execution().fail(ViolationKind::lock_misuse, "recursive-locking",
                           "possible recursive locking detected: " + current()->name() + " calls " +
-                              op + "(" + lock->name() + ") while holding it");
+                              op + "(" + lock->name() + ") while holding it",
+                          loc);
 }
 
-void report_bad_unlock(const char* op, const Object* lock, const Task* owner) {
+void report_bad_unlock(const char* op, const Object* lock, const Task* owner,
+                       std::source_location loc) {
     std::string who = owner ? "held by " + owner->name() : std::string("not held");
     this_execution().fail(ViolationKind::lock_misuse, "bad-unlock",
                           "bad unlock balance detected: " + current()->name() + " calls " + op +
-                              "(" + lock->name() + ") but it is " + who);
+                              "(" + lock->name() + ") but it is " + who,
+                          loc);
 }
 
 } // namespace lockcheck

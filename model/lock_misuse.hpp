@@ -6,10 +6,11 @@
 
 namespace lockcheck {
 
-// "possible recursive locking detected" (lockdep).
-void report_recursive_locking(const char* op, const Object* lock);
+// "possible recursive locking detected" (lockdep). `loc`: the model's call of `op`.
+void report_recursive_locking(const char* op, const Object* lock, std::source_location loc);
 // "bad unlock balance detected": releasing a lock this task does not hold. `owner` is the
 // task that holds it, if any.
-void report_bad_unlock(const char* op, const Object* lock, const Task* owner);
+void report_bad_unlock(const char* op, const Object* lock, const Task* owner,
+                       std::source_location loc);
 
 } // namespace lockcheck

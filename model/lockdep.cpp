@@ -19,7 +19,8 @@ struct dependency {
     int from;
     int to;
     std::string task;
-    std::uint32_t step;
+    std::uint32_t step;            // it asked for `to` after this step
+    std::source_location location; // the model's call that asked
 };
 
 struct lockdep_graph {
@@ -78,7 +79,16 @@ std::string pad(std::string s, std::size_t width) {
     return s;
 }
 
-void report_cycle(const lockdep_graph& g, int held, int next, const std::vector<int>& chain) {
+// "balance0 took it after step 4, tree_lock.cpp:142 balance_level"
+std::string took_it(const std::string& task, const char* when, std::uint32_t step,
+                    const std::source_location& loc) {
+    const CallSite site = call_site(loc);
+    return task + " took it " + when + " step " + std::to_string(step) +
+           (site.known() ? ", " + site.text() : "");
+}
+
+void report_cycle(const lockdep_graph& g, const held_lock& held_by_me, int held, int next,
+                  const std::vector<int>& chain, std::source_location loc) {
     task_struct* me = current();
     std::string chain_text;
     for (int c : chain)
@@ -86,11 +96,13 @@ void report_cycle(const lockdep_graph& g, int held, int next, const std::vector<
     std::vector<std::string> lines;
     lines.push_back(me->name() + " is trying to acquire " + g.classes[next].name +
                     " while holding " + g.classes[held].name);
+    lines.push_back("  " + g.classes[held].name + ": " +
+                    took_it(me->name(), "at", held_by_me.acquired_at, held_by_me.location));
     lines.push_back("existing dependency chain: " + chain_text);
     for (std::size_t i = 0; i + 1 < chain.size(); ++i) {
         const dependency& d = g.edge(chain[i], chain[i + 1]);
         lines.push_back("  " + g.classes[d.from].name + " --> " + g.classes[d.to].name + ": " +
-                        d.task + " took it after step " + std::to_string(d.step));
+                        took_it(d.task, "after", d.step, d.location));
     }
     // The kernel's two-column scenario: this task, and the one whose dependency on the held
     // lock closes the chain.
@@ -109,15 +121,16 @@ void report_cycle(const lockdep_graph& g, int held, int next, const std::vector<
         ViolationKind::lock_order, "circular-locking-dependency",
         "possible circular locking dependency detected: " + g.classes[held].name + " --> " +
             g.classes[next].name + " closes " + chain_text,
-        std::move(lines));
+        std::move(lines), loc);
 }
 
-void report_recursive(const lockdep_graph& g, int cls) {
+void report_recursive(const lockdep_graph& g, int cls, std::source_location loc) {
     this_execution().fail(ViolationKind::lock_order, "recursive-locking",
                           "possible recursive locking detected: " + current()->name() +
                               " acquires " + g.classes[cls].name +
                               " while holding a lock of the same class (missing a _nested "
-                              "annotation?)");
+                              "annotation?)",
+                          loc);
 }
 
 } // namespace
@@ -130,18 +143,20 @@ void lockdep_set_class(lockdep_map* map, std::string class_name) {
     map->name = std::move(class_name);
 }
 
-void lockdep_assert_held(const Object* lock) {
+void lockdep_assert_held(const Object* lock, std::source_location loc) {
     if (holds_lock(current(), lock)) return;
     this_execution().fail(ViolationKind::lock_misuse, "lockdep-assert-held",
                           "WARNING: lockdep_assert_held(" + lock->name() +
-                              ") failed: " + current()->name() + " does not hold it");
+                              ") failed: " + current()->name() + " does not hold it",
+                          loc);
 }
 
 void lockdep_off() {
     this_execution().local<lockdep_graph>().off = true;
 }
 
-void lock_acquire(const Object* lock, const lockdep_map* map, int subclass, bool trylock) {
+void lock_acquire(const Object* lock, const lockdep_map* map, int subclass, bool trylock,
+                  std::source_location loc) {
     (void)lock;
     lockdep_graph& g = this_execution().local<lockdep_graph>();
     if (g.off || g.full) return;
@@ -156,17 +171,17 @@ void lock_acquire(const Object* lock, const lockdep_map* map, int subclass, bool
         const int held = g.node(h.map, h.subclass);
         if (held < 0) return;
         if (held == next && !trylock) {
-            report_recursive(g, next);
+            report_recursive(g, next, loc);
             return;
         }
         if (!trylock && !(g.after[held] & (std::uint64_t{1} << next))) {
             std::vector<int> chain = g.path(next, held);
             if (!chain.empty()) {
-                report_cycle(g, held, next, chain);
+                report_cycle(g, h, held, next, chain, loc);
                 return;
             }
             g.after[held] |= std::uint64_t{1} << next;
-            g.edges.push_back({held, next, me->name(), this_execution().step()});
+            g.edges.push_back({held, next, me->name(), this_execution().step(), loc});
         }
         if (!h.trylock) break;
     }

@@ -30,10 +30,13 @@ void lockdep_off();
 
 // Called by every lock before it may block: records and checks the dependencies from the
 // locks the current task holds. A trylock adds none (it cannot wait, so it cannot deadlock).
-void lock_acquire(const Object* lock, const lockdep_map* map, int subclass, bool trylock);
+// `loc`: the model's call that takes the lock, which reports name.
+void lock_acquire(const Object* lock, const lockdep_map* map, int subclass, bool trylock,
+                  std::source_location loc);
 
 // lockdep_assert_held(): the current task must hold `lock` (any lock of the model).
-void lockdep_assert_held(const Object* lock);
+void lockdep_assert_held(const Object* lock,
+                         std::source_location loc = std::source_location::current());
 
 // "name" or "name/subclass", as lockdep prints a class.
 std::string lock_class_name(const lockdep_map* map, int subclass);

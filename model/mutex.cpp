@@ -12,15 +12,15 @@ bool unowned(const Object* obj, const Task&) {
     return !static_cast<const mutex*>(obj)->owner;
 }
 
-void lock(const char* op, struct mutex* lock, int subclass) {
-    might_sleep(op, lock);
+void lock(const char* op, struct mutex* lock, int subclass, std::source_location loc) {
+    might_sleep(op, lock, loc);
     task_struct* me = current();
-    if (lock->owner == me) report_recursive_locking(op, lock);
-    lock_acquire(lock, &lock->dep_map, subclass, false);
-    this_execution().visible(op, lock, &unowned);
+    if (lock->owner == me) report_recursive_locking(op, lock, loc);
+    lock_acquire(lock, &lock->dep_map, subclass, false, loc);
+    this_execution().visible(op, lock, loc, &unowned);
     count_sleep_if_blocked();
     lock->owner = me;
-    lock_acquired(me, lock, "mutex", &lock->dep_map, subclass);
+    lock_acquired(me, lock, "mutex", &lock->dep_map, loc, subclass);
 }
 
 } // namespace
@@ -29,21 +29,21 @@ void mutex::describe(std::string& out) const {
     out += owner ? "held by " + owner->name() : std::string("unlocked");
 }
 
-void mutex_lock(struct mutex* l) {
-    lock("mutex_lock", l, 0);
+void mutex_lock(struct mutex* l, std::source_location loc) {
+    lock("mutex_lock", l, 0, loc);
 }
 
-void mutex_lock_nested(struct mutex* l, int subclass) {
-    lock("mutex_lock_nested", l, subclass);
+void mutex_lock_nested(struct mutex* l, int subclass, std::source_location loc) {
+    lock("mutex_lock_nested", l, subclass, loc);
 }
 
-int mutex_trylock(struct mutex* lock) {
-    this_execution().visible("mutex_trylock", lock);
+int mutex_trylock(struct mutex* lock, std::source_location loc) {
+    this_execution().visible("mutex_trylock", lock, loc);
     int taken = lock->owner == nullptr;
     if (taken) {
         lock->owner = current();
-        lock_acquire(lock, &lock->dep_map, 0, true);
-        lock_acquired(lock->owner, lock, "mutex", &lock->dep_map, 0, true);
+        lock_acquire(lock, &lock->dep_map, 0, true, loc);
+        lock_acquired(lock->owner, lock, "mutex", &lock->dep_map, loc, 0, true);
     } else {
         this_execution().nothing_written();
     }
@@ -51,16 +51,16 @@ int mutex_trylock(struct mutex* lock) {
     return taken;
 }
 
-void mutex_unlock(struct mutex* lock) {
-    this_execution().visible("mutex_unlock", lock);
+void mutex_unlock(struct mutex* lock, std::source_location loc) {
+    this_execution().visible("mutex_unlock", lock, loc);
     task_struct* me = current();
-    if (lock->owner != me) report_bad_unlock("mutex_unlock", lock, lock->owner);
+    if (lock->owner != me) report_bad_unlock("mutex_unlock", lock, lock->owner, loc);
     lock->owner = nullptr;
     lock_released(me, lock);
 }
 
-bool mutex_is_locked(struct mutex* lock) {
-    this_execution().visible_read("mutex_is_locked", lock);
+bool mutex_is_locked(struct mutex* lock, std::source_location loc) {
+    this_execution().visible_read("mutex_is_locked", lock, loc);
     this_execution().note(lock->owner != nullptr);
     return lock->owner != nullptr;
 }

@@ -17,12 +17,14 @@ struct mutex final : Object {
     lockdep_map dep_map;
 };
 
-void mutex_lock(struct mutex* lock);
+void mutex_lock(struct mutex* lock, std::source_location loc = std::source_location::current());
 // mutex_lock() as lock class subclass `subclass` (lockdep nesting annotation).
-void mutex_lock_nested(struct mutex* lock, int subclass);
+void mutex_lock_nested(struct mutex* lock, int subclass,
+                       std::source_location loc = std::source_location::current());
 // 1 if the lock was taken, 0 if it is held; never blocks.
-int mutex_trylock(struct mutex* lock);
-void mutex_unlock(struct mutex* lock);
-bool mutex_is_locked(struct mutex* lock);
+int mutex_trylock(struct mutex* lock, std::source_location loc = std::source_location::current());
+void mutex_unlock(struct mutex* lock, std::source_location loc = std::source_location::current());
+bool mutex_is_locked(struct mutex* lock,
+                     std::source_location loc = std::source_location::current());
 
 } // namespace lockcheck

@@ -65,27 +65,27 @@ const cpumask* cpu_online_mask() {
     return &state().mask();
 }
 
-bool cpu_online(int cpu) {
+bool cpu_online(int cpu, std::source_location loc) {
     const cpumask* mask = cpu_online_mask();
-    this_execution().visible_read("cpu_online", mask, OpArgs{{cpu, 0}, 1});
+    this_execution().visible_read("cpu_online", mask, loc, OpArgs{{cpu, 0}, 1});
     const bool online = (mask->bits >> cpu) & 1;
     this_execution().note(online);
     return online;
 }
 
-int cpumask_next(int n, const cpumask* mask) {
-    this_execution().visible_read("cpumask_next", mask, OpArgs{{n, 0}, 1});
+int cpumask_next(int n, const cpumask* mask, std::source_location loc) {
+    this_execution().visible_read("cpumask_next", mask, loc, OpArgs{{n, 0}, 1});
     const unsigned long above = n + 1 >= 64 ? 0 : mask->bits & (~0UL << (n + 1));
     const int next = above ? std::countr_zero(above) : nr_cpu_ids();
     this_execution().note(next);
     return next;
 }
 
-void remove_cpu(int cpu) {
+void remove_cpu(int cpu, std::source_location loc) {
     cpus& c = state();
     cpumask& mask = c.mask();
     // Global: it waits for every task's preemption count and moves tasks off the CPU.
-    this_execution().visible_global("remove_cpu", &mask, &no_atomic_section_on,
+    this_execution().visible_global("remove_cpu", &mask, loc, &no_atomic_section_on,
                                     OpArgs{{cpu, 0}, 1});
     if (!((mask.bits >> cpu) & 1) || std::popcount(mask.bits) == 1) {
         this_execution().nothing_written(); // offline already, or the last CPU: refused
@@ -101,10 +101,10 @@ void remove_cpu(int cpu) {
         dead(owner, cpu);
 }
 
-void add_cpu(int cpu) {
+void add_cpu(int cpu, std::source_location loc) {
     cpumask& mask = state().mask();
     // Global: tasks read the online mask without a scheduling point when they migrate.
-    this_execution().visible_global("add_cpu", &mask, nullptr, OpArgs{{cpu, 0}, 1});
+    this_execution().visible_global("add_cpu", &mask, loc, nullptr, OpArgs{{cpu, 0}, 1});
     mask.bits |= 1UL << cpu;
 }
 
@@ -112,12 +112,13 @@ int raw_smp_processor_id() {
     return current()->cpu;
 }
 
-int smp_processor_id() {
+int smp_processor_id(std::source_location loc) {
     task_struct* me = current();
     if (me->preempt_count == 0)
         this_execution().fail(ViolationKind::preempt, "smp-processor-id-preemptible",
                               "BUG: using smp_processor_id() in preemptible code: " + me->name() +
-                                  " (this_cpu_ptr() without preempt_disable())");
+                                  " (this_cpu_ptr() without preempt_disable())",
+                              loc);
     return me->cpu;
 }
 
@@ -125,19 +126,19 @@ void preempt_disable() {
     ++current()->preempt_count;
 }
 
-void preempt_enable() {
+void preempt_enable(std::source_location loc) {
     task_struct* me = current();
-    if (--me->preempt_count == 0) preempt_point("preempt_enable");
+    if (--me->preempt_count == 0) preempt_point("preempt_enable", loc);
 }
 
-void cond_resched() {
-    preempt_point("cond_resched");
+void cond_resched(std::source_location loc) {
+    preempt_point("cond_resched", loc);
 }
 
-void preempt_point(const char* op) {
+void preempt_point(const char* op, std::source_location loc) {
     cpus& c = state();
     if (c.nr <= 1 || current()->preempt_count != 0) return;
-    this_execution().visible_read(op, &c.mask());
+    this_execution().visible_read(op, &c.mask(), loc);
     resume_on_any_cpu();
 }
 

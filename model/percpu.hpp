@@ -24,9 +24,10 @@ struct cpumask final : Object {
 void set_nr_cpus(int n);
 int nr_cpu_ids();
 const cpumask* cpu_online_mask();
-bool cpu_online(int cpu);
+bool cpu_online(int cpu, std::source_location loc = std::source_location::current());
 // The next CPU set in `mask` after `n`, or nr_cpu_ids(): one read of the mask.
-int cpumask_next(int n, const cpumask* mask);
+int cpumask_next(int n, const cpumask* mask,
+                 std::source_location loc = std::source_location::current());
 
 #define for_each_possible_cpu(cpu) for (int cpu = 0; cpu < ::lockcheck::nr_cpu_ids(); ++cpu)
 #define for_each_online_cpu(cpu)                                                                   \
@@ -35,16 +36,16 @@ int cpumask_next(int n, const cpumask* mask);
 
 // CPU hotplug: takes `cpu` offline (its tasks move to the first online CPU and per-CPU
 // counters fold its counts, as the kernel's CPU-dead callbacks do) or back online.
-void remove_cpu(int cpu);
-void add_cpu(int cpu);
+void remove_cpu(int cpu, std::source_location loc = std::source_location::current());
+void add_cpu(int cpu, std::source_location loc = std::source_location::current());
 
-int smp_processor_id();
+int smp_processor_id(std::source_location loc = std::source_location::current());
 int raw_smp_processor_id();
 void preempt_disable();
-void preempt_enable();
-void cond_resched();
+void preempt_enable(std::source_location loc = std::source_location::current());
+void cond_resched(std::source_location loc = std::source_location::current());
 // A voluntary preemption point of a preemptible task: it may resume on another online CPU.
-void preempt_point(const char* op);
+void preempt_point(const char* op, std::source_location loc = std::source_location::current());
 // Right after a scheduling point at which the task could be preempted (it slept in
 // schedule()): lets the search resume it on any online CPU.
 void resume_on_any_cpu();
@@ -67,8 +68,9 @@ template <class T> class percpu {
     std::vector<std::unique_ptr<T>> per_cpu_;
 };
 
-template <class T> T* this_cpu_ptr(percpu<T>* ptr) {
-    return ptr->at(smp_processor_id());
+template <class T>
+T* this_cpu_ptr(percpu<T>* ptr, std::source_location loc = std::source_location::current()) {
+    return ptr->at(smp_processor_id(loc));
 }
 template <class T> T* per_cpu_ptr(percpu<T>* ptr, int cpu) {
     return ptr->at(cpu);

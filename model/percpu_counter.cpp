@@ -33,8 +33,10 @@ long long percpu_counter::peek_sum() const {
     return sum;
 }
 
-void percpu_counter_add_batch(percpu_counter* fbc, long long amount, long long batch) {
-    this_execution().visible("percpu_counter_add_batch", fbc, nullptr, OpArgs{{amount, batch}, 2});
+void percpu_counter_add_batch(percpu_counter* fbc, long long amount, long long batch,
+                              std::source_location loc) {
+    this_execution().visible("percpu_counter_add_batch", fbc, loc, nullptr,
+                             OpArgs{{amount, batch}, 2});
     long long& mine = fbc->counters[static_cast<std::size_t>(raw_smp_processor_id())];
     const long long delta = mine + amount;
     if (std::llabs(delta) >= batch) {
@@ -46,26 +48,26 @@ void percpu_counter_add_batch(percpu_counter* fbc, long long amount, long long b
     this_execution().note(fbc->count);
 }
 
-void percpu_counter_add(percpu_counter* fbc, long long amount) {
+void percpu_counter_add(percpu_counter* fbc, long long amount, std::source_location loc) {
     // percpu_counter_batch: max(32, 2 * nr_cpus)
-    percpu_counter_add_batch(fbc, amount, std::max(32, 2 * nr_cpu_ids()));
+    percpu_counter_add_batch(fbc, amount, std::max(32, 2 * nr_cpu_ids()), loc);
 }
 
-void percpu_counter_set(percpu_counter* fbc, long long amount) {
-    this_execution().visible("percpu_counter_set", fbc, nullptr, OpArgs{{amount, 0}, 1});
+void percpu_counter_set(percpu_counter* fbc, long long amount, std::source_location loc) {
+    this_execution().visible("percpu_counter_set", fbc, loc, nullptr, OpArgs{{amount, 0}, 1});
     for (long long& c : fbc->counters)
         c = 0;
     fbc->count = amount;
 }
 
-long long percpu_counter_read(percpu_counter* fbc) {
-    this_execution().visible_read("percpu_counter_read", fbc);
+long long percpu_counter_read(percpu_counter* fbc, std::source_location loc) {
+    this_execution().visible_read("percpu_counter_read", fbc, loc);
     this_execution().note(fbc->count);
     return fbc->count;
 }
 
-long long percpu_counter_sum(percpu_counter* fbc) {
-    this_execution().visible_read("percpu_counter_sum", fbc);
+long long percpu_counter_sum(percpu_counter* fbc, std::source_location loc) {
+    this_execution().visible_read("percpu_counter_sum", fbc, loc);
     long long sum = fbc->count;
     const unsigned long online = cpu_online_mask()->bits;
     for (std::size_t cpu = 0; cpu < fbc->counters.size(); ++cpu)

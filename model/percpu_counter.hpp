@@ -21,11 +21,16 @@ struct percpu_counter final : Object {
     std::vector<long long> counters; // per possible CPU
 };
 
-void percpu_counter_add_batch(percpu_counter* fbc, long long amount, long long batch);
-void percpu_counter_add(percpu_counter* fbc, long long amount);
-long long percpu_counter_read(percpu_counter* fbc);
+void percpu_counter_add_batch(percpu_counter* fbc, long long amount, long long batch,
+                              std::source_location loc = std::source_location::current());
+void percpu_counter_add(percpu_counter* fbc, long long amount,
+                        std::source_location loc = std::source_location::current());
+long long percpu_counter_read(percpu_counter* fbc,
+                              std::source_location loc = std::source_location::current());
 // Sets the count and clears every CPU's delta (lib/percpu_counter.c).
-void percpu_counter_set(percpu_counter* fbc, long long amount);
-long long percpu_counter_sum(percpu_counter* fbc);
+void percpu_counter_set(percpu_counter* fbc, long long amount,
+                        std::source_location loc = std::source_location::current());
+long long percpu_counter_sum(percpu_counter* fbc,
+                             std::source_location loc = std::source_location::current());
 
 } // namespace lockcheck

@@ -23,17 +23,20 @@ bool out_of_range(int old, std::int64_t result) {
 }
 
 // The WARN: a violation naming the operation and the task.
-void warn(const char* op, const refcount_t* r, const char* property, const char* what) {
+void warn(const char* op, const refcount_t* r, const char* property, const char* what,
+          std::source_location loc) {
     this_execution().fail(ViolationKind::refcount, property,
                           std::string("refcount_t: ") + what + ". " + op + "(" + r->name() +
-                              ") by " + current()->name());
+                              ") by " + current()->name(),
+                          loc);
 }
 
 // refcount_warn_saturate(): the count sticks at REFCOUNT_SATURATED, and the WARN.
-void saturate(const char* op, refcount_t* r, const char* property, const char* what) {
+void saturate(const char* op, refcount_t* r, const char* property, const char* what,
+              std::source_location loc) {
     r->refs = REFCOUNT_SATURATED;
     this_execution().note(r->refs);
-    warn(op, r, property, what);
+    warn(op, r, property, what, loc);
 }
 
 void store(refcount_t* r, std::int64_t value) {
@@ -42,21 +45,21 @@ void store(refcount_t* r, std::int64_t value) {
 }
 
 // __refcount_add(): the caller holds a reference, so the count is never 0.
-void add(const char* op, int i, refcount_t* r, bool show) {
-    this_execution().visible(op, r, nullptr, amount(i, show));
+void add(const char* op, int i, refcount_t* r, bool show, std::source_location loc) {
+    this_execution().visible(op, r, loc, nullptr, amount(i, show));
     const int old = r->refs;
     const std::int64_t sum = std::int64_t{old} + i;
     store(r, sum);
     if (old == 0)
-        saturate(op, r, "addition-on-0", "addition on 0; use-after-free");
+        saturate(op, r, "addition-on-0", "addition on 0; use-after-free", loc);
     else if (out_of_range(old, sum))
-        saturate(op, r, "saturated", "saturated; leaking memory");
+        saturate(op, r, "saturated", "saturated; leaking memory", loc);
 }
 
 // __refcount_add_not_zero(): the kernel's cmpxchg loop, as one step (it retries until no
 // other task came in between).
-bool add_not_zero(const char* op, int i, refcount_t* r, bool show) {
-    this_execution().visible(op, r, nullptr, amount(i, show));
+bool add_not_zero(const char* op, int i, refcount_t* r, bool show, std::source_location loc) {
+    this_execution().visible(op, r, loc, nullptr, amount(i, show));
     const int old = r->refs;
     if (old == 0) {
         this_execution().nothing_written();
@@ -65,23 +68,23 @@ bool add_not_zero(const char* op, int i, refcount_t* r, bool show) {
     }
     const std::int64_t sum = std::int64_t{old} + i;
     store(r, sum);
-    if (out_of_range(old, sum)) saturate(op, r, "saturated", "saturated; leaking memory");
+    if (out_of_range(old, sum)) saturate(op, r, "saturated", "saturated; leaking memory", loc);
     return true;
 }
 
 // __refcount_sub_and_test().
-bool sub_and_test(const char* op, int i, refcount_t* r, bool show) {
-    this_execution().visible(op, r, nullptr, amount(i, show));
+bool sub_and_test(const char* op, int i, refcount_t* r, bool show, std::source_location loc) {
+    this_execution().visible(op, r, loc, nullptr, amount(i, show));
     const int old = r->refs;
     const std::int64_t rest = std::int64_t{old} - i;
     store(r, rest);
     if (old > 0 && old == i) return true;
-    if (old <= 0 || rest < 0) saturate(op, r, "underflow", "underflow; use-after-free");
+    if (old <= 0 || rest < 0) saturate(op, r, "underflow", "underflow; use-after-free", loc);
     return false;
 }
 
-void set(const char* op, refcount_t* r, int n, bool show) {
-    this_execution().visible(op, r, nullptr, amount(n, show));
+void set(const char* op, refcount_t* r, int n, bool show, std::source_location loc) {
+    this_execution().visible(op, r, loc, nullptr, amount(n, show));
     store(r, n);
 }
 
@@ -91,91 +94,93 @@ void refcount_t::describe(std::string& out) const {
     out += "= " + std::to_string(refs);
 }
 
-void refcount_set_as(const char* op, refcount_t* r, int n) {
-    set(op, r, n, false);
+void refcount_set_as(const char* op, refcount_t* r, int n, std::source_location loc) {
+    set(op, r, n, false, loc);
 }
 
-unsigned int refcount_read_as(const char* op, const refcount_t* r) {
-    this_execution().visible_read(op, r);
+unsigned int refcount_read_as(const char* op, const refcount_t* r, std::source_location loc) {
+    this_execution().visible_read(op, r, loc);
     this_execution().note(r->refs);
     return static_cast<unsigned int>(r->refs);
 }
 
-void refcount_add_as(const char* op, int i, refcount_t* r) {
-    add(op, i, r, false);
+void refcount_add_as(const char* op, int i, refcount_t* r, std::source_location loc) {
+    add(op, i, r, false, loc);
 }
 
-bool refcount_add_not_zero_as(const char* op, int i, refcount_t* r) {
-    return add_not_zero(op, i, r, false);
+bool refcount_add_not_zero_as(const char* op, int i, refcount_t* r, std::source_location loc) {
+    return add_not_zero(op, i, r, false, loc);
 }
 
-bool refcount_sub_and_test_as(const char* op, int i, refcount_t* r) {
-    return sub_and_test(op, i, r, false);
+bool refcount_sub_and_test_as(const char* op, int i, refcount_t* r, std::source_location loc) {
+    return sub_and_test(op, i, r, false, loc);
 }
 
-void refcount_set(refcount_t* r, int n) {
-    set("refcount_set", r, n, true);
+void refcount_set(refcount_t* r, int n, std::source_location loc) {
+    set("refcount_set", r, n, true, loc);
 }
 
-unsigned int refcount_read(const refcount_t* r) {
-    return refcount_read_as("refcount_read", r);
+unsigned int refcount_read(const refcount_t* r, std::source_location loc) {
+    return refcount_read_as("refcount_read", r, loc);
 }
 
-void refcount_inc(refcount_t* r) {
-    add("refcount_inc", 1, r, false);
+void refcount_inc(refcount_t* r, std::source_location loc) {
+    add("refcount_inc", 1, r, false, loc);
 }
 
-void refcount_add(int i, refcount_t* r) {
-    add("refcount_add", i, r, true);
+void refcount_add(int i, refcount_t* r, std::source_location loc) {
+    add("refcount_add", i, r, true, loc);
 }
 
-bool refcount_inc_not_zero(refcount_t* r) {
-    return add_not_zero("refcount_inc_not_zero", 1, r, false);
+bool refcount_inc_not_zero(refcount_t* r, std::source_location loc) {
+    return add_not_zero("refcount_inc_not_zero", 1, r, false, loc);
 }
 
-bool refcount_add_not_zero(int i, refcount_t* r) {
-    return add_not_zero("refcount_add_not_zero", i, r, true);
+bool refcount_add_not_zero(int i, refcount_t* r, std::source_location loc) {
+    return add_not_zero("refcount_add_not_zero", i, r, true, loc);
 }
 
 // __refcount_dec(): the caller's reference is not the last.
-void refcount_dec(refcount_t* r) {
-    this_execution().visible("refcount_dec", r);
+void refcount_dec(refcount_t* r, std::source_location loc) {
+    this_execution().visible("refcount_dec", r, loc);
     const int old = r->refs;
     store(r, std::int64_t{old} - 1);
-    if (old <= 1) saturate("refcount_dec", r, "decrement-hit-0", "decrement hit 0; leaking memory");
+    if (old <= 1)
+        saturate("refcount_dec", r, "decrement-hit-0", "decrement hit 0; leaking memory", loc);
 }
 
-bool refcount_dec_and_test(refcount_t* r) {
-    return sub_and_test("refcount_dec_and_test", 1, r, false);
+bool refcount_dec_and_test(refcount_t* r, std::source_location loc) {
+    return sub_and_test("refcount_dec_and_test", 1, r, false, loc);
 }
 
-bool refcount_sub_and_test(int i, refcount_t* r) {
-    return sub_and_test("refcount_sub_and_test", i, r, true);
+bool refcount_sub_and_test(int i, refcount_t* r, std::source_location loc) {
+    return sub_and_test("refcount_sub_and_test", i, r, true, loc);
 }
 
 // lib/refcount.c's cmpxchg loop, as one step. It compares unsigned: a saturated count stays,
 // and only 0 underflows (it WARNs without saturating).
-bool refcount_dec_not_one(refcount_t* r) {
-    this_execution().visible("refcount_dec_not_one", r);
+bool refcount_dec_not_one(refcount_t* r, std::source_location loc) {
+    this_execution().visible("refcount_dec_not_one", r, loc);
     const auto val = static_cast<unsigned int>(r->refs);
     if (val == static_cast<unsigned int>(REFCOUNT_SATURATED) || val <= 1) {
         this_execution().nothing_written();
         this_execution().note(r->refs);
-        if (val == 0) warn("refcount_dec_not_one", r, "underflow", "underflow; use-after-free");
+        if (val == 0)
+            warn("refcount_dec_not_one", r, "underflow", "underflow; use-after-free", loc);
         return val != 1;
     }
     store(r, std::int64_t{r->refs} - 1);
     return true;
 }
 
-bool refcount_dec_and_lock(refcount_t* r, spinlock_t* lock) {
-    return dec_and_lock<refcount_t, spinlock_t>(r, lock, refcount_dec_not_one,
-                                                refcount_dec_and_test, spin_lock, spin_unlock);
+bool refcount_dec_and_lock(refcount_t* r, spinlock_t* lock, std::source_location loc) {
+    return dec_and_lock(r, lock, refcount_dec_not_one, refcount_dec_and_test, spin_lock,
+                        spin_unlock, loc);
 }
 
-bool refcount_dec_and_mutex_lock(refcount_t* r, struct mutex* lock) {
-    return dec_and_lock<refcount_t, struct mutex>(r, lock, refcount_dec_not_one,
-                                                  refcount_dec_and_test, mutex_lock, mutex_unlock);
+bool refcount_dec_and_mutex_lock(refcount_t* r, struct mutex* lock, std::source_location loc) {
+    return dec_and_lock(r, lock, refcount_dec_not_one, refcount_dec_and_test, mutex_lock,
+                        mutex_unlock, loc);
 }
 
 } // namespace lockcheck

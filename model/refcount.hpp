@@ -26,29 +26,37 @@ struct refcount_t final : Object {
     int refs;
 };
 
-void refcount_set(refcount_t* r, int n);
-unsigned int refcount_read(const refcount_t* r);
+void refcount_set(refcount_t* r, int n, std::source_location loc = std::source_location::current());
+unsigned int refcount_read(const refcount_t* r,
+                           std::source_location loc = std::source_location::current());
 // Takes a reference; the caller must hold one already. At 0 the object may be freed:
 // "refcount_t: addition on 0; use-after-free."
-void refcount_inc(refcount_t* r);
-void refcount_add(int i, refcount_t* r);
+void refcount_inc(refcount_t* r, std::source_location loc = std::source_location::current());
+void refcount_add(int i, refcount_t* r, std::source_location loc = std::source_location::current());
 // Takes a reference unless the count is 0 (the object is on its way to be freed): a lookup's
 // get. True if it took one.
-bool refcount_inc_not_zero(refcount_t* r);
-bool refcount_add_not_zero(int i, refcount_t* r);
+bool refcount_inc_not_zero(refcount_t* r,
+                           std::source_location loc = std::source_location::current());
+bool refcount_add_not_zero(int i, refcount_t* r,
+                           std::source_location loc = std::source_location::current());
 // Drops a reference that must not be the last: "refcount_t: decrement hit 0; leaking memory."
-void refcount_dec(refcount_t* r);
+void refcount_dec(refcount_t* r, std::source_location loc = std::source_location::current());
 // Drops a reference; true if it was the last (the caller frees the object). Below 0:
 // "refcount_t: underflow; use-after-free."
-bool refcount_dec_and_test(refcount_t* r);
-bool refcount_sub_and_test(int i, refcount_t* r);
+bool refcount_dec_and_test(refcount_t* r,
+                           std::source_location loc = std::source_location::current());
+bool refcount_sub_and_test(int i, refcount_t* r,
+                           std::source_location loc = std::source_location::current());
 // Drops a reference unless it is the last; true if it dropped one.
-bool refcount_dec_not_one(refcount_t* r);
+bool refcount_dec_not_one(refcount_t* r,
+                          std::source_location loc = std::source_location::current());
 // Drops a reference; if it was the last, does so holding `lock` and returns true with it
 // held. Three scheduling points, as lib/refcount.c: refcount_dec_not_one, then spin_lock, then
 // refcount_dec_and_test (spin_unlock after it if another reference was taken meanwhile).
-bool refcount_dec_and_lock(refcount_t* r, spinlock_t* lock);
+bool refcount_dec_and_lock(refcount_t* r, spinlock_t* lock,
+                           std::source_location loc = std::source_location::current());
 // The same with a mutex (mutex_lock, mutex_unlock).
-bool refcount_dec_and_mutex_lock(refcount_t* r, struct mutex* lock);
+bool refcount_dec_and_mutex_lock(refcount_t* r, struct mutex* lock,
+                                 std::source_location loc = std::source_location::current());
 
 } // namespace lockcheck

@@ -7,10 +7,10 @@
 
 namespace lockcheck {
 
-void refcount_set_as(const char* op, refcount_t* r, int n);
-unsigned int refcount_read_as(const char* op, const refcount_t* r);
-void refcount_add_as(const char* op, int i, refcount_t* r);
-bool refcount_add_not_zero_as(const char* op, int i, refcount_t* r);
-bool refcount_sub_and_test_as(const char* op, int i, refcount_t* r);
+void refcount_set_as(const char* op, refcount_t* r, int n, std::source_location loc);
+unsigned int refcount_read_as(const char* op, const refcount_t* r, std::source_location loc);
+void refcount_add_as(const char* op, int i, refcount_t* r, std::source_location loc);
+bool refcount_add_not_zero_as(const char* op, int i, refcount_t* r, std::source_location loc);
+bool refcount_sub_and_test_as(const char* op, int i, refcount_t* r, std::source_location loc);
 
 } // namespace lockcheck

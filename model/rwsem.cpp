@@ -18,14 +18,16 @@ bool free_sem(const Object* obj, const Task&) {
     return !sem_of(obj)->writer && sem_of(obj)->readers == 0;
 }
 
-void take_read(rw_semaphore* sem, task_struct* me, int subclass, bool trylock) {
+void take_read(rw_semaphore* sem, task_struct* me, int subclass, bool trylock,
+               std::source_location loc) {
     sem->readers |= task_bit(me->id());
-    lock_acquired(me, sem, "rwsem-read", &sem->dep_map, subclass, trylock);
+    lock_acquired(me, sem, "rwsem-read", &sem->dep_map, loc, subclass, trylock);
 }
 
-void take_write(rw_semaphore* sem, task_struct* me, int subclass, bool trylock) {
+void take_write(rw_semaphore* sem, task_struct* me, int subclass, bool trylock,
+                std::source_location loc) {
     sem->writer = me;
-    lock_acquired(me, sem, "rwsem-write", &sem->dep_map, subclass, trylock);
+    lock_acquired(me, sem, "rwsem-write", &sem->dep_map, loc, subclass, trylock);
 }
 
 bool held_by(const rw_semaphore* sem, const task_struct* me) {
@@ -33,29 +35,29 @@ bool held_by(const rw_semaphore* sem, const task_struct* me) {
 }
 
 // down_read and down_write differ in what they wait for and how they hold.
-void down(const char* op, rw_semaphore* sem, int subclass, bool write) {
-    might_sleep(op, sem);
+void down(const char* op, rw_semaphore* sem, int subclass, bool write, std::source_location loc) {
+    might_sleep(op, sem, loc);
     task_struct* me = current();
-    if (held_by(sem, me)) report_recursive_locking(op, sem);
-    lock_acquire(sem, &sem->dep_map, subclass, false);
-    this_execution().visible(op, sem, write ? &free_sem : &no_writer);
+    if (held_by(sem, me)) report_recursive_locking(op, sem, loc);
+    lock_acquire(sem, &sem->dep_map, subclass, false, loc);
+    this_execution().visible(op, sem, loc, write ? &free_sem : &no_writer);
     count_sleep_if_blocked();
     if (write)
-        take_write(sem, me, subclass, false);
+        take_write(sem, me, subclass, false, loc);
     else
-        take_read(sem, me, subclass, false);
+        take_read(sem, me, subclass, false, loc);
 }
 
-int down_trylock(const char* op, rw_semaphore* sem, bool write) {
-    this_execution().visible(op, sem);
+int down_trylock(const char* op, rw_semaphore* sem, bool write, std::source_location loc) {
+    this_execution().visible(op, sem, loc);
     const Task& me = *current();
     const int taken = write ? free_sem(sem, me) : no_writer(sem, me);
     if (taken) {
-        lock_acquire(sem, &sem->dep_map, 0, true);
+        lock_acquire(sem, &sem->dep_map, 0, true, loc);
         if (write)
-            take_write(sem, current(), 0, true);
+            take_write(sem, current(), 0, true, loc);
         else
-            take_read(sem, current(), 0, true);
+            take_read(sem, current(), 0, true, loc);
     } else {
         this_execution().nothing_written();
     }
@@ -83,48 +85,48 @@ void rw_semaphore::describe(std::string& out) const {
     }
 }
 
-void down_read(struct rw_semaphore* sem) {
-    down("down_read", sem, 0, false);
+void down_read(struct rw_semaphore* sem, std::source_location loc) {
+    down("down_read", sem, 0, false, loc);
 }
-void down_write(struct rw_semaphore* sem) {
-    down("down_write", sem, 0, true);
+void down_write(struct rw_semaphore* sem, std::source_location loc) {
+    down("down_write", sem, 0, true, loc);
 }
-void down_read_nested(struct rw_semaphore* sem, int subclass) {
-    down("down_read_nested", sem, subclass, false);
+void down_read_nested(struct rw_semaphore* sem, int subclass, std::source_location loc) {
+    down("down_read_nested", sem, subclass, false, loc);
 }
-void down_write_nested(struct rw_semaphore* sem, int subclass) {
-    down("down_write_nested", sem, subclass, true);
+void down_write_nested(struct rw_semaphore* sem, int subclass, std::source_location loc) {
+    down("down_write_nested", sem, subclass, true, loc);
 }
-int down_read_trylock(struct rw_semaphore* sem) {
-    return down_trylock("down_read_trylock", sem, false);
+int down_read_trylock(struct rw_semaphore* sem, std::source_location loc) {
+    return down_trylock("down_read_trylock", sem, false, loc);
 }
-int down_write_trylock(struct rw_semaphore* sem) {
-    return down_trylock("down_write_trylock", sem, true);
+int down_write_trylock(struct rw_semaphore* sem, std::source_location loc) {
+    return down_trylock("down_write_trylock", sem, true, loc);
 }
 
-void up_read(struct rw_semaphore* sem) {
-    this_execution().visible("up_read", sem);
+void up_read(struct rw_semaphore* sem, std::source_location loc) {
+    this_execution().visible("up_read", sem, loc);
     task_struct* me = current();
-    if (!contains(sem->readers, me->id())) report_bad_unlock("up_read", sem, sem->holder());
+    if (!contains(sem->readers, me->id())) report_bad_unlock("up_read", sem, sem->holder(), loc);
     sem->readers &= ~task_bit(me->id());
     lock_released(me, sem);
 }
 
-void up_write(struct rw_semaphore* sem) {
-    this_execution().visible("up_write", sem);
+void up_write(struct rw_semaphore* sem, std::source_location loc) {
+    this_execution().visible("up_write", sem, loc);
     task_struct* me = current();
-    if (sem->writer != me) report_bad_unlock("up_write", sem, sem->holder());
+    if (sem->writer != me) report_bad_unlock("up_write", sem, sem->holder(), loc);
     sem->writer = nullptr;
     lock_released(me, sem);
 }
 
-void downgrade_write(struct rw_semaphore* sem) {
-    this_execution().visible("downgrade_write", sem);
+void downgrade_write(struct rw_semaphore* sem, std::source_location loc) {
+    this_execution().visible("downgrade_write", sem, loc);
     task_struct* me = current();
-    if (sem->writer != me) report_bad_unlock("downgrade_write", sem, sem->holder());
+    if (sem->writer != me) report_bad_unlock("downgrade_write", sem, sem->holder(), loc);
     sem->writer = nullptr;
     lock_released(me, sem);
-    take_read(sem, me, 0, false);
+    take_read(sem, me, 0, false, loc);
 }
 
 } // namespace lockcheck

@@ -18,16 +18,23 @@ struct rw_semaphore final : Object {
     lockdep_map dep_map;
 };
 
-void down_read(struct rw_semaphore* sem);
-void up_read(struct rw_semaphore* sem);
-void down_write(struct rw_semaphore* sem);
-void down_read_nested(struct rw_semaphore* sem, int subclass);
-void down_write_nested(struct rw_semaphore* sem, int subclass);
-void up_write(struct rw_semaphore* sem);
+void down_read(struct rw_semaphore* sem,
+               std::source_location loc = std::source_location::current());
+void up_read(struct rw_semaphore* sem, std::source_location loc = std::source_location::current());
+void down_write(struct rw_semaphore* sem,
+                std::source_location loc = std::source_location::current());
+void down_read_nested(struct rw_semaphore* sem, int subclass,
+                      std::source_location loc = std::source_location::current());
+void down_write_nested(struct rw_semaphore* sem, int subclass,
+                       std::source_location loc = std::source_location::current());
+void up_write(struct rw_semaphore* sem, std::source_location loc = std::source_location::current());
 // 1 if taken, 0 otherwise; never block.
-int down_read_trylock(struct rw_semaphore* sem);
-int down_write_trylock(struct rw_semaphore* sem);
+int down_read_trylock(struct rw_semaphore* sem,
+                      std::source_location loc = std::source_location::current());
+int down_write_trylock(struct rw_semaphore* sem,
+                       std::source_location loc = std::source_location::current());
 // Turns the caller's write hold into a read hold, letting other readers in.
-void downgrade_write(struct rw_semaphore* sem);
+void downgrade_write(struct rw_semaphore* sem,
+                     std::source_location loc = std::source_location::current());
 
 } // namespace lockcheck

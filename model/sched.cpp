@@ -14,8 +14,9 @@ std::string held_spinlock(const task_struct* t) {
 
 } // namespace
 
-// Every task left is spinning (or blocked) and nothing has changed for many turns.
-static void report_spinning_hang() {
+// Every task left is spinning (or blocked) and nothing has changed for many turns; `loc` is
+// the running task's cpu_relax().
+static void report_spinning_hang(std::source_location loc) {
     std::string who;
     for (const auto& t : this_execution().tasks()) {
         if (t->finished()) continue;
@@ -25,45 +26,48 @@ static void report_spinning_hang() {
     }
     this_execution().fail(ViolationKind::hang, "hang",
                           "hang: nothing changes while tasks spin: " + who + " (" +
-                              std::to_string(kMaxIdleSpins) + " turns of a spin loop)");
+                              std::to_string(kMaxIdleSpins) + " turns of a spin loop)",
+                          loc);
 }
 
-void might_sleep(const char* what, const Object* obj) {
+void might_sleep(const char* what, const Object* obj, std::source_location loc) {
     task_struct* me = current();
     if (me->preempt_count == 0) return;
     std::string op = what;
     if (obj) op += "(" + obj->name() + ")";
     this_execution().fail(ViolationKind::sleep_in_atomic, "sleep-in-atomic",
                           "BUG: sleeping function called from invalid context: " + me->name() +
-                              " calls " + op + " while atomic (holding " + held_spinlock(me) + ")");
+                              " calls " + op + " while atomic (holding " + held_spinlock(me) + ")",
+                          loc);
 }
 
-void set_current_state(long state) {
-    this_execution().visible("set_current_state", nullptr);
+void set_current_state(long state, std::source_location loc) {
+    this_execution().visible("set_current_state", nullptr, loc);
     current()->state = state;
     this_execution().note(state);
 }
 
-void __set_current_state(long state) {
-    set_current_state(state);
+void __set_current_state(long state, std::source_location loc) {
+    set_current_state(state, loc);
 }
 
-void schedule() {
+void schedule(std::source_location loc) {
     task_struct* me = current();
     if (me->preempt_count != 0)
         this_execution().fail(ViolationKind::sleep_in_atomic, "sleep-in-atomic",
                               "BUG: scheduling while atomic: " + me->name() + " calls schedule() " +
-                                  "holding " + held_spinlock(me));
-    this_execution().visible("schedule", me->sleeping_on, [](const Object*, const Task& t) {
+                                  "holding " + held_spinlock(me),
+                              loc);
+    this_execution().visible("schedule", me->sleeping_on, loc, [](const Object*, const Task& t) {
         return static_cast<const task_struct&>(t).state == TASK_RUNNING;
     });
     // Even without sleeping, schedule() may hand the CPU over and resume elsewhere.
     count_sleep_if_blocked(false);
 }
 
-void cpu_relax() {
+void cpu_relax(std::source_location loc) {
     Execution& ex = this_execution();
-    ex.visible_spin("cpu_relax", [](const Object*, const Task& t) {
+    ex.visible_spin("cpu_relax", loc, [](const Object*, const Task& t) {
         return Execution::current().turn_changed(t);
     });
     ++ex.counters().spins;
@@ -71,7 +75,7 @@ void cpu_relax() {
     if (ex.last_write_step() > me->spin_turn_start())
         me->idle_spins = 0;
     else if (++me->idle_spins >= kMaxIdleSpins)
-        report_spinning_hang();
+        report_spinning_hang(loc);
     ex.begin_spin_turn();
 }
 
@@ -82,8 +86,8 @@ int try_to_wake_up(task_struct* task, long state) {
     return 1;
 }
 
-int wake_up_process(task_struct* task) {
-    this_execution().visible("wake_up_process", nullptr);
+int wake_up_process(task_struct* task, std::source_location loc) {
+    this_execution().visible("wake_up_process", nullptr, loc);
     int woke = try_to_wake_up(task, TASK_NORMAL);
     this_execution().note(woke);
     return woke;

@@ -7,12 +7,14 @@
 namespace lockcheck {
 
 // Reports "sleeping function called from invalid context" if the current task is atomic.
-// Not a scheduling point. `what` names the sleeping operation for the report.
-void might_sleep(const char* what = "might_sleep", const Object* obj = nullptr);
-void set_current_state(long state);
-void __set_current_state(long state);
+// Not a scheduling point. `what` names the sleeping operation for the report, `loc` where the
+// model calls it.
+void might_sleep(const char* what = "might_sleep", const Object* obj = nullptr,
+                 std::source_location loc = std::source_location::current());
+void set_current_state(long state, std::source_location loc = std::source_location::current());
+void __set_current_state(long state, std::source_location loc = std::source_location::current());
 // Sleeps until woken if the task's state is not TASK_RUNNING; a scheduling point either way.
-void schedule();
+void schedule(std::source_location loc = std::source_location::current());
 // One turn of a spin loop. The task runs on when an object it touched during the turn has
 // been written since the turn began (what it read may be stale), or when no other task can
 // run; spinning while others could run and nothing it looked at changed repeats the same
@@ -20,9 +22,9 @@ void schedule();
 // loop that goes round kMaxIdleSpins times with nothing changed anywhere is reported as a
 // hang: loops bounded by a local counter must stay below that bound (--spins options do).
 inline constexpr int kMaxIdleSpins = 16;
-void cpu_relax();
+void cpu_relax(std::source_location loc = std::source_location::current());
 // Wakes a task sleeping in one of `state`s; returns 1 if it was asleep. A scheduling point.
-int wake_up_process(task_struct* task);
+int wake_up_process(task_struct* task, std::source_location loc = std::source_location::current());
 
 // The core of every wake-up: TASK_RUNNING if the task's state matches.
 int try_to_wake_up(task_struct* task, long state);

@@ -22,12 +22,24 @@ template <class T> class shared final : public Object {
         : Object(std::move(name), ObjectKind::variable), value_(init) {}
 
     // A plain load (`x`), named `op` in traces.
-    T read(const char* op = "read") const { return load(op, DataAccess::plain); }
+    T read(const char* op = "read",
+           std::source_location loc = std::source_location::current()) const {
+        return load(op, DataAccess::plain, loc);
+    }
     // A plain store (`x = v`).
-    void write(T v, const char* op = "write") { store(v, op, DataAccess::plain); }
+    void write(T v, const char* op = "write",
+               std::source_location loc = std::source_location::current()) {
+        store(v, op, DataAccess::plain, loc);
+    }
     // A marked load or store: races only with a plain access.
-    T read_once(const char* op = "READ_ONCE") const { return load(op, DataAccess::marked); }
-    void write_once(T v, const char* op = "WRITE_ONCE") { store(v, op, DataAccess::marked); }
+    T read_once(const char* op = "READ_ONCE",
+                std::source_location loc = std::source_location::current()) const {
+        return load(op, DataAccess::marked, loc);
+    }
+    void write_once(T v, const char* op = "WRITE_ONCE",
+                    std::source_location loc = std::source_location::current()) {
+        store(v, op, DataAccess::marked, loc);
+    }
     T peek() const { return value_; }
     // For atomic read-modify-write primitives built on a word (bit operations): call only
     // right after their own scheduling point, declared with DataAccess::atomic.
@@ -38,13 +50,13 @@ template <class T> class shared final : public Object {
     }
 
   private:
-    T load(const char* op, DataAccess access) const {
-        this_execution().visible_data(op, this, false, access);
+    T load(const char* op, DataAccess access, std::source_location loc) const {
+        this_execution().visible_data(op, this, loc, false, access);
         this_execution().note(static_cast<std::int64_t>(value_));
         return value_;
     }
-    void store(T v, const char* op, DataAccess access) {
-        this_execution().visible_data(op, this, true, access);
+    void store(T v, const char* op, DataAccess access, std::source_location loc) {
+        this_execution().visible_data(op, this, loc, true, access);
         value_ = v;
         this_execution().note(static_cast<std::int64_t>(v));
     }
@@ -54,11 +66,13 @@ template <class T> class shared final : public Object {
 
 // Marked accesses, as the kernel writes them where a plain access could tear or be fused, or
 // would race.
-template <class T> T READ_ONCE(const shared<T>& x) {
-    return x.read_once("READ_ONCE");
+template <class T>
+T READ_ONCE(const shared<T>& x, std::source_location loc = std::source_location::current()) {
+    return x.read_once("READ_ONCE", loc);
 }
-template <class T, class V> void WRITE_ONCE(shared<T>& x, V v) {
-    x.write_once(static_cast<T>(v), "WRITE_ONCE");
+template <class T, class V>
+void WRITE_ONCE(shared<T>& x, V v, std::source_location loc = std::source_location::current()) {
+    x.write_once(static_cast<T>(v), "WRITE_ONCE", loc);
 }
 
 } // namespace lockcheck

@@ -57,20 +57,21 @@ bool slab_object::contains(const void* p) const {
     return at >= begin && at - begin < size_;
 }
 
-slab_object& slab_alloc(std::string name, std::size_t size, std::size_t align) {
+slab_object& slab_alloc(std::string name, std::size_t size, std::size_t align,
+                        std::source_location loc) {
     Execution& ex = this_execution();
     kmalloc_caches& caches = ex.local<kmalloc_caches>();
-    if (ex.in_task()) ex.visible("kmalloc", &caches);
+    if (ex.in_task()) ex.visible("kmalloc", &caches, loc);
     slab_object& slab = ex.make<slab_object>(std::move(name), size, align);
     caches.slabs.push_back(&slab);
     return slab;
 }
 
-void kfree(const void* objp) {
+void kfree(const void* objp, std::source_location loc) {
     if (!objp) return;
     Execution& ex = this_execution();
     slab_object* slab = ex.local<kmalloc_caches>().containing(objp);
-    ex.visible_global("kfree", slab);
+    ex.visible_global("kfree", slab, loc);
     if (slab && slab->memory() == objp && !slab->freed_at) {
         slab->freed_by = current();
         slab->freed_at = ex.step();
@@ -83,7 +84,8 @@ void kfree(const void* objp) {
         const std::string what = slab ? "kfree(" + slab->name() + ")" : std::string("kfree");
         ex.fail(kind, property,
                 std::string("BUG: KASAN: ") + bug + " in " + what + " by " +
-                    by(current(), ex.step()) + detail);
+                    by(current(), ex.step()) + detail,
+                loc);
     };
     if (!slab) {
         report(ViolationKind::invalid_free, "invalid-free", "invalid-free",

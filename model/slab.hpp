@@ -43,22 +43,35 @@ class slab_object final : public Object {
 };
 
 // kmalloc()'s scheduling point (from task code; none at set-up) and its memory.
-slab_object& slab_alloc(std::string name, std::size_t size, std::size_t align);
+slab_object& slab_alloc(std::string name, std::size_t size, std::size_t align,
+                        std::source_location loc);
+
+// kmalloc()'s name argument, carrying the model's line of the call: a defaulted
+// source_location cannot follow kmalloc's parameter pack, but it can default in the
+// conversion of the name, which happens at the caller's line.
+struct kmalloc_name {
+    kmalloc_name(std::string n, std::source_location at = std::source_location::current())
+        : name(std::move(n)), loc(at) {}
+    kmalloc_name(const char* n, std::source_location at = std::source_location::current())
+        : name(n), loc(at) {}
+    std::string name;
+    std::source_location loc;
+};
 
 // new T(args...) in memory named `name` (in traces and reports). The memory is zeroed first,
 // so that nothing a model reads depends on what the heap held, and T() with no arguments
 // value-initializes: a plain struct starts all zero. The allocation is a scheduling point on
 // the execution's allocator, so that allocations, and the ids of the objects they hold, come
 // in one order in all the executions partial-order reduction counts as equivalent.
-template <class T, class... Args> T* kmalloc(std::string name, Args&&... args) {
-    slab_object& slab = slab_alloc(std::move(name), sizeof(T), alignof(T));
+template <class T, class... Args> T* kmalloc(kmalloc_name name, Args&&... args) {
+    slab_object& slab = slab_alloc(std::move(name.name), sizeof(T), alignof(T), name.loc);
     T* obj = new (slab.memory()) T(std::forward<Args>(args)...);
     slab.destroy = [](void* p) { static_cast<T*>(p)->~T(); };
     return obj;
 }
 
 // The kernel's zeroing kmalloc(): the same here, where kmalloc() zeroes too.
-template <class T, class... Args> T* kzalloc(std::string name, Args&&... args) {
+template <class T, class... Args> T* kzalloc(kmalloc_name name, Args&&... args) {
     return kmalloc<T>(std::move(name), std::forward<Args>(args)...);
 }
 
@@ -67,6 +80,6 @@ template <class T, class... Args> T* kzalloc(std::string name, Args&&... args) {
 // double-free (a `use-after-free` violation: the second free uses freed memory); freeing a pointer
 // kmalloc() did not return (one inside an allocation, or to memory it did not allocate) is
 // an `invalid-free` violation.
-void kfree(const void* objp);
+void kfree(const void* objp, std::source_location loc = std::source_location::current());
 
 } // namespace lockcheck

@@ -12,19 +12,20 @@ bool unlocked(const Object* obj, const Task&) {
     return !static_cast<const spinlock_t*>(obj)->owner;
 }
 
-void acquire(spinlock_t* lock, task_struct* me, int subclass, bool trylock) {
+void acquire(spinlock_t* lock, task_struct* me, int subclass, bool trylock,
+             std::source_location loc) {
     lock->owner = me;
     ++me->preempt_count;
-    lock_acquired(me, lock, "spinlock", &lock->dep_map, subclass, trylock);
+    lock_acquired(me, lock, "spinlock", &lock->dep_map, loc, subclass, trylock);
 }
 
-void lock(const char* op, spinlock_t* lock, int subclass) {
+void lock(const char* op, spinlock_t* lock, int subclass, std::source_location loc) {
     task_struct* me = current();
-    if (lock->owner == me) report_recursive_locking(op, lock);
-    lock_acquire(lock, &lock->dep_map, subclass, false);
-    this_execution().visible(op, lock, &unlocked);
+    if (lock->owner == me) report_recursive_locking(op, lock, loc);
+    lock_acquire(lock, &lock->dep_map, subclass, false, loc);
+    this_execution().visible(op, lock, loc, &unlocked);
     if (this_execution().current_task().was_blocked()) ++this_execution().counters().spins;
-    acquire(lock, me, subclass, false);
+    acquire(lock, me, subclass, false, loc);
 }
 
 } // namespace
@@ -33,20 +34,20 @@ void spinlock_t::describe(std::string& out) const {
     out += owner ? "held by " + owner->name() : std::string("unlocked");
 }
 
-void spin_lock(spinlock_t* l) {
-    lock("spin_lock", l, 0);
+void spin_lock(spinlock_t* l, std::source_location loc) {
+    lock("spin_lock", l, 0, loc);
 }
 
-void spin_lock_nested(spinlock_t* l, int subclass) {
-    lock("spin_lock_nested", l, subclass);
+void spin_lock_nested(spinlock_t* l, int subclass, std::source_location loc) {
+    lock("spin_lock_nested", l, subclass, loc);
 }
 
-int spin_trylock(spinlock_t* lock) {
-    this_execution().visible("spin_trylock", lock);
+int spin_trylock(spinlock_t* lock, std::source_location loc) {
+    this_execution().visible("spin_trylock", lock, loc);
     int taken = lock->owner == nullptr;
     if (taken) {
-        lock_acquire(lock, &lock->dep_map, 0, true);
-        acquire(lock, current(), 0, true);
+        lock_acquire(lock, &lock->dep_map, 0, true, loc);
+        acquire(lock, current(), 0, true, loc);
     } else {
         this_execution().nothing_written();
     }
@@ -54,18 +55,18 @@ int spin_trylock(spinlock_t* lock) {
     return taken;
 }
 
-void spin_unlock(spinlock_t* lock) {
-    this_execution().visible("spin_unlock", lock);
+void spin_unlock(spinlock_t* lock, std::source_location loc) {
+    this_execution().visible("spin_unlock", lock, loc);
     task_struct* me = current();
-    if (lock->owner != me) report_bad_unlock("spin_unlock", lock, lock->owner);
+    if (lock->owner != me) report_bad_unlock("spin_unlock", lock, lock->owner, loc);
     lock->owner = nullptr;
     if (lock_released(me, lock)) --me->preempt_count;
     // spin_unlock() ends in preempt_enable(): a preemptible task may resume elsewhere.
     resume_on_any_cpu();
 }
 
-bool spin_is_locked(spinlock_t* lock) {
-    this_execution().visible_read("spin_is_locked", lock);
+bool spin_is_locked(spinlock_t* lock, std::source_location loc) {
+    this_execution().visible_read("spin_is_locked", lock, loc);
     this_execution().note(lock->owner != nullptr);
     return lock->owner != nullptr;
 }

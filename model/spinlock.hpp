@@ -18,11 +18,12 @@ struct spinlock_t final : Object {
     lockdep_map dep_map;
 };
 
-void spin_lock(spinlock_t* lock);
-void spin_lock_nested(spinlock_t* lock, int subclass);
+void spin_lock(spinlock_t* lock, std::source_location loc = std::source_location::current());
+void spin_lock_nested(spinlock_t* lock, int subclass,
+                      std::source_location loc = std::source_location::current());
 // 1 if the lock was taken, 0 if it is held.
-int spin_trylock(spinlock_t* lock);
-void spin_unlock(spinlock_t* lock);
-bool spin_is_locked(spinlock_t* lock);
+int spin_trylock(spinlock_t* lock, std::source_location loc = std::source_location::current());
+void spin_unlock(spinlock_t* lock, std::source_location loc = std::source_location::current());
+bool spin_is_locked(spinlock_t* lock, std::source_location loc = std::source_location::current());
 
 } // namespace lockcheck

@@ -25,13 +25,20 @@ void spawn_on(int cpu, std::string comm, std::function<void()> body) {
 void task_struct::on_exit() {
     if (lockdep_depth == 0) return;
     std::string held;
+    // Where each was taken, a line each: the message is the finding, the same from any line.
+    std::vector<std::string> taken;
     for (int i = 0; i < lockdep_depth; ++i) {
+        const held_lock& h = held_locks[i];
         if (i) held += ", ";
-        held += held_locks[i].instance->name() + " (" + held_locks[i].type + ")";
+        held += h.instance->name() + " (" + h.type + ")";
+        if (const CallSite site = call_site(h.location); site.known())
+            taken.push_back(h.instance->name() + " taken at step " + std::to_string(h.acquired_at) +
+                            " (" + site.text() + ")");
     }
-    this_execution().fail(ViolationKind::lock_held_at_exit, "lock-held-at-exit",
-                          "lock held when returning to user space: " + name() + " exited holding " +
-                              held);
+    this_execution().fail_with_details(ViolationKind::lock_held_at_exit, "lock-held-at-exit",
+                                       "lock held when returning to user space: " + name() +
+                                           " exited holding " + held,
+                                       std::move(taken));
 }
 
 const held_lock* task_struct::find_held(const char* type) const {
@@ -41,15 +48,17 @@ const held_lock* task_struct::find_held(const char* type) const {
 }
 
 void lock_acquired(task_struct* task, const Object* lock, const char* type, const lockdep_map* map,
-                   int subclass, bool trylock) {
+                   std::source_location loc, int subclass, bool trylock) {
     if (task->lockdep_depth == task_struct::kMaxHeldLocks) {
         this_execution().fail(ViolationKind::lock_misuse, "max-lock-depth",
                               "BUG: MAX_LOCK_DEPTH too low: " + task->name() + " holds " +
-                                  std::to_string(task_struct::kMaxHeldLocks) + " locks");
+                                  std::to_string(task_struct::kMaxHeldLocks) + " locks",
+                              loc);
         return;
     }
-    task->held_locks[task->lockdep_depth++] =
-        held_lock{lock, type, this_execution().step(), map, subclass, trylock};
+    task->held_locks[task->lockdep_depth++] = held_lock{
+        lock,   type, map, loc, this_execution().step(), static_cast<std::uint8_t>(subclass),
+        trylock};
 }
 
 bool lock_released(task_struct* task, const Object* lock) {

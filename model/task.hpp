@@ -4,6 +4,7 @@
 
 #include <array>
 #include <functional>
+#include <source_location>
 #include <string>
 
 #include "scheduler/execution.hpp"
@@ -18,12 +19,15 @@ inline constexpr long TASK_NORMAL = TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE;
 // One entry of a task's held-lock stack, as lockdep keeps it.
 struct lockdep_map;
 
+// 40 bytes: every execution allocates a task_struct per task, and at 16 entries more would
+// take it past the sizes glibc's malloc serves from its per-thread cache.
 struct held_lock {
     const Object* instance = nullptr;
     const char* type = nullptr;       // "mutex", "spinlock", "rwsem-read", "rwsem-write"
-    std::uint32_t acquired_at = 0;    // step
     const lockdep_map* map = nullptr; // its lock class; nullptr: not tracked by lockdep
-    int subclass = 0;
+    std::source_location location{};  // the model's call that took it
+    std::uint32_t acquired_at = 0;    // step
+    std::uint8_t subclass = 0;        // below MAX_LOCKDEP_SUBCLASSES
     bool trylock = false;
 };
 
@@ -58,9 +62,10 @@ void spawn(std::string comm, std::function<void()> body);
 // spawn(), on a given CPU of the model.
 void spawn_on(int cpu, std::string comm, std::function<void()> body);
 
-// Lock bookkeeping shared by every lock type (the held-lock stack).
+// Lock bookkeeping shared by every lock type (the held-lock stack). `loc`: the model's call
+// that took the lock.
 void lock_acquired(task_struct* task, const Object* lock, const char* type, const lockdep_map* map,
-                   int subclass = 0, bool trylock = false);
+                   std::source_location loc, int subclass = 0, bool trylock = false);
 // False if the task does not hold the lock.
 bool lock_released(task_struct* task, const Object* lock);
 bool holds_lock(const task_struct* task, const Object* lock);

@@ -66,8 +66,8 @@ int autoremove_wake_function(wait_queue_entry* wq_entry, unsigned mode, int flag
 namespace {
 
 void queue(const char* op, wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, long state,
-           bool exclusive) {
-    this_execution().visible(op, wq_head);
+           bool exclusive, std::source_location loc) {
+    this_execution().visible(op, wq_head, loc);
     if (exclusive)
         wq_entry->flags |= WQ_FLAG_EXCLUSIVE;
     else
@@ -84,8 +84,9 @@ void queue(const char* op, wait_queue_head_t* wq_head, wait_queue_entry* wq_entr
 }
 
 // __wake_up_common: wake in queue order; stop after nr_exclusive exclusive wake-ups.
-int wake_up_common(const char* op, wait_queue_head_t* wq_head, int nr_exclusive) {
-    this_execution().visible(op, wq_head);
+int wake_up_common(const char* op, wait_queue_head_t* wq_head, int nr_exclusive,
+                   std::source_location loc) {
+    this_execution().visible(op, wq_head, loc);
     int woken = 0;
     wait_queue_entry* next = nullptr;
     for (wait_queue_entry* curr = wq_head->first; curr; curr = next) {
@@ -102,38 +103,40 @@ int wake_up_common(const char* op, wait_queue_head_t* wq_head, int nr_exclusive)
 
 } // namespace
 
-void prepare_to_wait(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, long state) {
-    queue("prepare_to_wait", wq_head, wq_entry, state, false);
+void prepare_to_wait(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, long state,
+                     std::source_location loc) {
+    queue("prepare_to_wait", wq_head, wq_entry, state, false, loc);
 }
 
-void prepare_to_wait_exclusive(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, long state) {
-    queue("prepare_to_wait_exclusive", wq_head, wq_entry, state, true);
+void prepare_to_wait_exclusive(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, long state,
+                               std::source_location loc) {
+    queue("prepare_to_wait_exclusive", wq_head, wq_entry, state, true, loc);
 }
 
-void finish_wait(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry) {
-    this_execution().visible("finish_wait", wq_head);
+void finish_wait(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, std::source_location loc) {
+    this_execution().visible("finish_wait", wq_head, loc);
     task_struct* me = current();
     me->state = TASK_RUNNING;
     me->sleeping_on = nullptr;
     if (wq_entry->head) wait_queue_head_t::remove(wq_entry);
 }
 
-int wake_up(wait_queue_head_t* wq_head) {
-    return wake_up_common("wake_up", wq_head, 1);
+int wake_up(wait_queue_head_t* wq_head, std::source_location loc) {
+    return wake_up_common("wake_up", wq_head, 1, loc);
 }
 
-int wake_up_all(wait_queue_head_t* wq_head) {
-    return wake_up_common("wake_up_all", wq_head, 0);
+int wake_up_all(wait_queue_head_t* wq_head, std::source_location loc) {
+    return wake_up_common("wake_up_all", wq_head, 0, loc);
 }
 
-bool waitqueue_active(wait_queue_head_t* wq_head) {
-    this_execution().visible_read("waitqueue_active", wq_head);
+bool waitqueue_active(wait_queue_head_t* wq_head, std::source_location loc) {
+    this_execution().visible_read("waitqueue_active", wq_head, loc);
     this_execution().note(wq_head->first != nullptr);
     return wq_head->first != nullptr;
 }
 
-bool wq_has_sleeper(wait_queue_head_t* wq_head) {
-    return waitqueue_active(wq_head);
+bool wq_has_sleeper(wait_queue_head_t* wq_head, std::source_location loc) {
+    return waitqueue_active(wq_head, loc);
 }
 
 } // namespace lockcheck

@@ -59,27 +59,36 @@ struct wait_queue_head_t final : Object {
     TaskSet waited_for = 0;
 };
 
-void prepare_to_wait(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, long state);
-void prepare_to_wait_exclusive(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, long state);
-void finish_wait(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry);
+void prepare_to_wait(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, long state,
+                     std::source_location loc = std::source_location::current());
+void prepare_to_wait_exclusive(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, long state,
+                               std::source_location loc = std::source_location::current());
+void finish_wait(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry,
+                 std::source_location loc = std::source_location::current());
 // Wakes every non-exclusive waiter and one exclusive waiter; returns how many it woke.
-int wake_up(wait_queue_head_t* wq_head);
-int wake_up_all(wait_queue_head_t* wq_head);
-bool waitqueue_active(wait_queue_head_t* wq_head);
+int wake_up(wait_queue_head_t* wq_head, std::source_location loc = std::source_location::current());
+int wake_up_all(wait_queue_head_t* wq_head,
+                std::source_location loc = std::source_location::current());
+bool waitqueue_active(wait_queue_head_t* wq_head,
+                      std::source_location loc = std::source_location::current());
 // waitqueue_active after a full barrier; the same here, where every step is ordered.
-bool wq_has_sleeper(wait_queue_head_t* wq_head);
+bool wq_has_sleeper(wait_queue_head_t* wq_head,
+                    std::source_location loc = std::source_location::current());
 
 // wait_event(wq, condition): sleeps until `condition` (re-evaluated after each wake-up) holds.
-template <class Condition> void wait_event_fn(wait_queue_head_t* wq_head, Condition condition) {
-    might_sleep("wait_event", wq_head);
+// Its steps name the model's line of wait_event(); so do the condition's, a lambda written there.
+template <class Condition>
+void wait_event_fn(wait_queue_head_t* wq_head, Condition condition,
+                   std::source_location loc = std::source_location::current()) {
+    might_sleep("wait_event", wq_head, loc);
     if (condition()) return;
     DEFINE_WAIT(wait);
     for (;;) {
-        prepare_to_wait(wq_head, &wait, TASK_UNINTERRUPTIBLE);
+        prepare_to_wait(wq_head, &wait, TASK_UNINTERRUPTIBLE, loc);
         if (condition()) break;
-        schedule();
+        schedule(loc);
     }
-    finish_wait(wq_head, &wait);
+    finish_wait(wq_head, &wait, loc);
 }
 
 #define wait_event(wq_head, condition)                                                             \

@@ -119,6 +119,14 @@ std::string label(const std::string& text) {
     return out;
 }
 
+// Lines of text as one label or tooltip, each escaped.
+std::string label_lines(const std::vector<std::string>& text) {
+    std::string out;
+    for (const std::string& line : text)
+        out += (out.empty() ? "" : "\\n") + label(line);
+    return out;
+}
+
 // As the text report prints an operation: mutex_lock(log_mutex) -> 1, set_bit(1, log_tree).
 std::vector<std::string> pending_lines(const PendingTask& p) {
     if (p.operation.empty()) return {"unfinished"};
@@ -192,7 +200,7 @@ class TraceDrawing {
         set_defaults(g);
         set(g, "label",
             label("VIOLATION (" + std::string(kind_name(violation.kind)) + ") at step " +
-                  std::to_string(violation.step) + ": " + violation.message));
+                  std::to_string(violation.step) + ": " + violation.headline()));
         set(g, "labelloc", "t");
         set(g, "fontcolor", kRed);
         add_rows();
@@ -232,13 +240,10 @@ class TraceDrawing {
     Agnode_t* put(std::size_t t, const std::string& name, const std::vector<std::string>& lines) {
         assert(t < trace_.tasks.size() && !lines.empty());
         Agnode_t* n = agnode(g_, chars(name.c_str()), 1);
-        std::string text;
         std::size_t columns = 0;
-        for (const std::string& line : lines) {
-            text += (text.empty() ? "" : "\\n") + label(line);
+        for (const std::string& line : lines)
             columns = std::max(columns, line.size());
-        }
-        set(n, "label", text);
+        set(n, "label", label_lines(lines));
         grid_.back()[t] = {n, lines.size(), columns};
         return n;
     }
@@ -263,11 +268,14 @@ class TraceDrawing {
         steps_[s.step] = {n, s.task_id};
         if (s.preempted) set(n, "penwidth", "2");
         set(n, "class", "step");
-        if (!s.object.empty()) {
-            // "log_writers = 1", "log_mutex: held by fsync0"
-            const char* sep = s.state.rfind("= ", 0) == 0 ? " " : ": ";
-            set(n, "tooltip", label(s.object + sep + s.state));
-        }
+        // The object's state after the step ("log_writers = 1", "log_mutex: held by fsync0")
+        // and the model's line that made it: a tooltip, as a second line in every box would
+        // double the drawing's height.
+        std::vector<std::string> tip;
+        if (!s.object.empty())
+            tip.push_back(s.object + (s.state.rfind("= ", 0) == 0 ? " " : ": ") + s.state);
+        if (s.location.known()) tip.push_back(s.location.text());
+        if (!tip.empty()) set(n, "tooltip", label_lines(tip));
         if (&s == violating_) {
             set(n, "style", "rounded,filled");
             set(n, "fillcolor", kViolationFill);
@@ -281,6 +289,7 @@ class TraceDrawing {
     void pending_node(const PendingTask& p) {
         Agnode_t* n = put(p.task_id, "p" + std::to_string(p.task_id), pending_lines(p));
         set(n, "class", "pending");
+        if (p.location.known()) set(n, "tooltip", label(p.location.text()));
         set(n, "color", p.blocked ? kRed : kGrey);
         set(n, "fontcolor", p.blocked ? kRed : kGrey);
         if (!p.blocked) set(n, "style", "rounded,dashed");

@@ -18,7 +18,9 @@ namespace lockcheck {
 // What the drawing promises to tools that read the .dot: step N is node "sN" with
 // class="step", and the violating step alone has style "filled" and color "red"; task T's
 // lane is headed by node "laneT" (class="lane", labelled with its name) and every node of
-// the lane has its x; a task unfinished at the end is node "pT" (class="pending"), and a
+// the lane has its x; a step's tooltip ends with the model's line that made it
+// ("rename_pin.cpp:142 btrfs_sync_log"); a task unfinished at the end is node "pT"
+// (class="pending", its tooltip the line of what it was about to do), and a
 // blocked one has an edge of class="wait-for" to the node of the task it waits for (one edge
 // with dir=both when two tasks wait for each other).
 void write_trace_graph(const Trace& trace, const Violation& violation, const std::string& path);

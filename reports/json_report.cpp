@@ -66,12 +66,19 @@ Json size_json(const CounterexampleSize& c) {
                 {"found_steps", c.found_steps}};
 }
 
+// null when no model call is known.
+Json location_json(const CallSite& c) {
+    if (!c.known()) return Json(nullptr);
+    return Json{{"file", c.file}, {"line", c.line}, {"function", c.function}};
+}
+
 Json violation_json(const Violation& v) {
     return Json{{"kind", std::string(kind_name(v.kind))},
                 {"property", v.property},
                 {"message", v.message},
                 {"step", v.step},
-                {"details", v.details}};
+                {"details", v.details},
+                {"location", location_json(v.location)}};
 }
 
 Json step_json(const TraceStep& s) {
@@ -84,12 +91,18 @@ Json step_json(const TraceStep& s) {
                 {"value", s.value ? Json(*s.value) : Json(nullptr)},
                 {"state", s.state},
                 {"preempted", s.preempted},
-                {"synced_from", s.synced_from}};
+                {"synced_from", s.synced_from},
+                {"location", location_json(s.location)}};
 }
 
 Json pending_json(const PendingTask& p) {
-    return Json{{"task_id", p.task_id}, {"task", p.task},       {"operation", p.operation},
-                {"object", p.object},   {"blocked", p.blocked}, {"holder", p.holder}};
+    return Json{{"task_id", p.task_id},
+                {"task", p.task},
+                {"operation", p.operation},
+                {"object", p.object},
+                {"blocked", p.blocked},
+                {"holder", p.holder},
+                {"location", location_json(p.location)}};
 }
 
 Json trace_json(const Trace& t) {
@@ -268,6 +281,18 @@ CounterexampleSize read_size(const Value& v) {
                               .found_steps = v["found_steps"].count<std::uint32_t>()};
 }
 
+// Added in version 1.3: absent or null, no model call is known.
+CallSite read_location(const Value& v) {
+    CallSite c;
+    if (!v.has("location") || v["location"].json().is_null()) return c;
+    const Value location = v["location"];
+    c.file = location["file"].string();
+    c.line = location["line"].count<std::uint32_t>();
+    c.function = location["function"].string();
+    if (!c.known()) fail(location["file"].path(), "expected a file name");
+    return c;
+}
+
 Violation read_violation(const Value& v) {
     Violation out;
     const Value kind = v["kind"];
@@ -277,6 +302,7 @@ Violation read_violation(const Value& v) {
     out.message = v["message"].string();
     out.step = v["step"].count<std::uint32_t>();
     out.details = v["details"].strings();
+    out.location = read_location(v);
     return out;
 }
 
@@ -294,6 +320,7 @@ TraceStep read_step(const Value& v) {
     s.state = v["state"].string();
     s.preempted = v["preempted"].boolean();
     s.synced_from = v["synced_from"].count<std::uint32_t>();
+    s.location = read_location(v);
     return s;
 }
 
@@ -305,6 +332,7 @@ PendingTask read_pending(const Value& v) {
     p.object = v["object"].string();
     p.blocked = v["blocked"].boolean();
     p.holder = v["holder"].string();
+    p.location = read_location(v);
     return p;
 }
 

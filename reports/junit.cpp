@@ -120,7 +120,7 @@ std::string failure(const RunReport& r, JUnitJudging judging) {
     if (agreement(r, judging)) text = "expected " + r.summary.judgement->text + "\n\n";
     if (!r.counterexamples.empty()) {
         const Violation& first = r.counterexamples.front().violation;
-        message = first.message;
+        message = first.headline();
         if (r.counterexamples.size() > 1)
             message += " (and " + std::to_string(r.counterexamples.size() - 1) + " more)";
         type = kind_name(first.kind);

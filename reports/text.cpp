@@ -19,7 +19,7 @@ std::string pad(const std::string& s, std::size_t width) {
 
 std::string format_violation(const Violation& v) {
     std::string out = "VIOLATION (" + std::string(kind_name(v.kind)) + ") at step " +
-                      std::to_string(v.step) + ": " + v.message + "\n";
+                      std::to_string(v.step) + ": " + v.headline() + "\n";
     for (const std::string& d : v.details)
         out += "  " + d + "\n";
     return out;

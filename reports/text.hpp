@@ -75,8 +75,10 @@ Judgement judge(const Expectation& expected, const std::vector<Finding>& found,
 // "set_bit(1, log_tree) -> 0": a step's operation, arguments, object and value.
 std::string operation_text(const TraceStep& step);
 // The swim-lane table of a trace (reports/trace_table.cpp); `colour`: ANSI colours, for a
-// terminal.
-std::string format_trace(const Trace& trace, bool colour = false);
+// terminal; `locations`: a last column with the model's line that made each step
+// ("rename_pin.cpp:142 btrfs_sync_log"). Without it the table is as it always was.
+std::string format_trace(const Trace& trace, bool colour = false, bool locations = false);
+// "VIOLATION (kind) at step N: " and the violation's headline, then its details.
 std::string format_violation(const Violation& violation);
 // The verdict line's text: what the run may claim, and no more.
 std::string verdict(const Summary& summary);

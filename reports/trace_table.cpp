@@ -1,6 +1,7 @@
 // The terminal trace: a swim-lane table, one column per task, so that who ran when reads at a
 // glance. Tasks that never touch what the violation involves are folded into one line per
-// run of their steps; the involved objects' states close the table.
+// run of their steps; the involved objects' states close the table. On request a last column
+// names the model's line of each step.
 #include <algorithm>
 #include <cstdio>
 #include <set>
@@ -59,13 +60,23 @@ std::string operation_text(const TraceStep& s) {
     return op;
 }
 
-std::string format_trace(const Trace& trace, bool colour) {
+std::string format_trace(const Trace& trace, bool colour, bool locations) {
     const std::vector<bool> involved = involved_tasks(trace);
     std::vector<std::size_t> width(trace.tasks.size());
     for (std::size_t t = 0; t < trace.tasks.size(); ++t)
         width[t] = trace.tasks[t].size();
     for (const TraceStep& s : trace.steps)
         width[s.task_id] = std::max(width[s.task_id], operation_text(s).size());
+    const std::string state_header = "state after the step";
+    // With locations, the state column is as wide as its widest entry, the locations line up
+    // after it.
+    std::size_t state_width = 0;
+    if (locations) {
+        state_width = state_header.size();
+        for (const TraceStep& s : trace.steps)
+            if (involved[s.task_id])
+                state_width = std::max(state_width, state_text(s.object, s.state).size());
+    }
     const std::uint32_t preemptions = trace.preemptions();
     std::string out = "trace (" + std::to_string(trace.steps.size()) + " steps, " +
                       std::to_string(preemptions) +
@@ -74,7 +85,8 @@ std::string format_trace(const Trace& trace, bool colour) {
     std::string header = "  step  ";
     for (std::size_t t = 0; t < trace.tasks.size(); ++t)
         if (involved[t]) header += pad(trace.tasks[t], width[t]) + "  ";
-    out += header + "state after the step\n";
+    out +=
+        header + (locations ? pad(state_header, state_width) + "  location" : state_header) + "\n";
     for (std::size_t i = 0; i < trace.steps.size(); ++i) {
         const TraceStep& s = trace.steps[i];
         if (!involved[s.task_id]) {
@@ -99,7 +111,8 @@ std::string format_trace(const Trace& trace, bool colour) {
             line += "  ";
         for (std::size_t t = 0; t < trace.tasks.size(); ++t)
             if (involved[t]) line += pad(t == s.task_id ? operation_text(s) : "", width[t]) + "  ";
-        line += state_text(s.object, s.state);
+        const std::string state = state_text(s.object, s.state);
+        line += locations ? pad(state, state_width) + "  " + s.location.text() : state;
         while (!line.empty() && line.back() == ' ')
             line.pop_back();
         out += (colour && last ? kRed + line + kPlain : line) + "\n";

@@ -36,6 +36,12 @@ std::string blocked_on(const Task& t) {
     return s;
 }
 
+// " (rename_pin.cpp:97 btrfs_sync_log)" after what a report names, if the model's call is known.
+std::string made_at(const std::source_location& loc) {
+    const CallSite site = call_site(loc);
+    return site.known() ? " (" + site.text() + ")" : "";
+}
+
 } // namespace
 
 Object::Object(std::string name, ObjectKind kind) : name_(std::move(name)) {
@@ -314,10 +320,12 @@ bool Execution::turn_changed(const Task& task) const {
     return false;
 }
 
-void Execution::record(ViolationKind kind, std::string property, std::string message) {
+void Execution::record(ViolationKind kind, std::string property, std::string message,
+                       std::source_location loc) {
     // Tearing down a cut or failed execution is not a new finding.
     if (unwinding_ || outcome_.violation) return;
-    outcome_.violation = Violation{kind, std::move(property), std::move(message), step_, {}};
+    outcome_.violation =
+        Violation{kind, std::move(property), std::move(message), step_, {}, call_site(loc)};
     outcome_.end = End::violation;
 }
 
@@ -355,17 +363,18 @@ std::uint32_t Execution::choose(std::uint32_t n) {
     return value;
 }
 
-void Execution::fail(ViolationKind kind, std::string property, std::string message) {
+void Execution::fail(ViolationKind kind, std::string property, std::string message,
+                     std::source_location loc) {
     if (unwinding_) return;
-    record(kind, std::move(property), std::move(message));
+    record(kind, std::move(property), std::move(message), loc);
     if (running_ && std::uncaught_exceptions() == 0) throw Unwind{};
 }
 
 void Execution::fail_with_details(ViolationKind kind, std::string property, std::string message,
-                                  std::vector<std::string> details) {
+                                  std::vector<std::string> details, std::source_location loc) {
     if (unwinding_) return;
     if (!outcome_.violation) {
-        record(kind, std::move(property), std::move(message));
+        record(kind, std::move(property), std::move(message), loc);
         outcome_.violation->details = std::move(details);
     }
     if (running_ && std::uncaught_exceptions() == 0) throw Unwind{};
@@ -378,7 +387,8 @@ void Execution::report_blocked() {
     for (auto& tp : tasks_) {
         const Task& t = *tp;
         if (t.finished_) continue;
-        std::string line = t.name() + ": blocked in " + blocked_on(t);
+        std::string line =
+            t.name() + ": blocked in " + blocked_on(t) + made_at(t.pending_.location);
         if (const Object* obj = t.pending_.obj) {
             std::string state;
             obj->describe(state);
@@ -422,10 +432,15 @@ void Execution::report_race(const RaceDetector::Race& race) {
         if (std::string_view(a.op) != kind) out += std::string(" (") + a.op + ")";
         return out + " by " + tasks_[a.task]->name() + " at step " + std::to_string(a.step);
     };
+    if (unwinding_ || outcome_.violation) return;
     const std::string& var = objects_[static_cast<std::size_t>(race.variable)]->name();
     record(ViolationKind::data_race, "data race on " + var,
            "data race on " + var + ": " + text(race.earlier) + " and " + text(race.later) +
                " are not ordered");
+    // Where each access was made, a line each (as KCSAN gives each access its stack).
+    for (const RaceDetector::Access* a : {&race.earlier, &race.later})
+        if (const CallSite site = call_site(a->location); site.known())
+            outcome_.violation->details.push_back(text(*a) + ": " + site.text());
 }
 
 void Execution::free_memory(const Object& allocation, const void* begin, std::size_t size) {

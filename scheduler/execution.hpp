@@ -113,20 +113,23 @@ class Execution {
     // --- from task code (the model layer) ---
     // A scheduling point: declares the task's next visible operation and returns when the
     // strategy picks this task (with the operation enabled). The caller then performs it.
-    void visible(const char* op, const Object* obj, EnabledFn enabled = nullptr, OpArgs args = {});
+    // `loc` is the model's call that makes the operation (see Operation::location).
+    void visible(const char* op, const Object* obj, std::source_location loc,
+                 EnabledFn enabled = nullptr, OpArgs args = {});
     // visible() for an operation that also touches state no object stands for (see
     // Operation::global).
-    void visible_global(const char* op, const Object* obj, EnabledFn enabled = nullptr,
-                        OpArgs args = {});
+    void visible_global(const char* op, const Object* obj, std::source_location loc,
+                        EnabledFn enabled = nullptr, OpArgs args = {});
     // A scheduling point for an operation that only reads shared state.
-    void visible_read(const char* op, const Object* obj, OpArgs args = {});
+    void visible_read(const char* op, const Object* obj, std::source_location loc,
+                      OpArgs args = {});
     // A scheduling point for an access of a shared variable (`access` is not sync): a read,
     // or a write when `write`. Checked for data races (race_detector.hpp).
-    void visible_data(const char* op, const Object* var, bool write, DataAccess access,
-                      OpArgs args = {});
+    void visible_data(const char* op, const Object* var, std::source_location loc, bool write,
+                      DataAccess access, OpArgs args = {});
     // A scheduling point that is enabled when `enabled` says so, or else when no other task
     // can run (a turn of a spin loop; see Operation::fallback). It changes nothing.
-    void visible_spin(const char* op, EnabledFn enabled);
+    void visible_spin(const char* op, std::source_location loc, EnabledFn enabled);
     // The operation just performed turned out to change nothing (a failed trylock).
     void nothing_written() { wrote_ = false; }
     // The running task read state beyond its operation's object without a scheduling point
@@ -156,10 +159,12 @@ class Execution {
     // message is reached in the execution.
     void count_check(const char* message, bool after_release);
     // Records a violation. Called from a task, it ends the task's execution by unwinding it.
-    void fail(ViolationKind kind, std::string property, std::string message);
+    // `loc`: the model's call that broke the property, where one did.
+    void fail(ViolationKind kind, std::string property, std::string message,
+              std::source_location loc = {});
     // fail(), with further report lines (a lockdep chain, an unsafe scenario).
     void fail_with_details(ViolationKind kind, std::string property, std::string message,
-                           std::vector<std::string> details);
+                           std::vector<std::string> details, std::source_location loc = {});
     bool in_task() const { return running_ != nullptr; }
     Task& current_task() { return *running_; }
 
@@ -189,7 +194,8 @@ class Execution {
 
     int register_object(Object* obj, ObjectKind kind);
     // Records the first violation of the execution; never throws.
-    void record(ViolationKind kind, std::string property, std::string message);
+    void record(ViolationKind kind, std::string property, std::string message,
+                std::source_location loc = {});
     static void fiber_entry(boost::context::detail::transfer_t transfer);
     // Suspends the current fiber, saving it in `save`, and runs `to` (the main context when
     // null) where it was suspended.
@@ -301,7 +307,22 @@ inline void Execution::declare(const Operation& op) {
         return;
     }
     Task& self = *running_;
-    self.pending_ = op;
+    // Field by field: `op` is a temporary of the inlined visible*(). Copied whole, GCC builds
+    // it on the stack and reloads it with wide loads that stall on the narrow stores just
+    // made, which doubled the step's cost; so, each field goes straight from its register.
+    static_assert(sizeof(Operation) == 64, "a field added to Operation is copied here too");
+    Operation& pending = self.pending_;
+    pending.name = op.name;
+    pending.obj = op.obj;
+    pending.enabled = op.enabled;
+    pending.location = op.location;
+    pending.args.v[0] = op.args.v[0];
+    pending.args.v[1] = op.args.v[1];
+    pending.args.n = op.args.n;
+    pending.read_only = op.read_only;
+    pending.fallback = op.fallback;
+    pending.global = op.global;
+    pending.access = op.access;
     self.blocked_ = false;
     if (self.starting_) [[unlikely]] {
         started(self);
@@ -320,26 +341,35 @@ inline void Execution::declare(const Operation& op) {
         check_resumed();
 }
 
-inline void Execution::visible(const char* op, const Object* obj, EnabledFn enabled, OpArgs args) {
-    declare(Operation{op, obj, enabled, false, false, args});
+inline void Execution::visible(const char* op, const Object* obj, std::source_location loc,
+                               EnabledFn enabled, OpArgs args) {
+    declare(Operation{.name = op, .obj = obj, .enabled = enabled, .location = loc, .args = args});
 }
 
-inline void Execution::visible_global(const char* op, const Object* obj, EnabledFn enabled,
-                                      OpArgs args) {
-    declare(Operation{op, obj, enabled, false, false, args, true});
+inline void Execution::visible_global(const char* op, const Object* obj, std::source_location loc,
+                                      EnabledFn enabled, OpArgs args) {
+    declare(Operation{
+        .name = op, .obj = obj, .enabled = enabled, .location = loc, .args = args, .global = true});
 }
 
-inline void Execution::visible_read(const char* op, const Object* obj, OpArgs args) {
-    declare(Operation{op, obj, nullptr, true, false, args});
+inline void Execution::visible_read(const char* op, const Object* obj, std::source_location loc,
+                                    OpArgs args) {
+    declare(Operation{.name = op, .obj = obj, .location = loc, .args = args, .read_only = true});
 }
 
-inline void Execution::visible_data(const char* op, const Object* var, bool write,
-                                    DataAccess access, OpArgs args) {
-    declare(Operation{op, var, nullptr, !write, false, args, false, access});
+inline void Execution::visible_data(const char* op, const Object* var, std::source_location loc,
+                                    bool write, DataAccess access, OpArgs args) {
+    declare(Operation{.name = op,
+                      .obj = var,
+                      .location = loc,
+                      .args = args,
+                      .read_only = !write,
+                      .access = access});
 }
 
-inline void Execution::visible_spin(const char* op, EnabledFn enabled) {
-    declare(Operation{op, nullptr, enabled, true, true, {}});
+inline void Execution::visible_spin(const char* op, std::source_location loc, EnabledFn enabled) {
+    declare(Operation{
+        .name = op, .enabled = enabled, .location = loc, .read_only = true, .fallback = true});
 }
 
 } // namespace lockcheck

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <source_location>
 
 namespace lockcheck {
 
@@ -36,11 +37,14 @@ struct Operation {
     const char* name = nullptr; // the kernel function, e.g. "mutex_lock"; a static string
     const Object* obj = nullptr;
     EnabledFn enabled = nullptr; // nullptr: always enabled
-    bool read_only = false;      // reads shared state without changing it
+    // The model's call that declared it (never a line of model/: primitives pass their
+    // caller's on). One pointer to the compiler's static record: storing it costs a store.
+    std::source_location location{};
+    OpArgs args{};
+    bool read_only = false; // reads shared state without changing it
     // Not enabled, it may still run when no other task can (a spin loop's turn): then one
     // such task at a time runs.
     bool fallback = false;
-    OpArgs args;
     // It reads or changes state beyond `obj` that no object stands for (other tasks' CPUs and
     // preemption counts): for partial-order reduction it depends on every other operation.
     bool global = false;

@@ -97,8 +97,8 @@ void RaceDetector::begin_access(TaskId task, std::uint32_t step, const Operation
         first_ = step;
         applied_ = step - 1;
     }
-    pending_ =
-        Pending{true, !op.read_only, op.access == DataAccess::plain, task, variable, step, op.name};
+    pending_ = Pending{true,    !op.read_only, op.access == DataAccess::plain, task, variable, step,
+                       op.name, op.location};
 }
 
 void RaceDetector::catch_up(std::uint32_t step) {
@@ -152,20 +152,24 @@ bool RaceDetector::check_access() {
                 const Last& l = last[static_cast<std::size_t>(c) * width_ + u];
                 if (l.step <= clock[u] || (found && l.step <= race_.earlier.step)) continue;
                 found = true;
-                race_.earlier = Access{u, l.step, l.op, c == plain_write || c == marked_write,
-                                       c == plain_write || c == plain_read};
+                race_.earlier = Access{u,
+                                       l.step,
+                                       l.op,
+                                       c == plain_write || c == marked_write,
+                                       c == plain_write || c == plain_read,
+                                       l.location};
             }
         }
         if (found) {
             race_.variable = t.variable_ids[var];
-            race_.later = Access{a.task, a.step, a.op, a.write, a.plain};
+            race_.later = Access{a.task, a.step, a.op, a.write, a.plain, a.location};
             return true;
         }
     }
     const int mine =
         a.write ? (a.plain ? plain_write : marked_write) : (a.plain ? plain_read : marked_read);
     const std::size_t slot = var * kClasses + static_cast<std::size_t>(mine);
-    t.last[slot * width_ + a.task] = Last{a.step, a.op};
+    t.last[slot * width_ + a.task] = Last{a.step, a.op, a.location};
     t.seen[slot] |= task_bit(a.task);
     return false;
 }

@@ -35,6 +35,7 @@ class RaceDetector {
         const char* op = nullptr; // "write", "READ_ONCE", "set_bit"
         bool write = false;
         bool plain = false;
+        std::source_location location{}; // the model's call that made it
     };
     struct Race {
         int variable = 0; // its object id
@@ -86,6 +87,7 @@ class RaceDetector {
     struct Last {
         std::uint32_t step;
         const char* op;
+        std::source_location location;
     };
     // The classes of access kept per variable and task: a task's accesses of one class are in
     // program order, so its last one is ordered before a step only if all of them are.
@@ -112,6 +114,7 @@ class RaceDetector {
         std::int32_t variable = -1;
         std::uint32_t step = 0;
         const char* op = nullptr;
+        std::source_location location{};
     };
 
     std::uint32_t* clock_of(TaskId task) { return &t_->task_clocks[task * width_]; }

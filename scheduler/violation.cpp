@@ -1,7 +1,9 @@
-// Names of violation kinds, as reports print them and variant tables declare them.
+// Names of violation kinds, as reports print them and variant tables declare them; a
+// violation's headline; and the call sites (file, line, function) that steps and violations name.
 #include "violation.hpp"
 
 #include <array>
+#include <cctype>
 
 namespace lockcheck {
 
@@ -28,6 +30,75 @@ bool parse_kind(std::string_view name, ViolationKind& kind) {
         }
     }
     return false;
+}
+
+std::string Violation::headline() const {
+    return location.known() ? message + " (" + location.text() + ")" : message;
+}
+
+std::string CallSite::text() const {
+    return known() ? file + ":" + std::to_string(line) + " " + function : std::string();
+}
+
+CallSite call_site(const std::source_location& location) {
+    const std::string_view path = location.file_name();
+    const std::size_t slash = path.rfind('/');
+    return CallSite{std::string(slash == std::string_view::npos ? path : path.substr(slash + 1)),
+                    location.line(), bare_function_name(location.function_name())};
+}
+
+namespace {
+// "operator", not the start of a longer identifier ("operator_count").
+bool is_operator(std::string_view text) {
+    constexpr std::string_view kOperator = "operator";
+    if (!text.starts_with(kOperator) || text.size() == kOperator.size()) return false;
+    const char next = text[kOperator.size()];
+    return !(std::isalnum(static_cast<unsigned char>(next)) || next == '_');
+}
+} // namespace
+
+std::string bare_function_name(std::string_view pretty) {
+    if (const std::size_t with = pretty.find(" [with "); with != std::string_view::npos)
+        pretty = pretty.substr(0, with);
+    // One pass over the text, cutting it into components at "::" and at spaces (after the
+    // return type, before qualifiers) outside brackets. The component before a parameter list
+    // is a function; a component "<lambda(...)>" after it, a lambda written in it.
+    std::string name;
+    std::size_t start = 0; // where the component being read begins
+    int depth = 0;         // inside (), <>, [] or {}
+    for (std::size_t i = 0; i < pretty.size(); ++i) {
+        if (depth == 0 && i == start) {
+            const std::string_view rest = pretty.substr(i);
+            if (rest.starts_with("<lambda")) {
+                name += name.empty() ? "<lambda>" : "::<lambda>";
+            } else if (is_operator(rest)) {
+                // Its symbol may hold brackets or a space: skip to its parameter list.
+                const std::size_t open = rest.starts_with("operator()")
+                                             ? i + std::string_view("operator()").size()
+                                             : pretty.find('(', i);
+                if (open == std::string_view::npos) break;
+                i = open;
+            }
+        }
+        const char c = pretty[i];
+        if (c == '(' && depth == 0 && i > start) {
+            std::string_view function = pretty.substr(start, i - start);
+            // An explicit specialization names its arguments: "f<int>(int)".
+            if (!is_operator(function) && function.back() == '>')
+                function = function.substr(0, function.find('<'));
+            name = function;
+        }
+        if (c == '(' || c == '<' || c == '[' || c == '{') {
+            ++depth;
+        } else if (c == ')' || c == '>' || c == ']' || c == '}') {
+            --depth;
+        } else if (depth == 0 && c == ' ') {
+            start = i + 1;
+        } else if (depth == 0 && c == ':' && i + 1 < pretty.size() && pretty[i + 1] == ':') {
+            start = ++i + 1;
+        }
+    }
+    return name;
 }
 
 } // namespace lockcheck

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "call_site.hpp"
+
 namespace lockcheck {
 
 enum class ViolationKind : std::uint8_t {
@@ -39,10 +41,15 @@ struct Violation {
     std::string message;              // one line, what broke
     std::uint32_t step = 0;           // the step it happened at (0: before the first step)
     std::vector<std::string> details; // further lines: blocked tasks, the wait-for cycle
+    // The model's call that broke it (a failed check(), a misused lock), if one did.
+    CallSite location{};
 
+    // The message and, if known, where: "check failed: X (buffered_write.cpp:170 f)".
+    std::string headline() const;
     // Two violations are the same finding when they agree on kind and message; data races and
     // uses after free, whose messages name steps, when they agree on the object (their
-    // property).
+    // property). The location stays out: one finding reached from two lines is still one
+    // finding.
     std::string key() const {
         const bool by_object =
             kind == ViolationKind::data_race || kind == ViolationKind::use_after_free;

@@ -1,7 +1,9 @@
 // The lockcheck command line as a user meets it: exit code 0 for a verified run and 1 for a
 // violation, as each variant declares; every input error exits 2 with one line on stderr
 // naming what was wrong; a depth bound shows in the summary as executions cut; a run names
-// its sizes and judges itself against its declared verdict, a replay does not.
+// its sizes and judges itself against its declared verdict, a replay does not; --locations
+// adds the model's line of each step and changes nothing else.
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -164,4 +166,49 @@ TEST(Cli, a_replay_has_sizes_but_no_expected_or_properties_rows) {
                replayed.out.c_str());
     CHECK_TEXT(!contains(replayed.out, "\nexpected "), replayed.out.c_str());
     CHECK_TEXT(!contains(replayed.out, "\nproperties "), replayed.out.c_str());
+}
+
+namespace {
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    for (std::size_t at = 0, end; at < text.size(); at = end + 1) {
+        end = text.find('\n', at);
+        if (end == std::string::npos) end = text.size();
+        lines.push_back(text.substr(at, end - at));
+    }
+    return lines;
+}
+} // namespace
+
+// --locations adds, at the right of the trace, the model's line of each step; every other
+// line, and every column before it, is as without it.
+TEST(Cli, locations_add_the_models_line_of_each_step_and_change_nothing_else) {
+    const std::vector<std::string> args = {"rename-pin", "--variant", "no-pin", "--depth", "12"};
+    std::vector<std::string> with_locations = args;
+    with_locations.push_back("--locations");
+    const Run plain = run_lockcheck(args);
+    const Run located = run_lockcheck(with_locations);
+    CHECK_EQUAL(1, located.exit_code);
+    // The summary block is the same, but for the time it took.
+    const auto summary = [](const std::string& out) {
+        return text_before(out.substr(out.find("== lockcheck summary ==")), "elapsed");
+    };
+    CHECK_EQUAL(summary(plain.out), summary(located.out));
+    const std::vector<std::string> a = lines_of(text_before(plain.out, "replay: "));
+    const std::vector<std::string> b = lines_of(text_before(located.out, "replay: "));
+    CHECK_EQUAL(a.size(), b.size());
+    const std::regex step_row("^ +[0-9]+\\*? .*");
+    const std::regex location(" +rename_pin\\.cpp:[0-9]+ [a-z_]+");
+    int steps = 0;
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+        CHECK_TEXT(b[i].starts_with(a[i]), b[i].c_str());
+        const std::string added = b[i].substr(std::min(a[i].size(), b[i].size()));
+        if (a[i].starts_with("  step  "))
+            CHECK_TEXT(std::regex_match(added, std::regex(" +location")), b[i].c_str());
+        else if (std::regex_match(a[i], step_row))
+            steps += std::regex_match(added, location);
+        else
+            CHECK_EQUAL(a[i], b[i]);
+    }
+    CHECK_EQUAL(10, steps);
 }

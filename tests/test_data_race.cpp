@@ -396,7 +396,10 @@ TEST(DataRace, the_race_replays_and_reports_with_kind_data_race) {
     CHECK_EQUAL(2U, rr.trace.steps.size());
     CHECK_EQUAL("write(x) -> 1", operation_text(rr.trace.steps[0]));
     CHECK_EQUAL("read(x) -> 1", operation_text(rr.trace.steps[1]));
-    CHECK_EQUAL("VIOLATION (data-race) at step 2: " + f.violation.message + "\n",
+    // Each access's line in the model follows, one a line.
+    CHECK_EQUAL(2U, f.violation.details.size());
+    CHECK_EQUAL("VIOLATION (data-race) at step 2: " + f.violation.message + "\n  " +
+                    f.violation.details[0] + "\n  " + f.violation.details[1] + "\n",
                 format_violation(f.violation));
 
     RunReport report;

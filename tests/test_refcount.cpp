@@ -89,7 +89,7 @@ TEST(Refcount, gets_and_puts_count_as_the_kernel_does) {
 
 TEST(Refcount, each_warning_of_the_kernel_is_a_refcount_violation_in_its_words) {
     const Warning warnings[] = {
-        {"inc at 0", 0, refcount_inc, "addition-on-0",
+        {"inc at 0", 0, [](refcount_t* r) { refcount_inc(r); }, "addition-on-0",
          "refcount_t: addition on 0; use-after-free. refcount_inc(r) by t"},
         {"add at 0", 0, [](refcount_t* r) { refcount_add(2, r); }, "addition-on-0",
          "refcount_t: addition on 0; use-after-free. refcount_add(r) by t"},
@@ -99,9 +99,9 @@ TEST(Refcount, each_warning_of_the_kernel_is_a_refcount_violation_in_its_words) 
          "underflow", "refcount_t: underflow; use-after-free. refcount_sub_and_test(r) by t"},
         {"dec_not_one at 0", 0, [](refcount_t* r) { (void)refcount_dec_not_one(r); }, "underflow",
          "refcount_t: underflow; use-after-free. refcount_dec_not_one(r) by t"},
-        {"dec of the last reference", 1, refcount_dec, "decrement-hit-0",
+        {"dec of the last reference", 1, [](refcount_t* r) { refcount_dec(r); }, "decrement-hit-0",
          "refcount_t: decrement hit 0; leaking memory. refcount_dec(r) by t"},
-        {"inc past INT_MAX", INT_MAX, refcount_inc, "saturated",
+        {"inc past INT_MAX", INT_MAX, [](refcount_t* r) { refcount_inc(r); }, "saturated",
          "refcount_t: saturated; leaking memory. refcount_inc(r) by t"},
         {"inc_not_zero past INT_MAX", INT_MAX,
          [](refcount_t* r) { (void)refcount_inc_not_zero(r); }, "saturated",

@@ -75,6 +75,18 @@ TEST(ReportFiles, a_saved_json_report_replays_to_the_same_trace_and_drawing_for_
     CHECK_TEXT(replayed > 0, "no broken variant to replay");
 }
 
+// The report keeps each step's line in the model, and the replay prints it as the run did.
+TEST(ReportFiles, a_saved_json_report_replays_with_the_same_locations) {
+    TempDir dir;
+    const Run check = run_lockcheck({"buffered-write", "--locations", "--json", dir / "r.json"});
+    CHECK_EQUAL_TEXT(1, check.exit_code, check.err.c_str());
+    CHECK(contains(read(dir / "r.json"), "\"file\": \"buffered_write.cpp\""));
+    const Run again = run_lockcheck({"replay", dir / "r.json", "--locations"});
+    CHECK_EQUAL_TEXT(1, again.exit_code, again.err.c_str());
+    CHECK(contains(check.out, " buffered_write.cpp:"));
+    CHECK_EQUAL(counterexample(check.out), text_before(again.out, "\n== lockcheck summary =="));
+}
+
 TEST(ReportFiles, trace_junit_and_report_write_their_files) {
     TempDir dir;
     const Run run = run_lockcheck({"rename-pin", "--variant", "no-pin", "--trace", dir / "t.svg",

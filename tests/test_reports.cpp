@@ -69,6 +69,7 @@ RunReport check_variant(const std::string& model, const std::string& variant) {
 // --- field-by-field comparison, naming the field that differs ---
 
 // Declared before the templates, so that a vector's elements find their overload.
+void same(const CallSite& e, const CallSite& a, const std::string& at);
 void same(const Counters& e, const Counters& a, const std::string& at);
 void same(const LockHolds& e, const LockHolds& a, const std::string& at);
 void same(const CounterexampleSize& e, const CounterexampleSize& a, const std::string& at);
@@ -94,6 +95,12 @@ void same(const std::vector<T>& expected, const std::vector<T>& actual, const st
     same(expected.size(), actual.size(), field + ".size()");
     for (std::size_t i = 0; i < expected.size() && i < actual.size(); ++i)
         same(expected[i], actual[i], field + "[" + std::to_string(i) + "]");
+}
+
+void same(const CallSite& e, const CallSite& a, const std::string& at) {
+    same(e.file, a.file, at + ".file");
+    same(e.line, a.line, at + ".line");
+    same(e.function, a.function, at + ".function");
 }
 
 void same(const Counters& e, const Counters& a, const std::string& at) {
@@ -160,6 +167,7 @@ void same(const Violation& e, const Violation& a, const std::string& at) {
     same(e.message, a.message, at + ".message");
     same(e.step, a.step, at + ".step");
     same(e.details, a.details, at + ".details");
+    same(e.location, a.location, at + ".location");
 }
 
 void same(const TraceStep& e, const TraceStep& a, const std::string& at) {
@@ -173,6 +181,7 @@ void same(const TraceStep& e, const TraceStep& a, const std::string& at) {
     same(e.state, a.state, at + ".state");
     same(e.preempted, a.preempted, at + ".preempted");
     same(e.synced_from, a.synced_from, at + ".synced_from");
+    same(e.location, a.location, at + ".location");
 }
 
 void same(const PendingTask& e, const PendingTask& a, const std::string& at) {
@@ -182,6 +191,7 @@ void same(const PendingTask& e, const PendingTask& a, const std::string& at) {
     same(e.object, a.object, at + ".object");
     same(e.blocked, a.blocked, at + ".blocked");
     same(e.holder, a.holder, at + ".holder");
+    same(e.location, a.location, at + ".location");
 }
 
 void same(const Trace& e, const Trace& a, const std::string& at) {
@@ -270,7 +280,9 @@ RunReport corner_cases() {
                        .value = std::numeric_limits<std::int64_t>::max(),
                        .state = "",
                        .preempted = true,
-                       .synced_from = 0});
+                       .synced_from = 0,
+                       .location = {"mödel \"x\".cpp", std::numeric_limits<std::uint32_t>::max(),
+                                    "operator()::<lambda>"}});
     TraceStep bare; // no task name, operation, object, arguments or state
     bare.step = 2;
     bare.value = -5;
@@ -279,8 +291,10 @@ RunReport corner_cases() {
     blocked.task = "t0";
     blocked.blocked = true;
     blocked.holder = "t1";
+    blocked.location = {"m.cpp", 1, "f"};
     t.pending.push_back(blocked);
-    r.counterexamples.push_back({{ViolationKind::preempt, "p", "m", 2, {"d1", "d2"}}, {}, t, ""});
+    r.counterexamples.push_back(
+        {{ViolationKind::preempt, "p", "m", 2, {"d1", "d2"}, {"m.cpp", 7, "g"}}, {}, t, ""});
     r.counterexamples.push_back({{ViolationKind::lock_order, "q", "n", 0, {}}, {63, 0}, {}, "x"});
     return r;
 }
@@ -345,6 +359,12 @@ TEST(Reports, json_reports_of_broken_variants_read_back_field_by_field) {
         CHECK(r.summary.judgement.has_value());
     }
     CHECK(!reports[0].summary.stats.properties.empty());
+    // Every step and pending task names its line in the model's file.
+    CHECK(std::all_of(steps.begin(), steps.end(), [](auto& s) {
+        return s.location.file.ends_with(".cpp") && s.location.line > 0;
+    }));
+    CHECK(std::all_of(pending.begin(), pending.end(),
+                      [](auto& p) { return p.location.file == "buffered_write.cpp"; }));
 }
 
 TEST(Reports, a_json_report_carries_the_expectation_the_judgement_and_the_properties) {
@@ -412,6 +432,54 @@ TEST(Reports, the_html_report_shows_the_sizes_the_judgement_and_every_property_w
                html.c_str());
     CHECK_TEXT(contains(html, "<td>final check</td><td>log_writers is back to zero</td>"),
                html.c_str());
+}
+
+TEST(Reports, a_json_violation_and_its_steps_carry_their_location) {
+    const RunReport r = check_variant("buffered-write", "unlocked");
+    CHECK_EQUAL(1U, r.counterexamples.size());
+    const Violation& v = r.counterexamples[0].violation;
+    CHECK_EQUAL(ViolationKind::check_failed, v.kind);
+    CHECK_EQUAL("buffered_write.cpp", v.location.file);
+    CHECK_EQUAL("btrfs_dirty_pages", v.location.function);
+    const std::string json = to_json(r);
+    // The violation's, as the document prints it.
+    const std::string location = "\"location\": {\n"
+                                 "          \"file\": \"buffered_write.cpp\",\n"
+                                 "          \"line\": " +
+                                 std::to_string(v.location.line) +
+                                 ",\n"
+                                 "          \"function\": \"btrfs_dirty_pages\"\n"
+                                 "        }";
+    CHECK_TEXT(contains(json, location), json.c_str());
+    same(r, read_back(r));
+}
+
+// Reports written before 1.3 have no "location": it reads back as unknown, and a document
+// without one is written back with null.
+TEST(Reports, a_json_report_without_locations_reads_back_with_none) {
+    RunReport r = check_variant("buffered-write", "relock-before-dio-end");
+    for (Counterexample& c : r.counterexamples) {
+        c.violation.location = {};
+        for (TraceStep& s : c.trace.steps)
+            s.location = {};
+        for (PendingTask& p : c.trace.pending)
+            p.location = {};
+    }
+    const std::string with_nulls = to_json(r);
+    CHECK_TEXT(contains(with_nulls, "\"location\": null"), with_nulls.c_str());
+    // "location" is the last member of its object: drop it with the comma before it.
+    std::string without = with_nulls;
+    const std::string null_location = "\"location\": null";
+    for (std::size_t at; (at = without.find(null_location)) != std::string::npos;) {
+        const std::size_t comma = without.rfind(',', at);
+        without.erase(comma, at + null_location.size() - comma);
+    }
+    CHECK_TEXT(!contains(without, "location"), without.c_str());
+    RunReport read;
+    std::string error;
+    CHECK_TEXT(from_json(without, read, error), error.c_str());
+    same(r, read);
+    CHECK_EQUAL(with_nulls, to_json(read));
 }
 
 TEST(Reports, a_json_report_keeps_extreme_integers_and_any_text) {
@@ -501,6 +569,11 @@ TEST(Reports, a_bad_json_report_is_refused_with_a_one_line_reason_naming_the_fie
          "stats.executions: expected an integer from 0 to 18446744073709551615"},
         {"\"tasks\": [", "\"tasks\": [3, ", "counterexamples[0].trace.tasks[0]: expected a string"},
         {"\"stats\": {", "\"stats\": [], \"x\": {", "stats: expected an object"},
+        {"\"file\": \"rename_pin.cpp\"", "\"file\": \"\"",
+         "counterexamples[0].trace.steps[0].location.file: expected a file name"},
+        {"\"line\": ", "\"line\": -",
+         "counterexamples[0].trace.steps[0].location.line: expected an integer from 0 to "
+         "4294967295"},
     };
     for (const Bad& b : bads) {
         std::string text = b.to;

@@ -135,9 +135,9 @@ std::vector<double> numbers(const std::string& text) {
 
 void check_drawing(const Counterexample& c, Agraph_t* g) {
     const char* what = c.what.c_str();
-    // The caption names the broken property.
+    // The caption names the broken property (and the model's line that broke it, if known).
     CHECK_EQUAL_TEXT("VIOLATION (" + std::string(kind_name(c.violation.kind)) + ") at step " +
-                         std::to_string(c.violation.step) + ": " + c.violation.message,
+                         std::to_string(c.violation.step) + ": " + c.violation.headline(),
                      attr(g, "label"), what);
     // A node per step, each named after its step.
     CHECK_EQUAL_TEXT(c.trace.steps.size(), nodes_of_class(g, "step").size(), what);
@@ -373,4 +373,42 @@ TEST(TraceGraph, a_file_graphviz_cannot_write_is_a_runtime_error) {
     const Counterexample c = no_pin();
     CHECK_THROWS(std::runtime_error,
                  write_trace_graph(c.trace, c.violation, "/nonexistent-directory/trace.svg"));
+}
+
+// The model's line of each step is in its tooltip (a second line in every box would double the
+// drawing's height), after the object's state; an SVG viewer shows it on hover.
+TEST(TraceGraph, each_step_names_the_models_line_in_its_tooltip) {
+    const Counterexample c = no_pin();
+    TempFile dot(".dot");
+    write_trace_graph(c.trace, c.violation, dot.path());
+    DotFile read(dot.path());
+    Agraph_t* g = read.graph();
+    CHECK(g);
+    for (const TraceStep& s : c.trace.steps) {
+        const std::string where = s.location.text();
+        CHECK_TEXT(where.starts_with("rename_pin.cpp:"), where.c_str());
+        const std::string tip = attr(node(g, "s" + std::to_string(s.step)), "tooltip");
+        CHECK_TEXT(tip.ends_with("\\n" + where), tip.c_str());
+    }
+    TempFile svg(".svg");
+    write_trace_graph(c.trace, c.violation, svg.path());
+    std::ifstream in(svg.path(), std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK_TEXT(contains(text, "&#10;" + c.trace.steps.front().location.text() + "\""),
+               text.substr(0, 2000).c_str());
+}
+
+TEST(TraceGraph, a_pending_task_names_the_line_it_waits_at_in_its_tooltip) {
+    const Protocol* p = find_registered_model("buffered-write");
+    const Counterexample c = counterexample_of(*p, *p->find_variant("relock-before-dio-end"));
+    TempFile dot(".dot");
+    write_trace_graph(c.trace, c.violation, dot.path());
+    DotFile read(dot.path());
+    CHECK(read.graph());
+    CHECK_EQUAL(2u, c.trace.pending.size());
+    for (const PendingTask& t : c.trace.pending) {
+        CHECK_EQUAL("buffered_write.cpp", t.location.file);
+        CHECK_EQUAL(t.location.text(),
+                    attr(node(read.graph(), "p" + std::to_string(t.task_id)), "tooltip"));
+    }
 }

@@ -73,3 +73,33 @@ TEST(TraceTable, a_blocked_task_is_involved_and_its_object_shown) {
     CHECK_TEXT(!contains(table, "not involved"), table.c_str());
     CHECK_TEXT(contains(table, "at the end: x = 2; z = 2\n"), table.c_str());
 }
+
+namespace {
+// race_on_x with the model's lines of its steps, but the last, which no model call made.
+Trace race_on_x_located() {
+    Trace t = race_on_x();
+    t.steps[0].location = {"race.cpp", 12, "writer_a"};
+    t.steps[1].location = {"race.cpp", 30, "bystander::<lambda>"};
+    t.steps[2].location = {"race.cpp", 31, "bystander::<lambda>"};
+    return t;
+}
+} // namespace
+
+TEST(TraceTable, locations_change_nothing_unless_asked) {
+    CHECK_EQUAL(format_trace(race_on_x()), format_trace(race_on_x_located()));
+    CHECK_EQUAL(format_trace(race_on_x(), true), format_trace(race_on_x_located(), true));
+}
+
+TEST(TraceTable, asked_locations_are_a_last_column_and_a_step_without_one_shows_none) {
+    const std::string table = format_trace(race_on_x_located(), false, true);
+    CHECK_TEXT(contains(table, "  step  a              b              state after the step  "
+                               "location\n"),
+               table.c_str());
+    CHECK_TEXT(contains(table, "     1  WRITE_ONCE(x)                 x = 1                 "
+                               "race.cpp:12 writer_a\n"),
+               table.c_str());
+    CHECK_TEXT(contains(table, "     4*                WRITE_ONCE(x)  x = 2\n"), table.c_str());
+    // Folded steps and the closing states are as without locations.
+    CHECK_TEXT(contains(table, "     2-3  c: 2 steps not involved\n"), table.c_str());
+    CHECK_TEXT(contains(table, "at the end: x = 2\n"), table.c_str());
+}
