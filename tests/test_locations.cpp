@@ -39,6 +39,8 @@ struct Mark {
     CallSite site;
 };
 std::vector<Mark> g_marks; // of the execution being run
+struct World;
+World* g_item_lock = nullptr; // whose spinlock release_item_locked() drops
 
 void mark(std::uint32_t line, std::source_location here = std::source_location::current()) {
     CallSite site = call_site(here);
@@ -141,7 +143,23 @@ struct World : TwoCpus {
     percpu_counter fbc{"fbc"};
     wait_queue_head_t wq{"wq"};
     wait_queue_head_t wq2{"wq2"};
+    refcount_t refs{"refs", 1};
 };
+
+// An object with a kref, allocated and freed by the task.
+struct item {
+    struct kref ref {
+        "item.ref"
+    };
+};
+// A release's own steps name its own lines.
+void release_item(struct kref* k) {
+    MARKED(kfree(container_of(k, &item::ref)));
+}
+void release_item_locked(struct kref* k) {
+    MARKED(spin_unlock(&g_item_lock->s));
+    MARKED(kfree(container_of(k, &item::ref)));
+}
 
 // Sleeps in wait_event() until every_primitive() sets the flag, then waits for `done`.
 void waiter(World& w) {
@@ -235,6 +253,34 @@ void every_primitive(World& w) {
     MARKED(inode_dio_begin(&w.ino));
     MARKED(inode_dio_end(&w.ino));
     MARKED(inode_dio_wait(&w.ino));
+
+    MARKED(refcount_inc(&w.refs));
+    MARKED(refcount_add(2, &w.refs));
+    MARKED(refcount_inc_not_zero(&w.refs));
+    MARKED(refcount_add_not_zero(1, &w.refs));
+    MARKED(refcount_dec(&w.refs));
+    MARKED(refcount_sub_and_test(2, &w.refs));
+    MARKED(refcount_dec_not_one(&w.refs));
+    MARKED(refcount_dec_and_test(&w.refs));
+    MARKED(refcount_read(&w.refs));
+    MARKED(refcount_set(&w.refs, 2));
+    MARKED(refcount_dec_and_lock(&w.refs, &w.s));
+    MARKED(atomic_inc_not_zero(&w.a));
+    MARKED(atomic_add_unless(&w.a, 1, 0));
+    MARKED(atomic_set(&w.a, 1));
+    MARKED(atomic_dec_and_lock(&w.a, &w.s));
+    MARKED(spin_unlock(&w.s));
+    item* it = MARKED(kmalloc<item>("item"));
+    MARKED(kref_init(&it->ref));
+    MARKED(kref_get(&it->ref));
+    MARKED(kref_get_unless_zero(&it->ref));
+    MARKED(kref_read(&it->ref));
+    MARKED(kref_put(&it->ref, release_item));
+    MARKED(kref_put(&it->ref, release_item));
+    g_item_lock = &w;
+    MARKED(kref_put_lock(&it->ref, release_item_locked, &w.s));
+    mark(__LINE__ + 1);
+    BUG_ON(w.refs.peek() < 0);
 
     MARKED(cpu_online(1));
     int online = 0;
@@ -519,7 +565,27 @@ TEST(Locations, every_primitive_names_the_models_line_never_one_of_model) {
                            "prepare_to_wait_exclusive",
                            "waitqueue_active",
                            "wake_up_all",
-                           "wake_up"})
+                           "wake_up",
+                           "refcount_inc",
+                           "refcount_add",
+                           "refcount_inc_not_zero",
+                           "refcount_add_not_zero",
+                           "refcount_dec",
+                           "refcount_sub_and_test",
+                           "refcount_dec_not_one",
+                           "refcount_dec_and_test",
+                           "refcount_read",
+                           "refcount_set",
+                           "atomic_inc_not_zero",
+                           "atomic_add_unless",
+                           "kmalloc",
+                           "kref_init",
+                           "kref_get",
+                           "kref_get_unless_zero",
+                           "kref_read",
+                           "kref_put",
+                           "kfree",
+                           "BUG_ON"})
         CHECK_TEXT(seen.count(op), op);
 }
 
