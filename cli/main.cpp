@@ -249,7 +249,11 @@ int main(int argc, char** argv) {
         std::vector<const lc::Protocol*> models;
         std::string error;
         if (!lc::cli::select_models(check_all, models, error)) return usage_error(error);
-        return lc::cli::run_check_all(check_all, models, std::cout, std::cerr);
+        try {
+            return lc::cli::run_check_all(check_all, models, std::cout, std::cerr);
+        } catch (const std::exception& e) {
+            return usage_error("check-all: cannot set up a model: " + std::string(e.what()));
+        }
     }
     if (app.got_subcommand("replay")) {
         try {

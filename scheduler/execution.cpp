@@ -7,6 +7,7 @@
 #include <cstring>
 #include <cxxabi.h>
 #include <exception>
+#include <stdexcept>
 #include <typeinfo>
 
 namespace lockcheck {
@@ -264,6 +265,12 @@ void Execution::start(Task& task) {
 void Execution::started(Task& task) {
     task.starting_ = false;
     switch_to(&task.context_, task.starter_);
+}
+
+void Execution::outside_task(const char* op) {
+    throw std::logic_error((op ? std::string(op) + "()" : std::string("a kernel primitive")) +
+                           " needs a running task: call it from a task, not while the model "
+                           "sets up (give objects their first state in their constructors)");
 }
 
 void Execution::unwound() {

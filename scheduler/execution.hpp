@@ -166,7 +166,11 @@ class Execution {
     void fail_with_details(ViolationKind kind, std::string property, std::string message,
                            std::vector<std::string> details, std::source_location loc = {});
     bool in_task() const { return running_ != nullptr; }
-    Task& current_task() { return *running_; }
+    Task& current_task() {
+        if (!running_) [[unlikely]]
+            outside_task(nullptr);
+        return *running_;
+    }
 
     // --- inspection (reports, diagnostics) ---
     const std::vector<std::unique_ptr<Task>>& tasks() const { return tasks_; }
@@ -214,6 +218,10 @@ class Execution {
     // A task resumed (or at a scheduling point) while its execution is torn down: throws Unwind to
     // end it, unless it is already unwinding. Kept out of line: the step path never takes it.
     [[gnu::noinline]] static void unwound();
+    // A primitive called at set-up, where no task runs: the model's error, thrown as
+    // std::logic_error naming the operation where known (the command reports it as bad
+    // input).
+    [[noreturn, gnu::cold, gnu::noinline]] static void outside_task(const char* op);
     void declare(const Operation& op);
     // One scheduling step, run by the task that reached a scheduling point (or by run() to
     // begin): finishes the step that task took, then picks the task that takes the next one.
@@ -306,6 +314,8 @@ inline void Execution::declare(const Operation& op) {
         unwound();
         return;
     }
+    if (!running_) [[unlikely]]
+        outside_task(op.name);
     Task& self = *running_;
     // Field by field: `op` is a temporary of the inlined visible*(). Copied whole, GCC builds
     // it on the stack and reloads it with wide loads that stall on the narrow stores just

@@ -176,3 +176,17 @@ TEST(MisbehavingModels, an_endless_loop_without_a_scheduling_point_is_no_progres
     CHECK_TEXT(contains(v.message, "a ran"), v.message.c_str());
     expect_a_later_explore_works();
 }
+
+TEST(MisbehavingModels, a_primitive_called_while_the_model_sets_up_is_refused_by_name) {
+    std::string refused;
+    try {
+        check_model([] {
+            auto& m = this_execution().make<struct mutex>("m");
+            mutex_lock(&m); // at set-up: no task runs, so there is no step to take
+        });
+    } catch (const std::logic_error& e) {
+        refused = e.what();
+    }
+    CHECK_TEXT(contains(refused, "needs a running task: call it from a task, not while the model sets up"),
+               refused.c_str());
+}

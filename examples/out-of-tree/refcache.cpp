@@ -1,0 +1,123 @@
+// refcache: a cache of entries looked up under a mutex, each entry freed by its last put;
+// the pattern of the kernel's Documentation/core-api/kref.rst. The locking change under
+// review moves the mutex out of put_entry() and into the release function, so that a put
+// that is not the last takes no lock. docs/writing-models.md builds this model step by step.
+#include <lockcheck/lockcheck.hpp>
+
+namespace refcache {
+
+using namespace lockcheck;
+
+// The change under review, and its fix, as data on one model.
+struct Policy {
+    bool put_takes_mutex = true;  // put_entry() holds the mutex around kref_put()
+    bool get_unless_zero = false; // get_entry() uses kref_get_unless_zero()
+};
+
+struct my_data {
+    struct kref refcount {
+        "entry.refcount"
+    };
+    list_head link{"entry.link"};
+    shared<int> payload{"entry.payload", 42};
+};
+
+struct cache {
+    struct mutex mutex {
+        "mutex"
+    };
+    list_head q{"q"};
+};
+
+// The release functions reach the cache as kref.rst's reach its static mutex and list.
+cache* the_cache = nullptr;
+
+// Runs with the mutex held: put_entry() took it.
+void release_entry(struct kref* ref) {
+    my_data* entry = container_of(ref, &my_data::refcount);
+    list_del(&entry->link);
+    kfree(entry);
+}
+
+// The change: the release takes the mutex itself.
+void release_entry_locked(struct kref* ref) {
+    my_data* entry = container_of(ref, &my_data::refcount);
+    mutex_lock(&the_cache->mutex);
+    list_del(&entry->link);
+    mutex_unlock(&the_cache->mutex);
+    kfree(entry);
+}
+
+my_data* get_entry(cache* c, const Policy& p) {
+    my_data* entry = nullptr;
+    mutex_lock(&c->mutex);
+    if (!list_empty(&c->q)) {
+        entry = container_of(c->q.next, &my_data::link);
+        if (p.get_unless_zero) {
+            if (!kref_get_unless_zero(&entry->refcount)) entry = nullptr;
+        } else {
+            kref_get(&entry->refcount);
+        }
+    }
+    mutex_unlock(&c->mutex);
+    return entry;
+}
+
+void put_entry(cache* c, my_data* entry, const Policy& p) {
+    if (p.put_takes_mutex) {
+        mutex_lock(&c->mutex);
+        kref_put(&entry->refcount, release_entry);
+        mutex_unlock(&c->mutex);
+    } else {
+        kref_put(&entry->refcount, release_entry_locked);
+    }
+}
+
+// The cache's task: it adds an entry, holding the cache's one reference, and later evicts it.
+void add_then_evict(cache* c, const Policy& p) {
+    my_data* entry = kmalloc<my_data>("entry");
+    kref_init(&entry->refcount);
+    mutex_lock(&c->mutex);
+    list_add(&entry->link, &c->q);
+    mutex_unlock(&c->mutex);
+    put_entry(c, entry, p);
+}
+
+// A lookup uses what it found, then drops its reference.
+void lookup(cache* c, const Policy& p) {
+    my_data* entry = get_entry(c, p);
+    if (!entry) return;
+    READ_ONCE(entry->payload);
+    put_entry(c, entry, p);
+}
+
+const Policy kPolicies[] = {{true, false}, {false, false}, {false, true}};
+
+void setup(std::size_t variant, const ParameterValues& sizes) {
+    const Policy& p = kPolicies[variant];
+    cache& c = this_execution().make<cache>();
+    the_cache = &c;
+    spawn("cache", [&c, &p] { add_then_evict(&c, p); });
+    for (int i = 0; i < sizes[0]; ++i)
+        spawn("lookup" + std::to_string(i), [&c, &p] { lookup(&c, p); });
+}
+
+Protocol model() {
+    return Protocol{
+        .name = "refcache",
+        .summary = "lookups take a reference under the cache mutex while the last put frees",
+        .variants = {{"put-under-mutex", "before the change: put_entry() holds the mutex",
+                      Expectation::verified()},
+                     {"release-takes-mutex", "the change: only the release takes the mutex",
+                      Expectation::violation(ViolationKind::refcount, "addition-on-0")},
+                     {"get-unless-zero", "the change, with kref_get_unless_zero() in lookups",
+                      Expectation::verified()}},
+        .default_variant = 1,
+        .parameters = {{"lookups", "tasks looking the entry up", 1, 1, 4}},
+        .setup = &setup,
+    };
+}
+
+LOCKCHECK_MODEL(model);
+
+} // namespace refcache
