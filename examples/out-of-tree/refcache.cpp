@@ -69,7 +69,7 @@ void put_entry(cache* c, my_data* entry, const Policy& p) {
         kref_put(&entry->refcount, release_entry);
         mutex_unlock(&c->mutex);
     } else {
-        kref_put(&entry->refcount, release_entry_locked);
+        kref_put(&entry->refcount, release_entry_locked); // the change
     }
 }
 
