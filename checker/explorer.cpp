@@ -5,6 +5,7 @@
 #include <chrono>
 #include <set>
 
+#include "scheduler/enum_names.hpp"
 #include "scheduler/replay.hpp"
 
 namespace lockcheck {
@@ -51,13 +52,7 @@ std::string_view property_kind_name(PropertyKind kind) {
 }
 
 bool parse_property_kind(std::string_view name, PropertyKind& kind) {
-    for (std::size_t i = 0; i < std::size(kPropertyKindNames); ++i) {
-        if (kPropertyKindNames[i] == name) {
-            kind = static_cast<PropertyKind>(i);
-            return true;
-        }
-    }
-    return false;
+    return parse_enum_name(kPropertyKindNames, name, kind);
 }
 
 void SearchStats::declare_check(const std::string& message) {

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "scheduler/enum_names.hpp"
+
 namespace lockcheck {
 
 namespace {
@@ -91,13 +93,7 @@ std::string_view agreement_name(Agreement agreement) {
 }
 
 bool parse_agreement(std::string_view name, Agreement& agreement) {
-    for (std::size_t i = 0; i < std::size(kAgreementNames); ++i) {
-        if (kAgreementNames[i] == name) {
-            agreement = static_cast<Agreement>(i);
-            return true;
-        }
-    }
-    return false;
+    return parse_enum_name(kAgreementNames, name, agreement);
 }
 
 Judgement judge(const Expectation& expected, const std::vector<Finding>& found,

@@ -5,6 +5,8 @@
 #include <array>
 #include <cctype>
 
+#include "enum_names.hpp"
+
 namespace lockcheck {
 
 namespace {
@@ -23,13 +25,7 @@ std::string_view kind_name(ViolationKind kind) {
 }
 
 bool parse_kind(std::string_view name, ViolationKind& kind) {
-    for (std::size_t i = 0; i < kKindNames.size(); ++i) {
-        if (kKindNames[i] == name) {
-            kind = static_cast<ViolationKind>(i);
-            return true;
-        }
-    }
-    return false;
+    return parse_enum_name(kKindNames, name, kind);
 }
 
 std::string Violation::headline() const {
