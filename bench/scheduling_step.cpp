@@ -5,22 +5,13 @@
 #include <string>
 
 #include "checker/explorer.hpp"
+#include "checker/lowest_first.hpp"
 #include "measure.hpp"
 #include "model/kernel.hpp"
 
 namespace lockcheck::bench {
 
 namespace {
-
-// The cheapest possible strategy, so that the figure is the scheduler's, not a search's.
-class LowestFirst final : public Strategy {
-  public:
-    TaskId pick(std::uint32_t, TaskSet enabled, const Execution&) override {
-        return lowest(enabled);
-    }
-    std::uint32_t choose(std::uint32_t, std::uint32_t) override { return 0; }
-    bool next_execution() override { return false; }
-};
 
 // The next enabled task after the last one picked, round the tasks: every step switches.
 class RoundRobin final : public Strategy {

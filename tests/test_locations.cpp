@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/lowest_first.hpp"
 #include "harness.hpp"
 #include "reports/text.hpp"
 #include "scheduler/replay.hpp"
@@ -21,15 +22,6 @@ namespace {
 constexpr const char* kThisFile = "test_locations.cpp";
 
 // --- one execution, recorded: the lowest enabled task always goes on ---
-
-class LowestFirst final : public Strategy {
-  public:
-    TaskId pick(std::uint32_t, TaskSet enabled, const Execution&) override {
-        return lowest(enabled);
-    }
-    std::uint32_t choose(std::uint32_t, std::uint32_t) override { return 0; }
-    bool next_execution() override { return false; }
-};
 
 // The model's lines each task marked, in the order it ran them: the steps a task takes after
 // a mark, up to its next one, come from the marked line.
