@@ -4,7 +4,9 @@
 # is run with bash in WORKDIR (stdout and stderr together), and the lines after it, up to the
 # next "$ " or the end of the block, are its expected output; a last line "[exit N]" is its
 # expected exit code (0 otherwise). Timings vary between runs, so lines starting "elapsed" and
-# numbers of seconds ("0.01 s") are compared as placeholders.
+# numbers of seconds ("0.01 s") are compared as placeholders. Every other fenced block is a
+# listing, and must follow a line "<!-- excerpt: PATH -->" (PATH relative to the guide) and
+# appear in that file verbatim, so that the code a guide shows is the code the suite builds.
 # Usage: doc_commands.sh GUIDE.md WORKDIR
 set -uo pipefail
 guide=$1
@@ -12,20 +14,49 @@ workdir=$2
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-# Splits the guide's console blocks into scratch/N.cmd and scratch/N.out.
+# Splits the guide's console blocks into scratch/N.cmd and scratch/N.out, and its listings
+# into scratch/N.listing with the path of their file in scratch/N.path (unmarked: no path).
 awk -v dir="$scratch" '
   /^```console[ \t]*$/ { inside = 1; next }
   inside && /^```[ \t]*$/ { inside = 0; next }
   inside && /^\$ / { n++; print substr($0, 3) > (dir "/" n ".cmd"); printf "" > (dir "/" n ".out"); next }
   inside && n { print > (dir "/" n ".out") }
+  listing && /^```[ \t]*$/ { listing = 0; next }
+  listing { print > (dir "/" l ".listing"); next }
+  !inside && /^```[^ \t]/ {
+    listing = 1; l++; printf "" > (dir "/" l ".listing")
+    if (match(previous, /^<!-- excerpt: [^ ]+ -->$/)) print substr(previous, 15, length(previous) - 18) > (dir "/" l ".path")
+  }
+  { previous = $0 }
 ' "$guide"
+
+passed=0
+failed=0
+guide_dir=$(dirname "$guide")
+for listing in $(ls "$scratch"/*.listing 2>/dev/null | sort -V); do
+  n=${listing%.listing}
+  first=$(head -n 1 "$listing")
+  if [ ! -f "$n.path" ]; then
+    echo "FAIL: the listing starting \"$first\" names no file (<!-- excerpt: PATH --> before it)"
+    failed=$((failed + 1))
+    continue
+  fi
+  file="$guide_dir/$(cat "$n.path")"
+  if [ ! -f "$file" ]; then
+    echo "FAIL: the listing starting \"$first\" is an excerpt of $file, which does not exist"
+    failed=$((failed + 1))
+  elif [[ "$(cat "$file")" != *"$(cat "$listing")"* ]]; then
+    echo "FAIL: the listing starting \"$first\" is not in $file as the guide shows it"
+    failed=$((failed + 1))
+  else
+    passed=$((passed + 1))
+  fi
+done
 
 normalize() {
   sed -E -e 's/^elapsed .*/elapsed <time>/' -e 's/[0-9]+\.[0-9]+ s\b/<seconds>/g' "$1"
 }
 
-passed=0
-failed=0
 for cmd_file in $(ls "$scratch"/*.cmd 2>/dev/null | sort -V); do
   n=${cmd_file%.cmd}
   cmd=$(cat "$cmd_file")
@@ -47,7 +78,7 @@ for cmd_file in $(ls "$scratch"/*.cmd 2>/dev/null | sort -V); do
     passed=$((passed + 1))
   fi
 done
-if [ $((passed + failed)) -eq 0 ]; then
+if ! ls "$scratch"/*.cmd >/dev/null 2>&1; then
   echo "FAIL: no console block with a command in $guide"
   exit 1
 fi

@@ -1,7 +1,8 @@
 // refcache: a cache of entries looked up under a mutex, each entry freed by its last put;
 // the pattern of the kernel's Documentation/core-api/kref.rst. The locking change under
 // review moves the mutex out of put_entry() and into the release function, so that a put
-// that is not the last takes no lock. docs/writing-models.md builds this model step by step.
+// that is not the last takes no lock. docs/writing-models.md builds this model step by step;
+// refcache-first-try is its first version, whose check() could not fail.
 #include <lockcheck/lockcheck.hpp>
 
 namespace refcache {
@@ -91,15 +92,31 @@ void lookup(cache* c, const Policy& p) {
     put_entry(c, entry, p);
 }
 
+// The guide's first try at a lookup: it checks the entry it found is live instead of using it.
+void lookup_first_try(cache* c, const Policy& p) {
+    my_data* entry = get_entry(c, p);
+    if (!entry) return;
+    check(entry->payload.peek() == 42, "the entry a lookup found is live");
+    put_entry(c, entry, p);
+}
+
 const Policy kPolicies[] = {{true, false}, {false, false}, {false, true}};
 
-void setup(std::size_t variant, const ParameterValues& sizes) {
-    const Policy& p = kPolicies[variant];
+// One execution: the cache's task and `lookups` tasks running `look_up`.
+void run(const Policy& p, int lookups, void (*look_up)(cache*, const Policy&)) {
     cache& c = this_execution().make<cache>();
     the_cache = &c;
     spawn("cache", [&c, &p] { add_then_evict(&c, p); });
-    for (int i = 0; i < sizes[0]; ++i)
-        spawn("lookup" + std::to_string(i), [&c, &p] { lookup(&c, p); });
+    for (int i = 0; i < lookups; ++i)
+        spawn("lookup" + std::to_string(i), [&c, &p, look_up] { look_up(&c, p); });
+}
+
+void setup(std::size_t variant, const ParameterValues& sizes) {
+    run(kPolicies[variant], sizes[0], lookup);
+}
+
+void setup_first_try(std::size_t, const ParameterValues& sizes) {
+    run(kPolicies[0], sizes[0], lookup_first_try);
 }
 
 Protocol model() {
@@ -119,5 +136,17 @@ Protocol model() {
 }
 
 LOCKCHECK_MODEL(model);
+
+Protocol first_try() {
+    return Protocol{
+        .name = "refcache-first-try",
+        .summary = "the guide's first refcache: a check() right after an unlock",
+        .variants = {{"put-under-mutex", "before the change", Expectation::verified()}},
+        .parameters = {{"lookups", "tasks looking the entry up", 1, 1, 4}},
+        .setup = &setup_first_try,
+    };
+}
+
+LOCKCHECK_MODEL(first_try);
 
 } // namespace refcache
