@@ -112,7 +112,7 @@ void report_cycle(const lockdep_graph& g, const held_lock& held_by_me, int held,
     lines.push_back("possible unsafe locking scenario:");
     lines.push_back("  " + pad(me->name(), col) + other);
     lines.push_back("  " + pad("----", col) + "----");
-    lines.push_back("  " + pad("lock(" + g.classes[held].name + ");", col));
+    lines.push_back("  lock(" + g.classes[held].name + ");");
     lines.push_back("  " + pad("", col) + "lock(" + g.classes[parent].name + ");");
     lines.push_back("  " + pad("", col) + "lock(" + g.classes[held].name + ");");
     lines.push_back("  lock(" + g.classes[next].name + ");");

@@ -4,9 +4,9 @@
 # is run with bash in WORKDIR (stdout and stderr together), and the lines after it, up to the
 # next "$ " or the end of the block, are its expected output; a last line "[exit N]" is its
 # expected exit code (0 otherwise). Timings vary between runs, so lines starting "elapsed" and
-# numbers of seconds ("0.01 s") are compared as placeholders. Every other fenced block is a
-# listing, and must follow a line "<!-- excerpt: PATH -->" (PATH relative to the guide) and
-# appear in that file verbatim, so that the code a guide shows is the code the suite builds.
+# numbers of seconds ("0.01 s") are compared as placeholders. A fenced block after a line
+# "<!-- excerpt: PATH -->" (PATH relative to the guide) is a listing that must appear in that
+# file verbatim, so that the code a guide shows is the code the suite builds.
 # Usage: doc_commands.sh GUIDE.md WORKDIR
 set -uo pipefail
 guide=$1
@@ -15,7 +15,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 # Splits the guide's console blocks into scratch/N.cmd and scratch/N.out, and its listings
-# into scratch/N.listing with the path of their file in scratch/N.path (unmarked: no path).
+# marked as excerpts into scratch/N.listing with the path of their file in scratch/N.path.
 awk -v dir="$scratch" '
   /^```console[ \t]*$/ { inside = 1; next }
   inside && /^```[ \t]*$/ { inside = 0; next }
@@ -23,9 +23,9 @@ awk -v dir="$scratch" '
   inside && n { print > (dir "/" n ".out") }
   listing && /^```[ \t]*$/ { listing = 0; next }
   listing { print > (dir "/" l ".listing"); next }
-  !inside && /^```[^ \t]/ {
+  !inside && /^```/ && match(previous, /^<!-- excerpt: [^ ]+ -->$/) {
     listing = 1; l++; printf "" > (dir "/" l ".listing")
-    if (match(previous, /^<!-- excerpt: [^ ]+ -->$/)) print substr(previous, 15, length(previous) - 18) > (dir "/" l ".path")
+    print substr(previous, 15, length(previous) - 18) > (dir "/" l ".path")
   }
   { previous = $0 }
 ' "$guide"
@@ -36,11 +36,6 @@ guide_dir=$(dirname "$guide")
 for listing in $(ls "$scratch"/*.listing 2>/dev/null | sort -V); do
   n=${listing%.listing}
   first=$(head -n 1 "$listing")
-  if [ ! -f "$n.path" ]; then
-    echo "FAIL: the listing starting \"$first\" names no file (<!-- excerpt: PATH --> before it)"
-    failed=$((failed + 1))
-    continue
-  fi
   file="$guide_dir/$(cat "$n.path")"
   if [ ! -f "$file" ]; then
     echo "FAIL: the listing starting \"$first\" is an excerpt of $file, which does not exist"
