@@ -84,7 +84,10 @@ std::string to_html(const RunReport& report, const std::vector<std::string>& dra
                 escaped(c.violation.property) + "</h2>\n";
         if (i < drawings.size())
             html += "<div class=\"drawing\">\n" + svg_element(drawings[i]) + "</div>\n";
-        html += "<pre>" + escaped(format_violation(c.violation) + format_trace(c.trace)) +
+        // A report is read beside the model: every step names the model's line that made it.
+        html += "<pre>" +
+                escaped(format_violation(c.violation) +
+                        format_trace(c.trace, /*colour=*/false, /*locations=*/true)) +
                 "replay: " + escaped(c.replay_command) + "\n</pre>\n";
     }
     return html + "</body>\n</html>\n";

@@ -434,6 +434,14 @@ TEST(Reports, the_html_report_shows_the_sizes_the_judgement_and_every_property_w
                html.c_str());
 }
 
+TEST(Reports, the_html_report_traces_each_step_with_the_models_line) {
+    const RunReport r = check_variant("rename-pin", "no-pin");
+    const std::string html = to_html(r, {});
+    CHECK_TEXT(contains(html, "state after the step") && contains(html, " location\n"),
+               html.c_str());
+    CHECK_TEXT(contains(html, "rename_pin.cpp:150 btrfs_sync_log\n"), html.c_str());
+}
+
 TEST(Reports, a_json_violation_and_its_steps_carry_their_location) {
     const RunReport r = check_variant("buffered-write", "unlocked");
     CHECK_EQUAL(1U, r.counterexamples.size());
