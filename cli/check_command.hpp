@@ -20,6 +20,9 @@ inline constexpr int kExitViolation = 1;
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitIncomplete = 3;
 
+// The largest --depth: steps one execution may take.
+inline constexpr unsigned kMaxDepth = 1'000'000;
+
 struct CheckRequest {
     const Protocol* protocol = nullptr;
     SearchOptions search; // its depth is options.depth

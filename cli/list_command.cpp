@@ -2,6 +2,7 @@
 #include "list_command.hpp"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <ranges>
 
@@ -27,7 +28,7 @@ std::string variant_name(const Protocol& p, std::size_t i) {
 // every model, plus two spaces, so that both sections line up whatever the names.
 struct Columns {
     std::size_t model = 0, variant = 0, expected = 0;
-    explicit Columns(const std::vector<Protocol>& models) {
+    template <class Models> explicit Columns(const Models& models) {
         for (const Protocol& p : models)
             for (std::size_t i = 0; i < p.variants.size(); ++i) {
                 model = std::max(model, p.name.size() + 2);
@@ -37,12 +38,47 @@ struct Columns {
     }
 };
 
+void print_variant(std::ostream& out, const Columns& w, const Protocol& p, std::size_t i) {
+    out << pad(p.name, w.model) << pad(variant_name(p, i), w.variant)
+        << pad(expected(p.variants[i].expect), w.expected) << p.variants[i].summary << "\n";
+}
+
 void print_models(std::ostream& out, const Columns& w, std::vector<Protocol>::const_iterator begin,
                   std::vector<Protocol>::const_iterator end) {
     for (const Protocol& p : std::ranges::subrange(begin, end))
         for (std::size_t i = 0; i < p.variants.size(); ++i)
-            out << pad(p.name, w.model) << pad(variant_name(p, i), w.variant)
-                << pad(expected(p.variants[i].expect), w.expected) << p.variants[i].summary << "\n";
+            print_variant(out, w, p, i);
+}
+
+nlohmann::ordered_json variant_json(const Protocol& p, std::size_t i) {
+    const Variant& v = p.variants[i];
+    nlohmann::ordered_json expect = {
+        {"verdict", v.expect.expects_violation ? "violation" : "verified"}};
+    if (v.expect.expects_violation) {
+        expect["kind"] = kind_name(v.expect.kind);
+        expect["property"] = v.expect.property;
+    }
+    return {{"name", v.name},
+            {"summary", v.summary},
+            {"default", i == p.default_variant},
+            {"expected", expect},
+            {"depth", p.depth_for(i)}};
+}
+
+nlohmann::ordered_json model_json(const Protocol& p) {
+    nlohmann::ordered_json variants = nlohmann::ordered_json::array(),
+                           sizes = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < p.variants.size(); ++i)
+        variants.push_back(variant_json(p, i));
+    for (const Parameter& size : p.parameters)
+        sizes.push_back({{"name", size.name},
+                         {"help", size.help},
+                         {"default", size.default_value},
+                         {"min", size.min},
+                         {"max", size.max}});
+    return {{"name", p.name},           {"summary", p.summary},
+            {"benchmark", p.benchmark}, {"default_depth", p.default_depth},
+            {"sizes", sizes},           {"variants", variants}};
 }
 } // namespace
 
@@ -55,6 +91,22 @@ void print_list(std::ostream& out) {
     if (benchmarks == models.end()) return;
     out << "\nexamples: the classic DPOR benchmarks (docs/dpor.md, \"Classic benchmarks\")\n";
     print_models(out, widths, benchmarks, models.end());
+}
+
+void print_list_json(std::ostream& out) {
+    nlohmann::ordered_json models = nlohmann::ordered_json::array();
+    for (const Protocol& p : registered_models())
+        models.push_back(model_json(p));
+    out << nlohmann::ordered_json{{"schema", "lockcheck-list"}, {"version", 1}, {"models", models}}
+               .dump(2)
+        << "\n";
+}
+
+void print_variants(std::ostream& out, const Protocol& model) {
+    out << "variants:\n";
+    const Columns widths(std::vector<Protocol>{model});
+    for (std::size_t i = 0; i < model.variants.size(); ++i)
+        print_variant(out, widths, model, i);
 }
 
 } // namespace lockcheck::cli

@@ -1,9 +1,11 @@
 // The lockcheck command line: `lockcheck list`, `lockcheck MODEL [options]`. Parsing is
 // CLI11's; every input error is one line on stderr and exit code 2.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
-#include <filesystem>
+#include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <optional>
 #include <unistd.h>
@@ -11,6 +13,7 @@
 #include "check_all.hpp"
 #include "check_command.hpp"
 #include "checker/model_registry.hpp"
+#include "did_you_mean.hpp"
 #include "list_command.hpp"
 #include "replay_file.hpp"
 #include "reports/graph.hpp"
@@ -19,7 +22,7 @@ namespace lc = lockcheck;
 
 namespace {
 
-constexpr unsigned kMaxDepth = 1'000'000;
+using lc::cli::kMaxDepth;
 
 // "--depth 0", "--depth x": a validator so that the message names the value and the range.
 CLI::Validator positive_integer(unsigned max) {
@@ -34,18 +37,122 @@ CLI::Validator positive_integer(unsigned max) {
         "INT in [1.." + std::to_string(max) + "]");
 }
 
-std::string model_names() {
-    std::string names;
+// "--seed -1": an unsigned 64-bit integer, refused rather than wrapped around.
+CLI::Validator unsigned_64() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            std::uint64_t value = 0;
+            auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (ec != std::errc() || ptr != text.data() + text.size())
+                return "'" + text + "' is not an integer from 0 to " +
+                       std::to_string(std::numeric_limits<std::uint64_t>::max());
+            return {};
+        },
+        "UINT64");
+}
+
+std::string comma_separated(const std::vector<std::string>& names, const char* separator = ",") {
+    std::string text;
+    for (const std::string& name : names)
+        text += (text.empty() ? "" : separator) + name;
+    return text;
+}
+
+// "--variant no-pn": one of `choices`, or a message naming the nearest one and all of them.
+CLI::Validator one_of(const std::string& what, const std::vector<std::string>& choices) {
+    return CLI::Validator(
+               [what, choices](std::string& text) -> std::string {
+                   if (std::find(choices.begin(), choices.end(), text) != choices.end()) return {};
+                   return "'" + text + "' is not " + what + lc::cli::did_you_mean(text, choices) +
+                          "; one of " + comma_separated(choices, ", ");
+               },
+               "")
+        .name(what);
+}
+
+std::vector<std::string> model_name_list() {
+    std::vector<std::string> names;
     for (const lc::Protocol& p : lc::registered_models())
-        names += (names.empty() ? "" : ", ") + p.name;
+        names.push_back(p.name);
     return names;
 }
+
+std::string model_names() {
+    return comma_separated(model_name_list(), ", ");
+}
+
+// The commands that are not models.
+const std::vector<std::string> kCommands = {"list", "replay", "check-all", "help"};
 
 // How a trace is printed.
 void add_trace_options(CLI::App* sub, bool& locations) {
     sub->add_flag(
         "--locations", locations,
         "name each trace step's line in the model (FILE:LINE FUNCTION), in a last column");
+}
+
+// --color WHEN, as git and ls take it.
+void add_colour_option(CLI::App* sub, std::string& when) {
+    sub->add_option("--color", when,
+                    "colour the violating step: auto (on a terminal, unless NO_COLOR is set), "
+                    "always or never")
+        ->type_name("WHEN")
+        ->check(one_of("a --color choice", {"auto", "always", "never"}))
+        ->default_str("auto");
+}
+
+// Whether to colour stdout: --color, else a terminal without NO_COLOR (no-color.org).
+bool use_colour(const std::string& when) {
+    if (when == "always") return true;
+    if (when == "never") return false;
+    const char* no_colour = std::getenv("NO_COLOR");
+    return isatty(STDOUT_FILENO) != 0 && !(no_colour && *no_colour);
+}
+
+// The options that only shape a search, refused with --replay, which runs one schedule.
+const char* const kSearchOptions[] = {
+    "--depth",     "--strategy",   "--preemptions",    "--iterations", "--seed",
+    "--pct-depth", "--time-limit", "--max-executions", "--keep-going", "--no-minimize"};
+
+// An option given that the chosen strategy (or --replay) would ignore, as a message; "" if none.
+std::string ignored_option(const CLI::App* sub, lc::Search search, bool replay) {
+    if (replay) {
+        for (const char* option : kSearchOptions)
+            if (sub->count(option))
+                return std::string(option) +
+                       " shapes a search, and --replay runs the one schedule it is given";
+        return {};
+    }
+    const bool sampling = search == lc::Search::random || search == lc::Search::pct;
+    const std::string name(lc::search_name(search));
+    for (const char* option : {"--iterations", "--seed"})
+        if (!sampling && sub->count(option))
+            return std::string(option) + " is for --strategy random and pct; " + name +
+                   " makes no random choice";
+    if (search != lc::Search::pct && sub->count("--pct-depth"))
+        return "--pct-depth is for --strategy pct, not " + name;
+    if (sub->count("--preemptions") && search != lc::Search::dfs && search != lc::Search::dpor)
+        return "--preemptions bounds --strategy dfs and dpor only, not " + name;
+    return {};
+}
+
+// An option `sub` does not have in argv, with the nearest it has: "--varient" -> "--variant".
+std::string unknown_option(const CLI::App* sub, int argc, char** argv) {
+    std::vector<std::string> names;
+    for (const CLI::Option* o : sub->get_options())
+        for (const std::string& name : o->get_lnames())
+            names.push_back("--" + name);
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg.size() < 2 || arg[0] != '-') continue;
+        const std::string name = arg.substr(0, arg.find('='));
+        if (name == "--" || std::find(names.begin(), names.end(), name) != names.end()) continue;
+        if (name == "-h" || name == "--help") continue;
+        return "unknown option '" + name + "' for " + sub->get_name() +
+               lc::cli::did_you_mean(name, names) + " (see: " + sub->get_parent()->get_name() +
+               " help " + sub->get_name() + ")";
+    }
+    return {};
 }
 
 // The files a run may write besides its output.
@@ -64,20 +171,25 @@ void add_report_options(CLI::App* sub, lc::cli::ReportFiles& files) {
         ->type_name("DIR");
 }
 
-// --time-limit DURATION, in seconds: "30s", "5m", "1h".
+// --time-limit DURATION, in seconds: "30s", "5m", "1h"; above 0 and at most a year.
 void add_time_limit(CLI::App* sub, double& seconds, const std::string& help) {
+    constexpr double kYear = 365.0 * 24 * 3600;
     sub->add_option("--time-limit", seconds, help)
         ->type_name("DURATION")
         ->transform(
             CLI::AsNumberWithUnit(std::map<std::string, double>{{"s", 1}, {"m", 60}, {"h", 3600}}))
-        ->check(CLI::PositiveNumber);
-}
-
-std::string comma_separated(const std::vector<std::string>& names) {
-    std::string text;
-    for (const std::string& name : names)
-        text += (text.empty() ? "" : ",") + name;
-    return text;
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                double value = 0;
+                auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+                if (ec != std::errc() || ptr != text.data() + text.size() || !(value > 0) ||
+                    value > kYear)
+                    return "'" + text +
+                           "' seconds is not a duration above 0 and up to a year "
+                           "(e.g. 30s, 5m, 1h)";
+                return {};
+            },
+            ""));
 }
 
 int usage_error(const std::string& message) {
@@ -92,17 +204,24 @@ int main(int argc, char** argv) {
     if (const auto problems = lc::registration_problems(); !problems.empty())
         return usage_error(problems.front());
 
+    // Replay lines name the command as it was run (build/lockcheck, or a user's model binary),
+    // so that they can be pasted back as they are.
+    const std::string program = argv[0];
     CLI::App app{"lockcheck: a deterministic model checker for kernel-style lock protocols",
-                 "lockcheck"};
+                 program};
     app.set_version_flag("--version", "lockcheck " LOCKCHECK_VERSION);
     app.require_subcommand(1);
     app.failure_message([](const CLI::App*, const CLI::Error& e) { return std::string(e.what()); });
 
-    app.add_subcommand("list", "list models, their variants and each variant's expected verdict");
+    bool list_json = false;
+    app.add_subcommand("list", "list models, their variants and each variant's expected verdict")
+        ->add_flag("--json", list_json,
+                   "the same as JSON: every model with its variants, sizes and default depth");
+    std::string help_model;
+    app.add_subcommand("help", "this help, or a model's: its options, sizes and variants")
+        ->add_option("model", help_model, "a model")
+        ->type_name("MODEL");
 
-    const bool colour = isatty(STDOUT_FILENO) != 0;
-    // Replay lines name the command as it is called: lockcheck, or a user's model binary.
-    const std::string program = std::filesystem::path(argv[0]).filename().string();
     std::string replay_path;
     unsigned replay_index = 1;
     bool replay_locations = false;
@@ -119,6 +238,8 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     add_trace_options(replay_file, replay_locations);
     add_report_options(replay_file, replay_files);
+    std::string replay_colour = "auto", check_all_colour = "auto";
+    add_colour_option(replay_file, replay_colour);
 
     lc::cli::CheckAllRequest check_all;
     CLI::App* check_all_cmd = app.add_subcommand(
@@ -136,18 +257,19 @@ int main(int argc, char** argv) {
     add_time_limit(check_all_cmd, check_all.time_limit,
                    "stop each variant's search after this long (e.g. 30s, 5m); a variant it "
                    "stops is incomplete");
+    add_colour_option(check_all_cmd, check_all_colour);
 
     const auto& protocols = lc::registered_models();
     std::vector<lc::cli::CheckRequest> requests(protocols.size());
     std::vector<std::string> variant_names(protocols.size()), depth_text(protocols.size()),
-        replay_text(protocols.size()), strategy_text(protocols.size());
+        replay_text(protocols.size()), strategy_text(protocols.size()),
+        colour_text(protocols.size(), "auto");
     std::vector<unsigned> stack_kib(protocols.size(), 256);
     std::vector<std::optional<unsigned>> preemptions(protocols.size());
     for (std::size_t i = 0; i < protocols.size(); ++i) {
         const lc::Protocol& p = protocols[i];
         lc::cli::CheckRequest& r = requests[i];
         r.protocol = &p;
-        r.colour = colour;
         r.program = program;
         r.values = p.default_values();
         variant_names[i] = p.variants[p.default_variant].name;
@@ -157,7 +279,8 @@ int main(int argc, char** argv) {
 
         CLI::App* sub = app.add_subcommand(p.name, p.summary);
         sub->add_option("--variant", variant_names[i], "protocol variant")
-            ->check(CLI::IsMember(choices))
+            ->type_name("{" + comma_separated(choices) + "}")
+            ->check(one_of("a variant of " + p.name, choices))
             ->capture_default_str();
         sub->add_option("--depth", depth_text[i],
                         "scheduling steps one execution may take (default " +
@@ -172,7 +295,7 @@ int main(int argc, char** argv) {
                         "differ only in the order of independent steps; optimal-dpor: dpor that "
                         "runs no class twice; random: uniformly random schedules; pct: "
                         "probabilistic concurrency testing")
-            ->check(CLI::IsMember(lc::search_names()).description(""))
+            ->check(one_of("a strategy", lc::search_names()))
             ->type_name("{" + comma_separated(lc::search_names()) + "}")
             ->default_str(lc::search_name(lc::kDefaultSearch));
         sub->add_option("--preemptions", preemptions[i],
@@ -185,6 +308,7 @@ int main(int argc, char** argv) {
             ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
             ->capture_default_str();
         sub->add_option("--seed", r.search.seed, "random, pct: the seed of every random choice")
+            ->check(unsigned_64())
             ->capture_default_str();
         sub->add_option("--pct-depth", r.search.pct_depth, "pct: the bug depth d to aim at")
             ->check(CLI::Range(1u, 32u))
@@ -197,6 +321,7 @@ int main(int argc, char** argv) {
             ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
         add_trace_options(sub, r.locations);
         add_report_options(sub, r.files);
+        add_colour_option(sub, colour_text[i]);
         sub->add_flag("!--no-minimize", r.minimize,
                       "report the first counterexample found, not the one with the fewest "
                       "preemptions and then steps");
@@ -223,28 +348,52 @@ int main(int argc, char** argv) {
     }
 
     if (argc < 2) return usage_error("no model given (models: " + model_names() + "; or 'list')");
-    // An unknown model is the most common mistake: name the valid ones.
+    // An unknown model is the most common mistake: name the nearest and the valid ones.
     const std::string command = argv[1];
-    if (command[0] != '-' && command != "list" && command != "replay" && command != "check-all" &&
-        !lc::find_registered_model(command))
-        return usage_error("unknown model '" + std::string(argv[1]) +
-                           "' (models: " + model_names() + "; or 'list')");
+    std::vector<std::string> commands = model_name_list();
+    commands.insert(commands.end(), kCommands.begin(), kCommands.end());
+    if (command[0] != '-' && std::find(commands.begin(), commands.end(), command) == commands.end())
+        return usage_error("unknown model '" + command + "'" +
+                           lc::cli::did_you_mean(command, commands) + " (models: " + model_names() +
+                           "; or 'list')");
 
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) return app.exit(e);
+        if (dynamic_cast<const CLI::ExtrasError*>(&e) && command[0] != '-')
+            if (const std::string unknown = unknown_option(app.get_subcommand(command), argc, argv);
+                !unknown.empty())
+                return usage_error(unknown);
         std::string what = e.what();
         if (auto nl = what.find('\n'); nl != std::string::npos) what.resize(nl);
         return usage_error(what);
     }
 
     if (app.got_subcommand("list")) {
-        lc::cli::print_list(std::cout);
+        if (list_json)
+            lc::cli::print_list_json(std::cout);
+        else
+            lc::cli::print_list(std::cout);
+        return lc::cli::kExitOk;
+    }
+    if (app.got_subcommand("help")) {
+        if (help_model.empty()) {
+            // app.help() would describe the subcommand just parsed, `help` itself.
+            std::cout << app.get_formatter()->make_help(&app, program, CLI::AppFormatMode::Normal);
+            return lc::cli::kExitOk;
+        }
+        const lc::Protocol* p = lc::find_registered_model(help_model);
+        if (!p)
+            return usage_error("help: unknown model '" + help_model + "'" +
+                               lc::cli::did_you_mean(help_model, model_name_list()) +
+                               " (models: " + model_names() + ")");
+        std::cout << app.get_subcommand(p->name)->help() << "\n";
+        lc::cli::print_variants(std::cout, *p);
         return lc::cli::kExitOk;
     }
     if (app.got_subcommand("check-all")) {
-        check_all.colour = colour;
+        check_all.colour = use_colour(check_all_colour);
         check_all.program = program;
         std::vector<const lc::Protocol*> models;
         std::string error;
@@ -257,8 +406,9 @@ int main(int argc, char** argv) {
     }
     if (app.got_subcommand("replay")) {
         try {
-            return lc::cli::run_replay_file(replay_path, replay_index, replay_files, colour,
-                                            replay_locations, program, std::cout, std::cerr);
+            return lc::cli::run_replay_file(replay_path, replay_index, replay_files,
+                                            use_colour(replay_colour), replay_locations, program,
+                                            std::cout, std::cerr);
         } catch (const std::exception& e) {
             return usage_error("replay: " + std::string(e.what()));
         }
@@ -266,18 +416,20 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < protocols.size(); ++i) {
         if (!app.got_subcommand(protocols[i].name)) continue;
         lc::cli::CheckRequest& r = requests[i];
+        r.colour = use_colour(colour_text[i]);
         r.variant = *protocols[i].find_variant(variant_names[i]);
         if (!strategy_text[i].empty()) r.search.search = *lc::find_search(strategy_text[i]);
+        const CLI::App* sub = app.get_subcommand(protocols[i].name);
+        const bool replaying = !replay_text[i].empty() || sub->count("--replay");
+        if (const std::string ignored = ignored_option(sub, r.search.search, replaying);
+            !ignored.empty())
+            return usage_error(ignored);
         r.options.depth = depth_text[i].empty()
                               ? protocols[i].depth_for(r.variant)
                               : static_cast<std::uint32_t>(std::stoul(depth_text[i]));
         r.options.stack_size = std::size_t{stack_kib[i]} * 1024;
-        if (preemptions[i]) {
-            if (r.search.search != lc::Search::dfs && r.search.search != lc::Search::dpor)
-                return usage_error("--preemptions bounds --strategy dfs and dpor only");
-            r.search.preemptions = *preemptions[i];
-        }
-        if (!replay_text[i].empty() || app.get_subcommand(protocols[i].name)->count("--replay")) {
+        if (preemptions[i]) r.search.preemptions = *preemptions[i];
+        if (replaying) {
             lc::Schedule schedule;
             std::string error;
             if (!lc::parse_schedule(replay_text[i], schedule, error))

@@ -47,6 +47,11 @@ bool request_of(const RunReport& report, unsigned index, CheckRequest& r, std::s
                 std::to_string(report.counterexamples.size()) + ")";
         return false;
     }
+    if (report.depth == 0 || report.depth > kMaxDepth) {
+        error =
+            "depth " + std::to_string(report.depth) + " is outside 1.." + std::to_string(kMaxDepth);
+        return false;
+    }
     r.options.depth = report.depth;
     r.replay = report.counterexamples[index - 1].schedule;
     return true;

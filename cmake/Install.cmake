@@ -18,6 +18,9 @@ foreach(library ${lockcheck_libraries})
 endforeach()
 
 install(TARGETS lockcheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${PROJECT_BINARY_DIR}/lockcheck.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES cli/lockcheck.bash-completion DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+  RENAME lockcheck)
 install(TARGETS ${lockcheck_libraries}
   EXPORT lockcheckTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

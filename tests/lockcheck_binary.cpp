@@ -47,8 +47,12 @@ class TempFile {
 } // namespace
 
 Run run_lockcheck(const std::vector<std::string>& args) {
+    return run_lockcheck_as("lockcheck", args);
+}
+
+Run run_lockcheck_as(const std::string& argv0, const std::vector<std::string>& args) {
     TempFile out, err;
-    std::vector<char*> argv{const_cast<char*>(LOCKCHECK_BINARY)};
+    std::vector<char*> argv{const_cast<char*>(argv0.c_str())};
     for (const std::string& a : args)
         argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);

@@ -13,7 +13,10 @@ struct Run {
     std::string err;
 };
 
+// Runs the binary as `lockcheck` found on the PATH would be (argv[0] is "lockcheck").
 Run run_lockcheck(const std::vector<std::string>& args);
+// The same, run by the name `argv0` ("build/lockcheck"), which replay lines repeat.
+Run run_lockcheck_as(const std::string& argv0, const std::vector<std::string>& args);
 
 // The text of `text` before the first `marker` (all of it if there is none).
 std::string text_before(const std::string& text, const std::string& marker);

@@ -29,6 +29,6 @@ set -e
 [ "$code" -eq 1 ] || { echo "handshake test-then-sleep: exit $code, expected 1"; exit 1; }
 grep -q '^VIOLATION (hang)' "$work/out.txt"
 # Replay lines name the user's binary, not lockcheck.
-grep -q '^replay: my-lockcheck handshake --variant test-then-sleep --waiters 1 --replay ' "$work/out.txt"
+grep -qF "replay: $bin handshake --variant test-then-sleep --waiters 1 --replay " "$work/out.txt"
 ctest --test-dir "$work/build" --output-on-failure
 echo "out-of-tree: built against the installed package, models and check-all pass"
