@@ -47,8 +47,12 @@ class TempFile {
 } // namespace
 
 Run run_lockcheck(const std::vector<std::string>& args) {
+    return run_binary(LOCKCHECK_BINARY, args);
+}
+
+Run run_binary(const char* binary, const std::vector<std::string>& args) {
     TempFile out, err;
-    std::vector<char*> argv{const_cast<char*>(LOCKCHECK_BINARY)};
+    std::vector<char*> argv{const_cast<char*>(binary)};
     for (const std::string& a : args)
         argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -58,10 +62,9 @@ Run run_lockcheck(const std::vector<std::string>& args) {
     posix_spawn_file_actions_adddup2(&actions, out.fd(), STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, err.fd(), STDERR_FILENO);
     pid_t pid = 0;
-    const int spawned =
-        posix_spawn(&pid, LOCKCHECK_BINARY, &actions, nullptr, argv.data(), environ);
+    const int spawned = posix_spawn(&pid, binary, &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
-    CHECK_TEXT(spawned == 0, "cannot start " LOCKCHECK_BINARY);
+    CHECK_TEXT(spawned == 0, (std::string("cannot start ") + binary).c_str());
 
     int status = 0;
     CHECK_TEXT(waitpid(pid, &status, 0) == pid, "waitpid failed");

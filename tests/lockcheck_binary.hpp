@@ -14,6 +14,8 @@ struct Run {
 };
 
 Run run_lockcheck(const std::vector<std::string>& args);
+// run_lockcheck for another build of the command (a binary with test-only models).
+Run run_binary(const char* binary, const std::vector<std::string>& args);
 
 // The text of `text` before the first `marker` (all of it if there is none).
 std::string text_before(const std::string& text, const std::string& marker);
