@@ -2,13 +2,16 @@
 #include "execution.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <cxxabi.h>
 #include <exception>
 #include <stdexcept>
 #include <typeinfo>
+#include <unistd.h>
 
 namespace lockcheck {
 
@@ -17,6 +20,9 @@ namespace fc = boost::context::detail;
 namespace {
 
 thread_local Execution* g_running = nullptr; // inside run(), for the fault handler
+// The execution run() runs on the thread the watchdog watches, for report_stuck(), which runs
+// on the watchdog's own thread.
+std::atomic<Execution*> g_watched{nullptr};
 
 // Thrown into a task to end it early (after a violation, or when the execution is cut).
 // Not a std::exception, so model code catching std::exception lets it through.
@@ -94,30 +100,27 @@ void Execution::add_final_check(std::string name, std::function<bool()> holds) {
 }
 
 Outcome Execution::run() {
-    install_fault_handler();
-    watchdog::arm(limits_.step_timeout, &Execution::interrupt_running_task);
+    faults::install();
+    watchdog::arm(limits_.step_timeout, &Execution::interrupt_running_task,
+                  &Execution::report_stuck);
     Execution* const outer = g_running;
     g_running = this;
-    // Both escapes out of a running task land here: 1 from a stack overflow, 2 from the
-    // watchdog. Nothing below may keep state in locals across them.
-    switch (sigsetjmp(escape_jump_, 0)) {
-    case 0:
+    Execution* const outer_watched = g_watched.exchange(this);
+    // Every escape out of a running task lands here (see escape()). Nothing below may keep
+    // state in locals across it.
+    if (sigsetjmp(escape_jump_, 0) == 0) {
         start_new_tasks();
         // The tasks take it from here; the last one to run switches back when it is over.
         if (!outcome_.violation)
             if (Task* first = advance()) switch_to(&main_context_, first);
-        break;
-    case 1:
-        on_stack_overflow();
-        break;
-    default:
-        on_step_timeout();
-        break;
+    } else {
+        on_escape();
     }
     strategy_.end(*this);
     if (sink_) sink_->on_end(*this);
     unwind_all();
     g_running = outer;
+    g_watched.store(outer_watched);
     outcome_.steps = step_;
     return std::move(outcome_);
 }
@@ -482,31 +485,94 @@ void Execution::report_use_after_free(const Task& task) {
              allocation.name() + ": " + freed);
 }
 
-void Execution::on_stack_overflow() {
-    watchdog::leave_task();
-    Task& task = *fiber_;
-    running_ = nullptr;
-    fiber_ = nullptr;
-    task.finished_ = true; // its stack is garbage: never resume or unwind it
-    fail(ViolationKind::stack_overflow, "stack-overflow",
-         task.name() + " overflowed its " + std::to_string(stacks_.stack_size() / 1024) +
-             " KiB stack (raise --stack-size if the model needs more)");
-}
-
-void Execution::on_step_timeout() {
-    watchdog::leave_task();
-    Task& task = *fiber_;
-    running_ = nullptr;
-    fiber_ = nullptr;
-    task.finished_ = true; // interrupted at an arbitrary point: never resume or unwind it
-    fail(ViolationKind::no_progress, "no-progress",
-         task.name() + " ran " + std::to_string(limits_.step_timeout) +
-             " s without reaching a scheduling point (an infinite loop in model code?)");
-}
-
-void Execution::interrupt_running_task() {
+void Execution::escape(Fault fault, const void* fault_address) {
     Execution* ex = g_running;
-    if (ex && ex->running_) siglongjmp(ex->escape_jump_, 2);
+    if (!ex || !ex->fiber_) return;
+    if (fault_address && ex->fiber_->stack_.guard_contains(fault_address))
+        fault.kind = Fault::Kind::stack_overflow;
+    else if (ex->running_ != ex->fiber_ || ex->unwinding_)
+        return; // scheduler code on a task's fiber, or a teardown: no task's own doing
+    ex->fault_ = fault;
+    siglongjmp(ex->escape_jump_, 1);
+}
+
+void Execution::on_escape() {
+    watchdog::leave_task();
+    Task& task = *fiber_;
+    running_ = nullptr;
+    fiber_ = nullptr;
+    // Its stack is garbage (an overflow), or it stopped at an arbitrary point: never resume
+    // or unwind it.
+    task.finished_ = true;
+    // The step it was taking is the trace's last: the fault came after its operation.
+    if (stepping_ == &task) {
+        stepping_ = nullptr;
+        if (sink_) sink_->on_step(*this, step_, task, traced_, value_, traced_context_);
+    }
+    const std::string& who = task.name();
+    const std::string timeout = std::to_string(limits_.step_timeout) + " s";
+    switch (fault_.kind) {
+    case Fault::Kind::stack_overflow:
+        fail(ViolationKind::stack_overflow, "stack-overflow",
+             who + " overflowed its " + std::to_string(stacks_.stack_size() / 1024) +
+                 " KiB stack (raise --stack-size if the model needs more)");
+        break;
+    case Fault::Kind::crash:
+        fail(ViolationKind::crash, "crash",
+             "crash (SIG" + std::string(sigabbrev_np(fault_.code)) + ") in task " + who + ": " +
+                 sigdescr_np(fault_.code));
+        break;
+    case Fault::Kind::exit:
+        fail(ViolationKind::exit, "exit",
+             who + " called " + fault_.call + "(" + std::to_string(fault_.code) +
+                 "), which would have ended lockcheck");
+        break;
+    case Fault::Kind::endless_loop:
+        fail(ViolationKind::no_progress, "no-progress",
+             who + " ran " + timeout +
+                 " without reaching a scheduling point (an infinite loop in model code?)");
+        break;
+    case Fault::Kind::blocked:
+        fail(ViolationKind::no_progress, "no-progress",
+             who + " waited " + timeout +
+                 " inside the C library without reaching a scheduling point (a sleep, or a "
+                 "lock another task holds across a scheduling point?)");
+        break;
+    }
+}
+
+void Execution::interrupt_running_task(bool blocked) {
+    escape(Fault{.kind = blocked ? Fault::Kind::blocked : Fault::Kind::endless_loop}, nullptr);
+}
+
+void Execution::report_stuck() {
+    // The thread that runs the execution is stuck in its task: nothing read here changes.
+    const Execution* ex = g_watched.load();
+    std::string text;
+    if (ex && ex->fiber_) {
+        const Task& task = *ex->fiber_;
+        text = "VIOLATION (no-progress) at step " + std::to_string(ex->step_) + ": " + task.name() +
+               " ran " + std::to_string(2 * ex->limits_.step_timeout) +
+               " s without reaching a scheduling point, where it cannot be interrupted (a spin "
+               "inside the C library, or a loop while its execution is torn down?)\n  " +
+               task.name() + ": its last scheduling point: " +
+               (task.starting_ ? "none, it was starting"
+                               : blocked_on(task) + made_at(task.pending_.location)) +
+               "\n";
+        if (!ex->schedule_.empty())
+            text += "  schedule so far: " + format_schedule(ex->schedule_) +
+                    " (--replay it to see its steps)\n";
+    }
+    text += "lockcheck: the task cannot be stopped, so the run ends here, without a summary\n";
+    // What the stuck thread printed before, unless it is stuck printing.
+    if (ftrylockfile(stdout) == 0) {
+        fflush_unlocked(stdout);
+        funlockfile(stdout);
+    }
+    if (::write(STDOUT_FILENO, text.data(), text.size()) < 0) {
+        // stdout is gone: the exit code still tells.
+    }
+    _exit(faults::kExitModelFault);
 }
 
 void Execution::unwind_all() {
@@ -525,34 +591,6 @@ void Execution::unwind_all() {
         }
         t.finished_ = true;
     }
-}
-
-void Execution::on_fault(int sig, siginfo_t* info, void*) {
-    Execution* ex = g_running;
-    if (ex && ex->fiber_ && ex->fiber_->stack_.guard_contains(info->si_addr))
-        siglongjmp(ex->escape_jump_, 1);
-    // Not a model's stack overflow: a bug in lockcheck itself; crash as usual.
-    struct sigaction dfl {};
-    dfl.sa_handler = SIG_DFL;
-    sigaction(sig, &dfl, nullptr);
-}
-
-void Execution::install_fault_handler() {
-    static bool installed = false;
-    if (installed) return;
-    installed = true;
-    // The overflowed fiber's stack is unusable: the handler needs a stack of its own.
-    static char altstack[64 * 1024];
-    stack_t ss{};
-    ss.ss_sp = altstack;
-    ss.ss_size = sizeof altstack;
-    sigaltstack(&ss, nullptr);
-    struct sigaction sa {};
-    sa.sa_sigaction = &Execution::on_fault;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGSEGV, &sa, nullptr);
-    sigaction(SIGBUS, &sa, nullptr);
 }
 
 } // namespace lockcheck

@@ -18,6 +18,7 @@
 
 #include <boost/context/detail/fcontext.hpp>
 
+#include "faults.hpp"
 #include "object.hpp"
 #include "operation.hpp"
 #include "race_detector.hpp"
@@ -76,6 +77,13 @@ class Execution {
         assert(current_ && "model code runs only inside an execution");
         return *current_;
     }
+    // Whether an execution is being set up or run on this thread.
+    static bool active() { return current_ != nullptr; }
+    // From a signal handler or an exit function on this thread (faults.hpp): if the running
+    // task's model code caused `fault` (or `fault_address` lies on the guard page of the running
+    // fiber's stack), jumps out of it to run(), which abandons the task and reports the fault.
+    // Returns otherwise: the fault is not a task's.
+    static void escape(Fault fault, const void* fault_address);
 
     // --- set-up, before run() ---
     // Adds a task; it starts when run() does, in the order of spawning. Spawned by a running
@@ -207,8 +215,6 @@ class Execution {
     // Where the fiber of `task` (null: the main context) is saved while another one runs.
     void** context_of(Task* task) { return task ? &task->context_ : &main_context_; }
     [[noreturn]] void exit_fiber(Task& task);
-    static void on_fault(int sig, siginfo_t* info, void* context);
-    static void install_fault_handler();
     void start_new_tasks();
     void start(Task& task);
     bool holds(Property& property);
@@ -239,9 +245,12 @@ class Execution {
     // Static and without arguments, as unwound(): the step sets up nothing for it.
     [[gnu::noinline]] static void check_resumed();
     [[gnu::cold]] void report_use_after_free(const Task& task);
-    void on_stack_overflow();
-    void on_step_timeout();
-    static void interrupt_running_task();
+    // After escape(): abandons the task that ran and reports its fault.
+    void on_escape();
+    static void interrupt_running_task(bool blocked);
+    // The watchdog, on its own thread: the running task could not be interrupted. Prints what
+    // is known of the execution and ends the process.
+    [[noreturn]] static void report_stuck();
     void unwind_all();
 
     StackPool& stacks_;
@@ -281,6 +290,7 @@ class Execution {
     bool resume_checks_ = false;
     bool ended_early_ = false; // a choice ended the execution from inside a task
     sigjmp_buf escape_jump_;
+    Fault fault_; // why escape_jump_ was taken
     Execution* previous_;
     static thread_local Execution* current_;
 };

@@ -1,6 +1,6 @@
 // StackPool: guard-paged fiber stacks, allocated once and reused by every execution, so that
 // starting an execution maps no memory. A stack overflow hits the guard page (see
-// stack_overflow.hpp) instead of corrupting memory.
+// faults.hpp) instead of corrupting memory.
 #pragma once
 
 #include <cstddef>

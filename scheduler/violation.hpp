@@ -29,6 +29,8 @@ enum class ViolationKind : std::uint8_t {
     refcount,          // refcount_t's WARNs: an addition on 0, an underflow, a saturation
     use_after_free,    // KASAN: an operation on an object in freed memory, or a double free
     invalid_free,      // KASAN: kfree() of a pointer kmalloc() did not return
+    crash,             // model code raised SIGSEGV, SIGBUS, SIGFPE, SIGILL or SIGABRT
+    exit,              // model code called exit(), quick_exit() or _exit()
 };
 
 std::string_view kind_name(ViolationKind kind);

@@ -1,6 +1,7 @@
 // The watchdog thread and its signal: SIGUSR2, sent only to the thread running executions.
 #include "watchdog.hpp"
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -17,7 +18,8 @@ std::atomic<std::uint64_t> heartbeat{0};
 namespace {
 
 std::atomic<unsigned> g_timeout{10};
-void (*g_on_timeout)() = nullptr;
+void (*g_on_timeout)(bool) = nullptr;
+void (*g_on_stuck)() = nullptr;
 pthread_t g_runner;
 
 // Text ranges of the runtime libraries: jumping out of them (out of malloc holding its lock)
@@ -49,10 +51,29 @@ bool in_runtime(std::uintptr_t pc) {
     return false;
 }
 
+// Whether the interrupted code waits in a system call: the kernel rewound it to its syscall
+// instruction to restart the call after the handler, or the call just failed with EINTR. A
+// task blocked inside the C library (a sleep, a pthread mutex another task holds) sits there.
+// Blocking calls hold none of the library's own locks while they wait, except a stdio stream's
+// (recursive, and owned by this thread, so lockcheck can still print): jumping out is safe.
+bool in_system_call(const mcontext_t& mc) {
+    const auto pc = static_cast<std::uintptr_t>(mc.gregs[REG_RIP]);
+    auto syscall_at = [](std::uintptr_t at) {
+        const auto* code = reinterpret_cast<const unsigned char*>(at);
+        return code[0] == 0x0f && code[1] == 0x05; // x86-64 `syscall`
+    };
+    return syscall_at(pc) ||
+           (mc.gregs[REG_RAX] == -EINTR && in_runtime(pc - 2) && syscall_at(pc - 2));
+}
+
 void on_signal(int, siginfo_t*, void* context) {
-    auto* uc = static_cast<ucontext_t*>(context);
-    auto pc = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
-    if (!in_runtime(pc) && g_on_timeout) g_on_timeout();
+    const mcontext_t& mc = static_cast<ucontext_t*>(context)->uc_mcontext;
+    const auto pc = static_cast<std::uintptr_t>(mc.gregs[REG_RIP]);
+    if (!g_on_timeout) return;
+    if (!in_runtime(pc))
+        g_on_timeout(false);
+    else if (in_system_call(mc))
+        g_on_timeout(true);
 }
 
 void watch() {
@@ -67,19 +88,22 @@ void watch() {
             since = steady_clock::now();
             continue;
         }
-        if (steady_clock::now() - since >= seconds(g_timeout.load()))
-            pthread_kill(g_runner, SIGUSR2);
+        const auto stuck = steady_clock::now() - since;
+        const seconds timeout(g_timeout.load());
+        if (stuck >= 2 * timeout && g_on_stuck) g_on_stuck(); // every signal came at a bad time
+        if (stuck >= timeout) pthread_kill(g_runner, SIGUSR2);
     }
 }
 
 } // namespace
 
-void arm(unsigned timeout_seconds, void (*on_timeout)()) {
+void arm(unsigned timeout_seconds, void (*on_timeout)(bool), void (*on_stuck)()) {
     g_timeout.store(timeout_seconds);
     static bool started = false;
     if (started) return;
     started = true;
     g_on_timeout = on_timeout;
+    g_on_stuck = on_stuck;
     g_runner = pthread_self();
     dl_iterate_phdr(&collect_runtime, nullptr);
     struct sigaction sa {};

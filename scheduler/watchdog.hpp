@@ -1,7 +1,9 @@
-// Watchdog: catches model code that loops for ever without reaching a scheduling point.
-// The scheduler bumps a heartbeat whenever a task starts or stops running (two plain stores, no
-// syscall); a background thread that sees a task run past the timeout interrupts it with a signal,
-// and the execution reports a no-progress violation instead of the checker hanging.
+// Watchdog: catches model code that runs for ever without reaching a scheduling point, in a
+// loop of its own or waiting inside the C library. The scheduler bumps a heartbeat whenever a
+// task starts or stops running (two plain stores, no syscall); a background thread that sees a
+// task run past the timeout interrupts it with a signal, and the execution reports a
+// no-progress violation instead of the checker hanging. A task that cannot be interrupted
+// ends the run from the watchdog's thread.
 #pragma once
 
 #include <atomic>
@@ -24,7 +26,10 @@ inline void leave_task() {
 
 // Starts the watchdog thread once (later calls only change the timeout) for the calling
 // thread, which runs executions. `on_timeout` runs in a signal handler on that thread, only
-// when the interrupted code is not inside the C or C++ runtime (never in malloc).
-void arm(unsigned timeout_seconds, void (*on_timeout)());
+// where a jump out of the interrupted code is safe: in model code (`blocked` false), or where
+// the C or C++ runtime waits in a system call (`blocked` true), never elsewhere inside it
+// (never in malloc). If the task still runs a second timeout later, `on_stuck` runs on the
+// watchdog's thread; it ends the process.
+void arm(unsigned timeout_seconds, void (*on_timeout)(bool blocked), void (*on_stuck)());
 
 } // namespace lockcheck::watchdog

@@ -44,13 +44,8 @@ class TempFile {
     int fd_;
 };
 
-} // namespace
-
-Run run_lockcheck(const std::vector<std::string>& args) {
-    return run_lockcheck_as("lockcheck", args);
-}
-
-Run run_lockcheck_as(const std::string& argv0, const std::vector<std::string>& args) {
+// Runs the program at `path` with `argv0` as its name and `args` after it.
+Run spawn(const char* path, const std::string& argv0, const std::vector<std::string>& args) {
     TempFile out, err;
     std::vector<char*> argv{const_cast<char*>(argv0.c_str())};
     for (const std::string& a : args)
@@ -62,10 +57,9 @@ Run run_lockcheck_as(const std::string& argv0, const std::vector<std::string>& a
     posix_spawn_file_actions_adddup2(&actions, out.fd(), STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, err.fd(), STDERR_FILENO);
     pid_t pid = 0;
-    const int spawned =
-        posix_spawn(&pid, LOCKCHECK_BINARY, &actions, nullptr, argv.data(), environ);
+    const int spawned = posix_spawn(&pid, path, &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
-    CHECK_TEXT(spawned == 0, "cannot start " LOCKCHECK_BINARY);
+    CHECK_TEXT(spawned == 0, (std::string("cannot start ") + path).c_str());
 
     int status = 0;
     CHECK_TEXT(waitpid(pid, &status, 0) == pid, "waitpid failed");
@@ -74,6 +68,20 @@ Run run_lockcheck_as(const std::string& argv0, const std::vector<std::string>& a
     run.out = out.contents();
     run.err = err.contents();
     return run;
+}
+
+} // namespace
+
+Run run_lockcheck(const std::vector<std::string>& args) {
+    return run_lockcheck_as("lockcheck", args);
+}
+
+Run run_lockcheck_as(const std::string& argv0, const std::vector<std::string>& args) {
+    return spawn(LOCKCHECK_BINARY, argv0, args);
+}
+
+Run run_binary(const char* binary, const std::vector<std::string>& args) {
+    return spawn(binary, binary, args);
 }
 
 std::string text_before(const std::string& text, const std::string& marker) {

@@ -17,6 +17,8 @@ struct Run {
 Run run_lockcheck(const std::vector<std::string>& args);
 // The same, run by the name `argv0` ("build/lockcheck"), which replay lines repeat.
 Run run_lockcheck_as(const std::string& argv0, const std::vector<std::string>& args);
+// run_lockcheck for another build of the command (a binary with test-only models).
+Run run_binary(const char* binary, const std::vector<std::string>& args);
 
 // The text of `text` before the first `marker` (all of it if there is none).
 std::string text_before(const std::string& text, const std::string& marker);

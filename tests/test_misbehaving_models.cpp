@@ -1,6 +1,7 @@
 // Model code that misbehaves: an exception, unbounded recursion, an endless loop with no
-// scheduling point. Each must become a finding of its own kind, and the checker must stay
-// usable: the search goes on with keep_going and a later explore in the same process works.
+// scheduling point, a crash, an exit. Each must become a finding of its own kind, and the
+// checker must stay usable: the search goes on with keep_going, a later explore works.
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -174,6 +175,24 @@ TEST(MisbehavingModels, an_endless_loop_without_a_scheduling_point_is_no_progres
     const Violation& v = only_violation(r);
     CHECK_EQUAL(ViolationKind::no_progress, v.kind);
     CHECK_TEXT(contains(v.message, "a ran"), v.message.c_str());
+    expect_a_later_explore_works();
+}
+
+TEST(MisbehavingModels, a_crash_and_an_exit_end_their_task_and_the_checker_survives_both) {
+    // In this process: after each the signal handler and the exit functions still work, and
+    // so does the next search (tests/test_model_faults.cpp runs every fault in the binary).
+    static int* volatile null = nullptr;
+    const SearchResult crashed = check_keep_going([] {
+        auto& v = this_execution().make<Vars>();
+        spawn("a", [&v] {
+            if (READ_ONCE(v.x)) *null = 1;
+        });
+        spawn("b", [&v] { WRITE_ONCE(v.x, 1); });
+    });
+    CHECK_EQUAL("crash (SIGSEGV) in task a: Segmentation fault", only_violation(crashed).message);
+    CHECK_EQUAL(2ul, crashed.stats.executions);
+    const SearchResult exited = check_model([] { spawn("a", [] { std::exit(0); }); });
+    CHECK_EQUAL(ViolationKind::exit, only_violation(exited).kind);
     expect_a_later_explore_works();
 }
 

@@ -1,0 +1,106 @@
+// Model code that crashes, ends the process or blocks inside the C library, run in a lockcheck
+// binary of its own (faulty_model.cpp): each must end as a finding with its trace and exit
+// code 1, never as a silent death, an exit code 0 that CI reads as a pass, or a hang. The
+// reader of the `faulty` model misbehaves at step 3, where it sees the writer's store.
+#include <csignal>
+#include <string>
+#include <vector>
+
+#include "harness.hpp"
+#include "lockcheck_binary.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace lockcheck::testing;
+
+namespace {
+
+Run run_faulty(const std::string& variant, std::vector<std::string> options = {}) {
+    std::vector<std::string> args{"faulty", "--variant", variant};
+    args.insert(args.end(), options.begin(), options.end());
+    return run_binary(LOCKCHECK_FAULTY_BINARY, args);
+}
+
+// The run reported `headline` with the trace that leads to it (the reader's step 3, the
+// replay line) and exited 1; with --keep-going, the search went on to the final check that
+// only another interleaving breaks.
+void expect_finding(const Run& run, const std::string& headline, bool went_on = false) {
+    CHECK_EQUAL(1, run.exit_code);
+    CHECK_TEXT(contains(run.out, headline), run.out.c_str());
+    CHECK_TEXT(contains(run.out, "READ_ONCE(x) -> 1"), run.out.c_str());
+    CHECK_TEXT(contains(run.out, "replay: "), run.out.c_str());
+    CHECK_EQUAL(went_on, contains(run.out, "VIOLATION (final-check)"));
+}
+
+} // namespace
+
+TEST_GROUP(ModelFaults){};
+
+TEST(ModelFaults, a_null_dereference_is_a_crash_with_its_trace_and_the_search_goes_on) {
+    expect_finding(run_faulty("null-deref", {"--keep-going"}),
+                   "VIOLATION (crash) at step 3: crash (SIGSEGV) in task reader: "
+                   "Segmentation fault",
+                   true);
+}
+
+TEST(ModelFaults, a_division_by_zero_is_a_crash) {
+    expect_finding(run_faulty("divide-by-zero"),
+                   "VIOLATION (crash) at step 3: crash (SIGFPE) in task reader");
+}
+
+TEST(ModelFaults, abort_is_a_crash_and_the_search_goes_on) {
+    expect_finding(run_faulty("abort", {"--keep-going"}),
+                   "VIOLATION (crash) at step 3: crash (SIGABRT) in task reader: Aborted", true);
+}
+
+TEST(ModelFaults, a_crash_outside_any_task_keeps_its_default_fatal_action) {
+    // In the set-up no task runs: lockcheck cannot tell the model's fault from its own bug,
+    // and swallowing its own would be worse than dying as it always did.
+    const Run run = run_faulty("set-up-crash");
+    CHECK_EQUAL(128 + SIGSEGV, run.exit_code);
+}
+
+TEST(ModelFaults, exit_0_in_a_task_is_a_finding_and_the_search_goes_on) {
+    expect_finding(run_faulty("exit", {"--keep-going"}),
+                   "VIOLATION (exit) at step 3: reader called exit(0), which would have ended "
+                   "lockcheck",
+                   true);
+}
+
+TEST(ModelFaults, quick_exit_and__exit_in_a_task_are_findings_too) {
+    expect_finding(run_faulty("quick-exit"), "reader called quick_exit(0)");
+    expect_finding(run_faulty("_exit"), "reader called _exit(0)");
+}
+
+TEST(ModelFaults, exit_0_in_the_set_up_ends_the_run_as_a_failure_and_says_why) {
+    const Run run = run_faulty("set-up-exit");
+    CHECK_EQUAL(1, run.exit_code);
+    CHECK_TEXT(contains(run.err, "model code called exit(0) outside any task"), run.err.c_str());
+}
+
+TEST(ModelFaults, a_task_sleeping_in_a_loop_is_no_progress_after_the_step_timeout) {
+    // usleep() waits inside the C library, where the watchdog would not jump out of before.
+    expect_finding(run_faulty("sleep-loop", {"--step-timeout", "1", "--no-minimize"}),
+                   "VIOLATION (no-progress) at step 3: reader waited 1 s inside the C library");
+}
+
+TEST(ModelFaults, a_std_mutex_held_across_a_scheduling_point_is_no_progress) {
+    const Run run = run_faulty("std-mutex", {"--step-timeout", "1", "--no-minimize"});
+    CHECK_EQUAL(1, run.exit_code);
+    CHECK_TEXT(contains(run.out, "VIOLATION (no-progress) at step 2: b waited 1 s inside the "
+                                 "C library"),
+               run.out.c_str());
+    CHECK_TEXT(contains(run.out, "2*                     WRITE_ONCE(y) -> 1"), run.out.c_str());
+}
+
+TEST(ModelFaults, a_task_that_cannot_be_interrupted_ends_the_run_with_what_is_known) {
+    // pthread_spin_lock() spins inside the C library, never in a system call: no jump out of
+    // it is safe, so the watchdog's thread reports the task and ends the process.
+    const Run run = run_faulty("libc-spin", {"--step-timeout", "1"});
+    CHECK_EQUAL(1, run.exit_code);
+    CHECK_TEXT(contains(run.out, "VIOLATION (no-progress) at step 2: b ran 2 s without "
+                                 "reaching a scheduling point, where it cannot be interrupted"),
+               run.out.c_str());
+    CHECK_TEXT(contains(run.out, "b: its last scheduling point: WRITE_ONCE(y)"), run.out.c_str());
+    CHECK_TEXT(contains(run.out, "schedule so far: 0.1 "), run.out.c_str());
+}
