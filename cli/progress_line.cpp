@@ -39,10 +39,10 @@ std::string progress_text(const ProgressReport& r, const ProgressContext& c, std
     if (r.phase == ProgressReport::Phase::search) {
         text += "search: " + executions_text(r) + ", deepest " + std::to_string(r.deepest) + ", " +
                 plural(r.violations, "violation") + ", " + format("%.1f s", r.seconds);
-        // Below 1 %, two digits: a huge tree still shows that it moves.
-        const double percent = r.explored * 100;
+        // A huge tree stays below 1 % for long: say so rather than "~0 %".
         if (r.explored >= 0)
-            text += ", ~" + format(percent < 1 ? "%.2g" : "%.0f", percent) + "% done";
+            text += r.explored < 0.01 ? ", <1% done"
+                                      : ", ~" + format("%.0f", r.explored * 100) + "% done";
     } else {
         text += "minimizing";
         if (c.counterexamples > 1)

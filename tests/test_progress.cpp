@@ -62,6 +62,9 @@ TEST(Progress, a_search_line_says_executions_rate_depth_violations_time_and_the_
     unknown.violations = 0;
     STRCMP_EQUAL("search: 120000 executions (40000/s), deepest 37, 0 violations, 3.0 s",
                  progress_text(unknown, {}, 0).c_str());
+    ProgressReport huge = searching();
+    huge.explored = 0.00003;
+    CHECK(progress_text(huge, {}, 0).ends_with(", 3.0 s, <1% done"));
 }
 
 TEST(Progress, a_minimizing_line_says_the_best_so_far_the_bound_and_the_time_allowed) {
