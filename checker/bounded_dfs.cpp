@@ -3,6 +3,8 @@
 
 #include <cassert>
 
+#include "progress.hpp"
+
 namespace lockcheck {
 
 bool BoundedDfs::allowed(const Branch& b, TaskId task) const {
@@ -59,6 +61,21 @@ bool BoundedDfs::next_execution() {
         path_.pop_back();
     }
     return false;
+}
+
+double BoundedDfs::explored() const {
+    ExploredFraction f;
+    for (const Branch& b : path_) {
+        // Only the branches within the bound are run.
+        int finished = 0, branches = 0;
+        for (TaskSet s = b.options; s; s &= s - 1) {
+            if (!allowed(b, lowest(s))) continue;
+            ++branches;
+            finished += contains(b.tried, lowest(s)) && lowest(s) != b.chosen;
+        }
+        if (!f.level(finished, branches)) break;
+    }
+    return f.fraction();
 }
 
 } // namespace lockcheck

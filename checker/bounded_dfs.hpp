@@ -18,6 +18,7 @@ class BoundedDfs final : public Strategy {
     TaskId pick(std::uint32_t step, TaskSet enabled, const Execution& ex) override;
     std::uint32_t choose(std::uint32_t step, std::uint32_t n) override;
     bool next_execution() override;
+    double explored() const override;
     // Preemptions in the execution that just ran.
     std::uint32_t preemptions() const { return used_; }
 

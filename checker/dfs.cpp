@@ -3,6 +3,8 @@
 
 #include <cassert>
 
+#include "progress.hpp"
+
 namespace lockcheck {
 
 TaskId Dfs::pick(std::uint32_t, TaskSet enabled, const Execution&) {
@@ -41,6 +43,13 @@ bool Dfs::next_execution() {
         path_.pop_back();
     }
     return false;
+}
+
+double Dfs::explored() const {
+    ExploredFraction f;
+    for (const Branch& b : path_)
+        if (!f.level(count(b.tried) - 1, count(b.enabled))) break;
+    return f.fraction();
 }
 
 } // namespace lockcheck

@@ -16,6 +16,7 @@ class Dfs final : public Strategy {
     // A choice among n values is a branch point like a pick among n enabled tasks.
     std::uint32_t choose(std::uint32_t step, std::uint32_t n) override;
     bool next_execution() override;
+    double explored() const override;
 
   private:
     TaskId branch(TaskSet choices);

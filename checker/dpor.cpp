@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "progress.hpp"
 #include "scheduler/execution.hpp"
 
 namespace lockcheck {
@@ -399,6 +400,23 @@ bool Dpor::next_execution() {
         path_.pop_back();
     }
     return false;
+}
+
+double Dpor::explored() const {
+    ExploredFraction f;
+    for (std::size_t i = 0; i < path_.size(); ++i) {
+        const Node& node = path_[i];
+        const int finished = count(node.done) - 1;
+        int branches = count(node.done);
+        if (node.choice)
+            branches = count(node.enabled);
+        else if (mode_ == Mode::optimal)
+            branches += i < trees_.size() ? trees_[i].first_tasks() : 0;
+        else
+            branches = count(node.done | (node.backtrack & ~node.sleep & within_bound(node)));
+        if (!f.level(finished, branches)) break;
+    }
+    return f.fraction();
 }
 
 } // namespace lockcheck

@@ -42,6 +42,9 @@ class Dpor final : public Strategy {
     std::uint32_t choose(std::uint32_t step, std::uint32_t n) override;
     void end(const Execution& ex) override;
     bool next_execution() override;
+    // From the branches each node has tried and has still to run (its backtrack set, or
+    // its wake-up tree's first tasks): races found later add to them, so it is a guess.
+    double explored() const override;
 
   private:
     // A step's vector clock: for each task, how many of its steps happen before. Clocks are

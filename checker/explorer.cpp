@@ -92,9 +92,29 @@ void SearchStats::add(const Execution& ex, const Outcome& out) {
 }
 
 namespace {
+
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
+
+ProgressReport search_progress(const SearchResult& result, const Strategy& strategy,
+                               const CheckOptions& options, double seconds) {
+    ProgressReport report;
+    report.executions = result.stats.executions;
+    report.seconds = seconds;
+    report.deepest = result.stats.deepest;
+    report.violations = result.findings.size();
+    report.explored = strategy.explored();
+    // A limit may end the search first: the part of the run done is then the larger.
+    if (options.time_limit > 0)
+        report.explored = std::max(report.explored, seconds / options.time_limit);
+    if (options.max_executions)
+        report.explored =
+            std::max(report.explored, static_cast<double>(report.executions) /
+                                          static_cast<double>(options.max_executions));
+    return report;
+}
+
 } // namespace
 
 SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions& options) {
@@ -102,6 +122,7 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
     StackPool stacks(options.stack_size);
     SearchResult result;
     std::set<std::string> seen;
+    ProgressPacer pacer;
     for (;;) {
         Execution ex(stacks, strategy, Execution::Limits{options.depth, options.step_timeout});
         setup();
@@ -112,7 +133,13 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
             if (!options.keep_going) break;
         }
         if (!strategy.next_execution()) break;
+        if (options.progress && pacer.tick())
+            options.progress->show(search_progress(result, strategy, options, pacer.seconds()));
         // Limits cut a search short only when there was more to run.
+        if (options.stop && *options.stop) {
+            result.stats.stopped_by = signal_name(*options.stop);
+            break;
+        }
         if (options.max_executions && result.stats.executions >= options.max_executions) {
             result.stats.stopped_by = "--max-executions " + std::to_string(options.max_executions);
             break;

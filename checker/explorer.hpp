@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "progress.hpp"
 #include "scheduler/execution.hpp"
 #include "scheduler/schedule.hpp"
 #include "scheduler/strategy.hpp"
@@ -25,6 +26,9 @@ struct CheckOptions {
     unsigned step_timeout = 10;          // seconds without a scheduling point: an endless loop
     std::uint64_t max_executions = 0;    // stop after this many (0: no limit)
     double time_limit = 0;               // seconds; stop after the execution running then (0: none)
+    ProgressSink* progress = nullptr;    // shown how the search goes, a few times a second
+    // Once it holds a signal's number, the search stops after the execution running then.
+    const StopRequest* stop = nullptr;
 };
 
 struct Finding {
@@ -71,11 +75,15 @@ struct SearchStats {
     std::uint64_t steps = 0; // over all executions
     std::uint32_t deepest = 0;
     std::uint32_t tasks = 0; // the most tasks one execution had
+    // Wall-clock seconds of the search and, when a command then minimized its counterexamples,
+    // of that too; minimizing_seconds is the part spent minimizing.
     double elapsed_seconds = 0;
+    double minimizing_seconds = 0;
     Counters total;               // summed over executions
     Counters most;                // the largest value of each counter in one execution
     std::vector<LockHolds> holds; // locks that were ever held
-    // Set when a limit stopped the search before the strategy was done: "--time-limit 10s".
+    // Set when a limit or a signal stopped the search before the strategy was done:
+    // "--time-limit", "SIGINT".
     std::string stopped_by;
     // Every property the model states: its invariants and final checks in the order
     // registered, then each check() in the order first reached.

@@ -5,37 +5,65 @@
 
 namespace lockcheck {
 
+namespace {
+
+// Why the search must stop before the next execution; empty if it may go on.
+std::string stop_reason(const Minimized& best, const ProgressPacer& pacer,
+                        const CheckOptions& options, const MinimizeLimits& limits) {
+    if (options.stop && *options.stop) return signal_name(*options.stop);
+    if (best.executions == limits.executions)
+        return "its limit of " + std::to_string(limits.executions) + " executions";
+    if (limits.seconds > 0 && pacer.seconds() >= limits.seconds) return limits.time_limit_name;
+    return {};
+}
+
+} // namespace
+
 Minimized minimize(const Setup& setup, const Finding& found, std::uint32_t preemptions,
-                   std::uint32_t steps, const CheckOptions& options, std::uint64_t budget) {
-    Minimized best{found, preemptions, steps, true, 0};
+                   std::uint32_t steps, const CheckOptions& options, const MinimizeLimits& limits) {
+    Minimized best{found, preemptions, steps, true, {}, 0};
     StackPool stacks(options.stack_size);
-    for (std::uint32_t bound = 0; bound <= preemptions; ++bound) {
+    ProgressPacer pacer;
+    for (std::uint32_t bound = 0;; ++bound) {
         BoundedDfs search(bound);
-        bool improved = false;
         do {
-            if (best.executions == budget) {
+            // Every execution within a lower bound was clean: at the best's own bound only a
+            // shorter one is smaller, so none needs to go further than one step less.
+            const std::uint32_t depth = bound == best.preemptions ? best.steps - 1 : options.depth;
+            if (bound == best.preemptions && best.steps <= 1) return best;
+            if (std::string why = stop_reason(best, pacer, options, limits); !why.empty()) {
                 best.minimal = false;
+                best.stopped_by = std::move(why);
                 return best;
             }
             ++best.executions;
-            Execution ex(stacks, search, Execution::Limits{options.depth, options.step_timeout});
+            Execution ex(stacks, search, Execution::Limits{depth, options.step_timeout});
             setup();
             const Outcome out = ex.run();
-            if (!out.violation || out.violation->kind != found.violation.kind ||
-                out.violation->property != found.violation.property)
-                continue;
-            const std::uint32_t used = search.preemptions();
-            if (used < best.preemptions || (used == best.preemptions && out.steps < best.steps)) {
-                best.finding = Finding{*out.violation, ex.schedule()};
-                best.preemptions = used;
-                best.steps = out.steps;
-                improved = true;
+            if (out.violation && out.violation->kind == found.violation.kind &&
+                out.violation->property == found.violation.property) {
+                const std::uint32_t used = search.preemptions();
+                if (used < best.preemptions ||
+                    (used == best.preemptions && out.steps < best.steps)) {
+                    best.finding = Finding{*out.violation, ex.schedule()};
+                    best.preemptions = used;
+                    best.steps = out.steps;
+                }
+            }
+            // Read every execution: the pacer reads the clock for the time limit too.
+            if (pacer.tick() && options.progress) {
+                ProgressReport report;
+                report.phase = ProgressReport::Phase::minimizing;
+                report.executions = best.executions;
+                report.seconds = pacer.seconds();
+                report.bound = bound;
+                report.preemptions = best.preemptions;
+                report.steps = best.steps;
+                options.progress->show(report);
             }
         } while (search.next_execution());
-        // Every execution within a lower bound was clean: this bound's best is the minimum.
-        if (improved || bound == best.preemptions) return best;
+        if (bound >= best.preemptions) return best;
     }
-    return best;
 }
 
 } // namespace lockcheck

@@ -16,6 +16,9 @@ class RandomWalk final : public Strategy {
     TaskId pick(std::uint32_t step, TaskSet enabled, const Execution& ex) override;
     std::uint32_t choose(std::uint32_t step, std::uint32_t n) override;
     bool next_execution() override { return ++done_ < executions_; }
+    double explored() const override {
+        return static_cast<double>(done_) / static_cast<double>(executions_);
+    }
 
   private:
     RandomSource random_;

@@ -67,4 +67,11 @@ WakeupTree WakeupTree::take_first() {
     return rest;
 }
 
+int WakeupTree::first_tasks() const {
+    TaskSet firsts = 0;
+    for (const WakeupSequence& leaf : leaves_)
+        firsts |= task_bit(leaf.front().task);
+    return count(firsts);
+}
+
 } // namespace lockcheck

@@ -31,6 +31,8 @@ class WakeupTree {
     void clear() { leaves_.clear(); }
     // The task the first branch starts with: the one to run next.
     TaskId first_task() const { return leaves_.front().front().task; }
+    // How many different tasks its branches start with.
+    int first_tasks() const;
     // Adds `v` unless the tree already holds a branch an extension of which is equivalent
     // to an extension of `v`.
     void insert(WakeupSequence v, bool writes_conflict);

@@ -89,25 +89,35 @@ bool select_models(const CheckAllRequest& request, std::vector<const Protocol*>&
 }
 
 int run_check_all(const CheckAllRequest& request, const std::vector<const Protocol*>& models,
-                  std::ostream& out, std::ostream& err) {
-    std::vector<Row> rows;
+                  std::ostream& out, std::ostream& err, ProgressLine* progress) {
+    std::vector<std::pair<const Protocol*, std::size_t>> variants;
     for (const Protocol* p : models)
-        for (std::size_t v = 0; v < p->variants.size(); ++v) {
-            CheckRequest r;
-            r.protocol = p;
-            r.variant = v;
-            r.values = p->default_values();
-            r.search.search = kDefaultSearch;
-            r.options.depth = p->depth_for(v);
-            r.options.time_limit = request.time_limit;
-            // The first counterexample found is shown as found: a variant that differs is
-            // rerun by its own command, which minimizes it.
-            r.minimize = false;
-            r.colour = request.colour;
-            r.program = request.program;
-            std::ostringstream printed;
-            rows.push_back(Row{search(r, printed), printed.str()});
-        }
+        for (std::size_t v = 0; v < p->variants.size(); ++v)
+            variants.emplace_back(p, v);
+    const auto stopped = [&request] { return request.stop && *request.stop; };
+    std::vector<Row> rows;
+    for (const auto& [p, v] : variants) {
+        CheckRequest r;
+        r.protocol = p;
+        r.variant = v;
+        r.values = p->default_values();
+        r.search.search = kDefaultSearch;
+        r.options.depth = p->depth_for(v);
+        r.options.time_limit = request.time_limit;
+        // The first counterexample found is shown as found: a variant that differs is
+        // rerun by its own command, which minimizes it.
+        r.minimize = false;
+        r.colour = request.colour;
+        r.program = request.program;
+        r.options.stop = request.stop;
+        r.progress = progress;
+        if (progress)
+            progress->context.label = p->name + " --variant " + p->variants[v].name + ": ";
+        std::ostringstream printed;
+        rows.push_back(Row{search(r, printed), printed.str()});
+        // The variant running when the signal came is in the table, incomplete.
+        if (stopped()) break;
+    }
 
     print_table(rows, out);
     std::size_t differs = 0, incomplete = 0;
@@ -127,6 +137,9 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
     }
     out << "\ncheck-all: " << rows.size() << " variants, " << rows.size() - differs - incomplete
         << " as declared, " << differs << " differ, " << incomplete << " incomplete\n";
+    if (stopped())
+        out << "check-all: " << signal_name(*request.stop) << " stopped it after " << rows.size()
+            << " of " << variants.size() << " variants; the rest were not checked\n";
 
     std::vector<RunReport> reports;
     for (Row& row : rows)
@@ -136,6 +149,7 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
         err << "lockcheck: " << error << "\n";
         return kExitUsage;
     }
+    if (stopped()) return interrupted_exit_code(*request.stop);
     return differs ? kExitViolation : incomplete ? kExitIncomplete : kExitOk;
 }
 

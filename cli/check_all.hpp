@@ -2,7 +2,8 @@
 // (or of the models named) is checked at its configured sizes and depth with the default
 // search, and its verdict judged against the one the variant declares. Returns the exit code:
 // 0 only if every variant gave its declared verdict, 1 if one differs, 3 if none differs but
-// some could not be judged (a limit stopped them, or a depth-cut search found nothing).
+// some could not be judged (a limit stopped them, or a depth-cut search found nothing); a
+// signal (SIGINT, SIGTERM) stops it after the variant running then, with 128 + its number.
 #pragma once
 
 #include <iosfwd>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "checker/protocol.hpp"
+#include "progress_line.hpp"
 
 namespace lockcheck::cli {
 
@@ -20,13 +22,15 @@ struct CheckAllRequest {
     double time_limit = 0;           // seconds, per variant (0: none)
     bool colour = false;
     std::string program = "lockcheck"; // the command's name, for replay lines
+    const StopRequest* stop = nullptr; // set by a signal: stop after the variant running then
 };
 
 // The registered models `request` names; false with a one-line reason for a name unknown.
 bool select_models(const CheckAllRequest& request, std::vector<const Protocol*>& models,
                    std::string& error);
 // Checks every variant of `models` (request.models is not read again).
+// `progress`, if given, shows each variant's search while it runs.
 int run_check_all(const CheckAllRequest& request, const std::vector<const Protocol*>& models,
-                  std::ostream& out, std::ostream& err);
+                  std::ostream& out, std::ostream& err, ProgressLine* progress = nullptr);
 
 } // namespace lockcheck::cli

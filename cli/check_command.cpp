@@ -2,6 +2,9 @@
 #include "check_command.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <limits>
 #include <ostream>
 
 #include "checker/minimize.hpp"
@@ -27,8 +30,15 @@ Summary summary_of(const CheckRequest& r, std::string strategy, std::string boun
     return s;
 }
 
-// Executions the search for a smaller counterexample may run, per violation.
-constexpr std::uint64_t kMinimizeBudget = 1'000'000;
+// The time minimizing may still take, shared by a run's counterexamples in the order found.
+struct MinimizeClock {
+    double allowed = 0;
+    double used = 0;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 // The run as the report files describe it: what was checked, and the summary once known.
 RunReport report_of(const CheckRequest& r) {
@@ -47,10 +57,33 @@ int finish(const CheckRequest& r, const RunReport& report, int code, std::ostrea
     return kExitUsage;
 }
 
+// Looks for the smallest counterexample of `found`'s property within the time left, showing
+// its progress: the `index`-th of `count` found.
+Minimized minimize_finding(const CheckRequest& r, const Finding& found,
+                           const CounterexampleSize& size, std::size_t index, std::size_t count,
+                           MinimizeClock& clock) {
+    MinimizeLimits limits;
+    limits.executions = std::numeric_limits<std::uint64_t>::max();
+    // Never 0 (no limit): a counterexample that finds the time used up stops at once.
+    limits.seconds = std::max(clock.allowed - clock.used, 1e-9);
+    limits.time_limit_name = "--minimize-time " + r.minimize_time.text;
+    CheckOptions options = r.options;
+    options.progress = r.progress;
+    if (r.progress)
+        r.progress->context =
+            ProgressContext{r.progress->context.label, index + 1, count, limits.seconds};
+    const auto start = std::chrono::steady_clock::now();
+    Minimized m = minimize(setup_of(r), found, size.preemptions, size.steps, options, limits);
+    clock.used += seconds_since(start);
+    if (r.progress) r.progress->clear();
+    return m;
+}
+
 // Prints a violation with the trace that leads to it, replayed in full detail: the smallest
 // counterexample of its property unless minimizing is off. Adds it to the report and returns
 // its size.
-CounterexampleSize print_finding(const CheckRequest& r, const Finding& found, RunReport& report,
+CounterexampleSize print_finding(const CheckRequest& r, const Finding& found, std::size_t index,
+                                 std::size_t count, MinimizeClock& clock, RunReport& report,
                                  std::ostream& out) {
     ReplayResult rr = replay(setup_of(r), found.schedule, r.options);
     CounterexampleSize size;
@@ -58,10 +91,10 @@ CounterexampleSize print_finding(const CheckRequest& r, const Finding& found, Ru
     size.steps = size.found_steps = rr.outcome.steps;
     Finding f = found;
     if (r.minimize) {
-        Minimized m =
-            minimize(setup_of(r), found, size.preemptions, size.steps, r.options, kMinimizeBudget);
+        Minimized m = minimize_finding(r, found, size, index, count, clock);
         size.minimized = true;
         size.minimal = m.minimal;
+        size.minimize_stopped_by = m.stopped_by;
         if (m.finding.schedule != found.schedule) {
             f = std::move(m.finding);
             rr = replay(setup_of(r), f.schedule, r.options);
@@ -108,6 +141,28 @@ int run_replay(const CheckRequest& r, std::ostream& out, std::ostream& err) {
 
 } // namespace
 
+double MinimizeTime::allowed(double search_seconds) const {
+    return seconds > 0 ? seconds : std::max(factor * search_seconds, kMinimizeFloor);
+}
+
+bool parse_minimize_time(const std::string& text, MinimizeTime& time, std::string& error) {
+    double value = 0;
+    const char* end = text.data() + text.size();
+    const auto [unit, ec] = std::from_chars(text.data(), end, value);
+    const std::string_view suffix(unit, static_cast<std::size_t>(end - unit));
+    double scale = 0;
+    if (suffix == "s") scale = 1;
+    if (suffix == "m") scale = 60;
+    if (suffix == "h") scale = 3600;
+    if (ec != std::errc() || !(value > 0) || value > 1e6 || (scale == 0 && suffix != "x")) {
+        error = "--minimize-time: '" + text +
+                "' is not a multiple of the search's time (10x) or a duration (30s, 5m, 1h)";
+        return false;
+    }
+    time = MinimizeTime{scale == 0 ? value : 0, value * scale, text};
+    return true;
+}
+
 std::string replay_command(const CheckRequest& r, const Schedule& schedule) {
     std::string cmd =
         r.program + " " + r.protocol->name + " --variant " + r.protocol->variants[r.variant].name;
@@ -120,7 +175,11 @@ RunReport search(const CheckRequest& r, std::ostream& out) {
     SearchOptions search_options = r.search;
     search_options.depth = r.options.depth;
     const std::unique_ptr<Strategy> strategy = make_search(search_options);
-    SearchResult result = explore(setup_of(r), *strategy, r.options);
+    CheckOptions options = r.options;
+    options.progress = r.progress;
+    if (r.progress) r.progress->context.counterexamples = 0;
+    SearchResult result = explore(setup_of(r), *strategy, options);
+    if (r.progress) r.progress->clear();
     std::string bound = "depth " + std::to_string(r.options.depth);
     if (!exhaustive(r.search.search))
         bound += ", " + std::to_string(r.search.iterations) + " executions";
@@ -133,9 +192,13 @@ RunReport search(const CheckRequest& r, std::ostream& out) {
         s.pct_steps = std::max(result.stats.deepest, 1u); // k, as PCT learned it
     }
     RunReport report = report_of(r);
-    for (const Finding& f : result.findings)
-        s.counterexamples.push_back(print_finding(r, f, report, out));
+    MinimizeClock clock{r.minimize_time.allowed(result.stats.elapsed_seconds)};
+    for (std::size_t i = 0; i < result.findings.size(); ++i)
+        s.counterexamples.push_back(
+            print_finding(r, result.findings[i], i, result.findings.size(), clock, report, out));
     s.stats = result.stats;
+    s.stats.minimizing_seconds = clock.used;
+    s.stats.elapsed_seconds += clock.used;
     s.violations = result.findings.size();
     const Expectation& expected = r.protocol->variants[r.variant].expect;
     if (expected.expects_violation && expected.kind == ViolationKind::check_failed)
@@ -149,9 +212,11 @@ int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
     if (r.replay) return run_replay(r, out, err);
     RunReport report = search(r, out);
     const Summary& s = report.summary;
-    const int code = s.violations                 ? kExitViolation
-                     : s.stats.stopped_by.empty() ? kExitOk
-                                                  : kExitIncomplete;
+    int code = s.violations                 ? kExitViolation
+               : s.stats.stopped_by.empty() ? kExitOk
+                                            : kExitIncomplete;
+    // The files are written all the same: what was found before the signal is kept.
+    if (r.options.stop && *r.options.stop) code = interrupted_exit_code(*r.options.stop);
     return finish(r, report, code, out, err);
 }
 

@@ -8,6 +8,7 @@
 #include "checker/explorer.hpp"
 #include "checker/protocol.hpp"
 #include "checker/search.hpp"
+#include "progress_line.hpp"
 #include "report_files.hpp"
 #include "reports/text.hpp"
 
@@ -19,6 +20,24 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitViolation = 1;
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitIncomplete = 3;
+// A run a signal stopped (SIGINT, SIGTERM) exits as a shell reports a process that signal
+// killed: 130 for SIGINT, 143 for SIGTERM.
+constexpr int interrupted_exit_code(int signal) {
+    return 128 + signal;
+}
+
+// --minimize-time: how long minimizing a run's counterexamples may take in all, a multiple of
+// the search's time ("10x", at least kMinimizeFloor) or a duration ("30s", "5m", "1h").
+struct MinimizeTime {
+    double factor = 10; // used when seconds is 0
+    double seconds = 0;
+    std::string text = "10x"; // as given, for the summary
+    // The seconds allowed after a search of `search_seconds`.
+    double allowed(double search_seconds) const;
+};
+inline constexpr double kMinimizeFloor = 1.0;
+// Parses "10x", "0.5x", "30s", "5m", "1h" (positive); false with a one-line reason.
+bool parse_minimize_time(const std::string& text, MinimizeTime& time, std::string& error);
 
 // The largest --depth: steps one execution may take.
 inline constexpr unsigned kMaxDepth = 1'000'000;
@@ -30,9 +49,11 @@ struct CheckRequest {
     ParameterValues values;
     CheckOptions options;
     std::optional<Schedule> replay;
-    bool minimize = true;   // report the counterexample with the fewest preemptions, then steps
-    bool colour = false;    // the output is a terminal
-    bool locations = false; // --locations: the trace names each step's line in the model
+    bool minimize = true; // report the counterexample with the fewest preemptions, then steps
+    MinimizeTime minimize_time;
+    ProgressLine* progress = nullptr; // drawn while the run goes on (a terminal, no -q)
+    bool colour = false;              // the output is a terminal
+    bool locations = false;           // --locations: the trace names each step's line in the model
     // The command's own name, as replay lines print it: a user's binary built with
     // lockcheck_add_model replays its own models.
     std::string program = "lockcheck";

@@ -3,10 +3,13 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
+#include <csignal>
 #include <cstdlib>
+#include <deque>
 #include <iostream>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <unistd.h>
 
@@ -110,9 +113,10 @@ bool use_colour(const std::string& when) {
 }
 
 // The options that only shape a search, refused with --replay, which runs one schedule.
-const char* const kSearchOptions[] = {
-    "--depth",     "--strategy",   "--preemptions",    "--iterations", "--seed",
-    "--pct-depth", "--time-limit", "--max-executions", "--keep-going", "--no-minimize"};
+const char* const kSearchOptions[] = {"--depth",       "--strategy",       "--preemptions",
+                                      "--iterations",  "--seed",           "--pct-depth",
+                                      "--time-limit",  "--max-executions", "--keep-going",
+                                      "--no-minimize", "--minimize-time"};
 
 // An option given that the chosen strategy (or --replay) would ignore, as a message; "" if none.
 std::string ignored_option(const CLI::App* sub, lc::Search search, bool replay) {
@@ -131,6 +135,8 @@ std::string ignored_option(const CLI::App* sub, lc::Search search, bool replay) 
                    " makes no random choice";
     if (search != lc::Search::pct && sub->count("--pct-depth"))
         return "--pct-depth is for --strategy pct, not " + name;
+    if (sub->count("--minimize-time") && sub->count("--no-minimize"))
+        return "--minimize-time bounds minimizing, and --no-minimize turns it off";
     if (sub->count("--preemptions") && search != lc::Search::dfs && search != lc::Search::dpor)
         return "--preemptions bounds --strategy dfs and dpor only, not " + name;
     return {};
@@ -197,6 +203,37 @@ int usage_error(const std::string& message) {
     return lc::cli::kExitUsage;
 }
 
+// SIGINT and SIGTERM ask a check to stop after the execution running then, and to report
+// what it found so far; a second one of the same signal ends the process at once.
+lc::StopRequest g_stop{0};
+
+extern "C" void request_stop(int signal) {
+    g_stop.store(signal, std::memory_order_relaxed);
+}
+
+void install_stop_handlers() {
+    struct sigaction action {};
+    action.sa_handler = request_stop;
+    sigemptyset(&action.sa_mask);
+    // SA_RESTART: writing the report files is not cut short by the signal.
+    action.sa_flags = SA_RESETHAND | SA_RESTART;
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
+}
+
+// The progress line on stderr, if a run draws one (-q: never).
+std::unique_ptr<lc::cli::ProgressLine> progress_line(bool quiet) {
+    if (!lc::cli::wants_progress(isatty(STDERR_FILENO) != 0, quiet)) return nullptr;
+    return std::make_unique<lc::cli::ProgressLine>(std::cerr,
+                                                   lc::cli::terminal_columns(STDERR_FILENO));
+}
+
+void add_quiet_flag(CLI::App* sub, bool& quiet) {
+    sub->add_flag("-q,--quiet", quiet,
+                  "no progress line (drawn on stderr, when it is a terminal, once a run has "
+                  "gone on for a second)");
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -258,6 +295,8 @@ int main(int argc, char** argv) {
                    "stop each variant's search after this long (e.g. 30s, 5m); a variant it "
                    "stops is incomplete");
     add_colour_option(check_all_cmd, check_all_colour);
+    bool check_all_quiet = false;
+    add_quiet_flag(check_all_cmd, check_all_quiet);
 
     const auto& protocols = lc::registered_models();
     std::vector<lc::cli::CheckRequest> requests(protocols.size());
@@ -265,6 +304,8 @@ int main(int argc, char** argv) {
         replay_text(protocols.size()), strategy_text(protocols.size()),
         colour_text(protocols.size(), "auto");
     std::vector<unsigned> stack_kib(protocols.size(), 256);
+    std::vector<std::string> minimize_time(protocols.size());
+    std::deque<bool> quiet(protocols.size()); // a vector<bool> has no bool& to bind
     std::vector<std::optional<unsigned>> preemptions(protocols.size());
     for (std::size_t i = 0; i < protocols.size(); ++i) {
         const lc::Protocol& p = protocols[i];
@@ -325,6 +366,13 @@ int main(int argc, char** argv) {
         sub->add_flag("!--no-minimize", r.minimize,
                       "report the first counterexample found, not the one with the fewest "
                       "preemptions and then steps");
+        sub->add_option("--minimize-time", minimize_time[i],
+                        "how long minimizing the counterexamples may take in all: a multiple of "
+                        "the search's time (at least 1 s) or a duration (30s, 5m); a "
+                        "counterexample it stops is reported as not proven minimal")
+            ->type_name("LIMIT")
+            ->default_str(lc::cli::MinimizeTime{}.text);
+        add_quiet_flag(sub, quiet[i]);
         sub->add_flag("--keep-going", r.options.keep_going,
                       "collect every distinct violation instead of stopping at the first");
         sub->add_option("--stack-size", stack_kib[i], "stack of each task fiber, in KiB")
@@ -398,8 +446,11 @@ int main(int argc, char** argv) {
         std::vector<const lc::Protocol*> models;
         std::string error;
         if (!lc::cli::select_models(check_all, models, error)) return usage_error(error);
+        check_all.stop = &g_stop;
+        install_stop_handlers();
+        const auto progress = progress_line(check_all_quiet);
         try {
-            return lc::cli::run_check_all(check_all, models, std::cout, std::cerr);
+            return lc::cli::run_check_all(check_all, models, std::cout, std::cerr, progress.get());
         } catch (const std::exception& e) {
             return usage_error("check-all: cannot set up a model: " + std::string(e.what()));
         }
@@ -436,6 +487,15 @@ int main(int argc, char** argv) {
                 return usage_error("--replay: " + error);
             r.replay = std::move(schedule);
         }
+        if (!minimize_time[i].empty()) {
+            std::string error;
+            if (!lc::cli::parse_minimize_time(minimize_time[i], r.minimize_time, error))
+                return usage_error(error);
+        }
+        r.options.stop = &g_stop;
+        install_stop_handlers();
+        const auto progress = progress_line(quiet[i]);
+        r.progress = progress.get();
         try {
             return lc::cli::run_check(r, std::cout, std::cerr);
         } catch (const std::exception& e) {

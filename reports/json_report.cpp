@@ -41,6 +41,7 @@ Json stats_json(const SearchStats& s) {
                 {"tasks", s.tasks},
                 {"stopped_by", s.stopped_by},
                 {"elapsed_seconds", s.elapsed_seconds},
+                {"minimizing_seconds", s.minimizing_seconds},
                 {"total", counters_json(s.total)},
                 {"most", counters_json(s.most)},
                 {"holds", std::move(holds)},
@@ -62,6 +63,7 @@ Json size_json(const CounterexampleSize& c) {
                 {"steps", c.steps},
                 {"minimized", c.minimized},
                 {"minimal", c.minimal},
+                {"minimize_stopped_by", c.minimize_stopped_by},
                 {"found_preemptions", c.found_preemptions},
                 {"found_steps", c.found_steps}};
 }
@@ -224,6 +226,8 @@ SearchStats read_stats(const Value& v) {
     if (v.has("tasks")) s.tasks = v["tasks"].count<std::uint32_t>();
     if (v.has("stopped_by")) s.stopped_by = v["stopped_by"].string();
     s.elapsed_seconds = v["elapsed_seconds"].number();
+    // Added in version 1.4.
+    if (v.has("minimizing_seconds")) s.minimizing_seconds = v["minimizing_seconds"].number();
     s.total = read_counters(v["total"]);
     s.most = read_counters(v["most"]);
     for (const Value& h : v["holds"].elements()) {
@@ -277,6 +281,10 @@ CounterexampleSize read_size(const Value& v) {
                               .steps = v["steps"].count<std::uint32_t>(),
                               .minimized = v["minimized"].boolean(),
                               .minimal = v["minimal"].boolean(),
+                              // Added in version 1.4.
+                              .minimize_stopped_by = v.has("minimize_stopped_by")
+                                                         ? v["minimize_stopped_by"].string()
+                                                         : std::string(),
                               .found_preemptions = v["found_preemptions"].count<std::uint32_t>(),
                               .found_steps = v["found_steps"].count<std::uint32_t>()};
 }

@@ -162,17 +162,18 @@ std::string preemptions_and_steps(std::uint32_t preemptions, std::uint32_t steps
            std::to_string(steps) + " steps";
 }
 
-// "1 preemption, 12 steps (minimized from 3 preemptions, 17 steps)"
+// "1 preemption, 12 steps (minimized from 3 preemptions, 17 steps)", "... (minimal)", "... (not
+// proven minimal: SIGINT stopped the search for a smaller one)"
 std::string size_text(const CounterexampleSize& c) {
     std::string text = preemptions_and_steps(c.preemptions, c.steps);
     if (!c.minimized) return text + " (not minimized)";
+    std::string notes;
     if (c.preemptions != c.found_preemptions || c.steps != c.found_steps)
-        text +=
-            " (minimized from " + preemptions_and_steps(c.found_preemptions, c.found_steps) + ")";
-    else
-        text += " (minimal)";
-    if (!c.minimal) text += "; the search for a smaller one stopped at its budget";
-    return text;
+        notes = "minimized from " + preemptions_and_steps(c.found_preemptions, c.found_steps);
+    if (!c.minimal)
+        notes += (notes.empty() ? "" : "; ") + std::string("not proven minimal: ") +
+                 c.minimize_stopped_by + " stopped the search for a smaller one";
+    return text + " (" + (notes.empty() ? "minimal" : notes) + ")";
 }
 
 // PCT's guarantee for the run: each execution finds a given bug of depth d with probability
@@ -234,8 +235,14 @@ std::string property_text(const PropertyStats& p) {
 } // namespace
 
 std::string format_summary(const Summary& s) {
-    char elapsed[32];
-    std::snprintf(elapsed, sizeof elapsed, "%.3f s", s.stats.elapsed_seconds);
+    // "0.045 s", or "84.120 s (search 0.015 s, minimizing 84.105 s)" when minimizing ran.
+    char elapsed[96];
+    const double minimizing = s.stats.minimizing_seconds;
+    if (minimizing > 0)
+        std::snprintf(elapsed, sizeof elapsed, "%.3f s (search %.3f s, minimizing %.3f s)",
+                      s.stats.elapsed_seconds, s.stats.elapsed_seconds - minimizing, minimizing);
+    else
+        std::snprintf(elapsed, sizeof elapsed, "%.3f s", s.stats.elapsed_seconds);
     std::vector<std::pair<std::string, std::string>> rows = {
         {"model", s.model},
         {"variant", s.variant},

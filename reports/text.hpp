@@ -20,9 +20,10 @@ namespace lockcheck {
 struct CounterexampleSize {
     std::uint32_t preemptions = 0;
     std::uint32_t steps = 0;
-    bool minimized = false;              // a search for a smaller one ran
-    bool minimal = true;                 // false: that search's budget ran out first
-    std::uint32_t found_preemptions = 0; // the one found first
+    bool minimized = false;               // a search for a smaller one ran
+    bool minimal = true;                  // false: a limit or a signal stopped that search first
+    std::string minimize_stopped_by = {}; // which: "--minimize-time 10x", "SIGINT"
+    std::uint32_t found_preemptions = 0;  // the one found first
     std::uint32_t found_steps = 0;
 };
 

@@ -29,6 +29,9 @@ class Strategy {
     virtual void end(const Execution& ex) { (void)ex; }
     // Called after each execution: prepares the next one; false when the search is done.
     virtual bool next_execution() = 0;
+    // The fraction of the search already run, in [0, 1], for a progress line; negative when
+    // the strategy cannot tell. Read every so often between executions, never per step.
+    virtual double explored() const { return -1; }
 };
 
 } // namespace lockcheck

@@ -1,9 +1,14 @@
-// posix_spawn with stdout and stderr sent to temporary files, read back after the exit.
+// posix_spawn with stdout and stderr sent to temporary files, read back after the exit (or
+// stderr to a pseudo-terminal, read as it comes).
 #include "lockcheck_binary.hpp"
 
+#include <chrono>
+#include <csignal>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
+#include <pty.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -44,9 +49,10 @@ class TempFile {
     int fd_;
 };
 
-// Runs the program at `path` with `argv0` as its name and `args` after it.
-Run spawn(const char* path, const std::string& argv0, const std::vector<std::string>& args) {
-    TempFile out, err;
+// Starts the program at `path`, named `argv0`, with `args`, its stdout and stderr on those
+// descriptors.
+pid_t spawn(const char* path, const std::string& argv0, const std::vector<std::string>& args,
+            int out, int err) {
     std::vector<char*> argv{const_cast<char*>(argv0.c_str())};
     for (const std::string& a : args)
         argv.push_back(const_cast<char*>(a.c_str()));
@@ -54,17 +60,33 @@ Run spawn(const char* path, const std::string& argv0, const std::vector<std::str
 
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, out.fd(), STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, err.fd(), STDERR_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, out, STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, err, STDERR_FILENO);
     pid_t pid = 0;
     const int spawned = posix_spawn(&pid, path, &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     CHECK_TEXT(spawned == 0, (std::string("cannot start ") + path).c_str());
+    return pid;
+}
 
+// Its exit code once it is over; 128 + the signal that killed it.
+int exit_code(pid_t pid) {
     int status = 0;
     CHECK_TEXT(waitpid(pid, &status, 0) == pid, "waitpid failed");
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// Runs the program at `path`, named `argv0`, sending it `signal` (if any) after `seconds`.
+Run run_program(const char* path, const std::string& argv0, const std::vector<std::string>& args,
+                int signal, double seconds) {
+    TempFile out, err;
+    const pid_t pid = spawn(path, argv0, args, out.fd(), err.fd());
+    if (signal) {
+        std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+        kill(pid, signal);
+    }
     Run run;
-    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    run.exit_code = exit_code(pid);
     run.out = out.contents();
     run.err = err.contents();
     return run;
@@ -73,15 +95,39 @@ Run spawn(const char* path, const std::string& argv0, const std::vector<std::str
 } // namespace
 
 Run run_lockcheck(const std::vector<std::string>& args) {
-    return run_lockcheck_as("lockcheck", args);
+    return run_program(LOCKCHECK_BINARY, "lockcheck", args, 0, 0);
 }
 
 Run run_lockcheck_as(const std::string& argv0, const std::vector<std::string>& args) {
-    return spawn(LOCKCHECK_BINARY, argv0, args);
+    return run_program(LOCKCHECK_BINARY, argv0, args, 0, 0);
 }
 
 Run run_binary(const char* binary, const std::vector<std::string>& args) {
-    return spawn(binary, binary, args);
+    return run_program(binary, binary, args, 0, 0);
+}
+
+Run run_lockcheck_interrupted(const std::vector<std::string>& args, int signal, double seconds) {
+    return run_program(LOCKCHECK_BINARY, "lockcheck", args, signal, seconds);
+}
+
+Run run_lockcheck_on_terminal(const std::vector<std::string>& args, unsigned short columns) {
+    TempFile out;
+    int terminal = -1, device = -1;
+    winsize size{};
+    size.ws_row = 24;
+    size.ws_col = columns;
+    CHECK_TEXT(openpty(&terminal, &device, nullptr, nullptr, &size) == 0, "openpty failed");
+    const pid_t pid = spawn(LOCKCHECK_BINARY, "lockcheck", args, out.fd(), device);
+    close(device);
+    Run run;
+    // Read as it comes (a full terminal would stall the process); EIO once it has closed it.
+    char buffer[4096];
+    for (ssize_t n; (n = read(terminal, buffer, sizeof buffer)) > 0;)
+        run.err.append(buffer, static_cast<std::size_t>(n));
+    close(terminal);
+    run.exit_code = exit_code(pid);
+    run.out = out.contents();
+    return run;
 }
 
 std::string text_before(const std::string& text, const std::string& marker) {

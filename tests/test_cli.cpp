@@ -33,6 +33,9 @@ const BadInput kBadInputs[] = {
     {{"rename-pin", "--no-such-option"}, "--no-such-option"},
     {{"rename-pin", "--strategy", "bfs"}, "--strategy"},
     {{}, "no model given"},
+    {{"rename-pin", "--minimize-time", "0x"}, "--minimize-time: '0x'"},
+    {{"rename-pin", "--minimize-time", "10"}, "--minimize-time: '10'"},
+    {{"rename-pin", "--minimize-time", "5d"}, "--minimize-time: '5d'"},
 };
 
 std::string joined(const std::vector<std::string>& args) {
@@ -211,4 +214,22 @@ TEST(Cli, locations_add_the_models_line_of_each_step_and_change_nothing_else) {
             CHECK_EQUAL(a[i], b[i]);
     }
     CHECK_EQUAL(10, steps);
+}
+
+TEST(Cli, minimizing_is_counted_in_elapsed_and_a_limit_that_stops_it_says_so) {
+    const Run run = run_lockcheck({"rename-pin", "--variant", "no-pin"});
+    CHECK_TEXT(std::regex_search(run.out, std::regex("\nelapsed       [0-9.]+ s \\(search "
+                                                     "[0-9.]+ s, minimizing [0-9.]+ s\\)\n")),
+               run.out.c_str());
+    // The first of BoundedDfs(0)'s executions cannot be the minimum, which has a preemption.
+    const Run stopped =
+        run_lockcheck({"rename-pin", "--variant", "no-pin", "--minimize-time", "0.000001s"});
+    CHECK_EQUAL(1, stopped.exit_code);
+    CHECK_TEXT(contains(stopped.out, "reported      2 preemptions, 17 steps (not proven minimal: "
+                                     "--minimize-time 0.000001s stopped the search for a smaller "
+                                     "one)\n"),
+               stopped.out.c_str());
+    const Run unminimized = run_lockcheck({"rename-pin", "--variant", "no-pin", "--no-minimize"});
+    CHECK_TEXT(std::regex_search(unminimized.out, std::regex("\nelapsed       [0-9.]+ s\n")),
+               unminimized.out.c_str());
 }

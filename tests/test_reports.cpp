@@ -146,6 +146,7 @@ void same(const SearchStats& e, const SearchStats& a, const std::string& at) {
     same(e.tasks, a.tasks, at + ".tasks");
     same(e.stopped_by, a.stopped_by, at + ".stopped_by");
     same(e.elapsed_seconds, a.elapsed_seconds, at + ".elapsed_seconds");
+    same(e.minimizing_seconds, a.minimizing_seconds, at + ".minimizing_seconds");
     same(e.total, a.total, at + ".total");
     same(e.most, a.most, at + ".most");
     same(e.holds, a.holds, at + ".holds");
@@ -157,6 +158,7 @@ void same(const CounterexampleSize& e, const CounterexampleSize& a, const std::s
     same(e.steps, a.steps, at + ".steps");
     same(e.minimized, a.minimized, at + ".minimized");
     same(e.minimal, a.minimal, at + ".minimal");
+    same(e.minimize_stopped_by, a.minimize_stopped_by, at + ".minimize_stopped_by");
     same(e.found_preemptions, a.found_preemptions, at + ".found_preemptions");
     same(e.found_steps, a.found_steps, at + ".found_steps");
 }
@@ -250,7 +252,7 @@ RunReport corner_cases() {
                  .bound = "depth 4294967295",
                  .stats = {},
                  .violations = 2,
-                 .counterexamples = {{1, 2, true, false, 3, 4}, {0, 0, false, true, 0, 0}},
+                 .counterexamples = {{1, 2, true, false, {}, 3, 4}, {0, 0, false, true, {}, 0, 0}},
                  .sampled = true,
                  .preemption_bound = 2,
                  .pct_depth = 3,
@@ -261,6 +263,8 @@ RunReport corner_cases() {
     r.summary.stats.stopped_by = "--time-limit";
     r.summary.stats.executions = std::numeric_limits<std::uint64_t>::max();
     r.summary.stats.elapsed_seconds = 0.1 + 0.2; // not exactly representable in decimal
+    r.summary.stats.minimizing_seconds = 0.1;
+    r.summary.counterexamples.front().minimize_stopped_by = "--minimize-time 10x";
     r.summary.stats.deepest = std::numeric_limits<std::uint32_t>::max();
     r.summary.stats.most.spins = 7;
     r.summary.stats.holds = {{"a.lock", {3, 9, 5}}, {"b.lock", {1, 1, 1}}};
