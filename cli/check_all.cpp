@@ -105,8 +105,11 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
             r.minimize = false;
             r.colour = request.colour;
             r.program = request.program;
+            r.command = request.command;
             std::ostringstream printed;
             rows.push_back(Row{search(r, printed), printed.str()});
+            // What checking this variant alone exits with.
+            rows.back().report.exit_code = exit_code_of(rows.back().report.summary);
         }
 
     print_table(rows, out);
@@ -128,15 +131,19 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
     out << "\ncheck-all: " << rows.size() << " variants, " << rows.size() - differs - incomplete
         << " as declared, " << differs << " differ, " << incomplete << " incomplete\n";
 
-    std::vector<RunReport> reports;
+    CheckAllReport report{request.command,
+                          differs      ? kExitViolation
+                          : incomplete ? kExitIncomplete
+                                       : kExitOk,
+                          {}};
     for (Row& row : rows)
-        reports.push_back(std::move(row.report));
+        report.runs.push_back(std::move(row.report));
     std::string error;
-    if (!write_check_all_files(request.json, request.junit, reports, error)) {
+    if (!write_check_all_files(request.json, request.junit, report, error)) {
         err << "lockcheck: " << error << "\n";
         return kExitUsage;
     }
-    return differs ? kExitViolation : incomplete ? kExitIncomplete : kExitOk;
+    return report.exit_code;
 }
 
 } // namespace lockcheck::cli

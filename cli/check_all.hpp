@@ -20,6 +20,7 @@ struct CheckAllRequest {
     double time_limit = 0;           // seconds, per variant (0: none)
     bool colour = false;
     std::string program = "lockcheck"; // the command's name, for replay lines
+    std::string command;               // the whole command line, as the JSON records it
 };
 
 // The registered models `request` names; false with a one-line reason for a name unknown.

@@ -34,13 +34,15 @@ constexpr std::uint64_t kMinimizeBudget = 1'000'000;
 RunReport report_of(const CheckRequest& r) {
     RunReport report;
     report.depth = r.options.depth;
+    report.command = r.command;
     return report;
 }
 
-// Writes the report files asked for; exit code 2 if one cannot be written.
-int finish(const CheckRequest& r, const RunReport& report, int code, std::ostream& out,
-           std::ostream& err) {
+// Prints the summary and writes the report files asked for; returns the run's exit code, or 2
+// if a file cannot be written.
+int finish(const CheckRequest& r, RunReport& report, std::ostream& out, std::ostream& err) {
     out << format_summary(report.summary);
+    const int code = report.exit_code = exit_code_of(report.summary);
     std::string error;
     if (write_report_files(r.files, report, error)) return code;
     err << "lockcheck: " << error << "\n";
@@ -101,9 +103,8 @@ int run_replay(const CheckRequest& r, std::ostream& out, std::ostream& err) {
     if (rr.outcome.violation)
         report.counterexamples.push_back(Counterexample{
             *rr.outcome.violation, *r.replay, std::move(rr.trace), replay_command(r, *r.replay)});
-    const int code = s.violations ? kExitViolation : kExitOk;
     report.summary = std::move(s);
-    return finish(r, report, code, out, err);
+    return finish(r, report, out, err);
 }
 
 } // namespace
@@ -145,14 +146,14 @@ RunReport search(const CheckRequest& r, std::ostream& out) {
     return report;
 }
 
+int exit_code_of(const Summary& s) {
+    return s.violations ? kExitViolation : s.stats.stopped_by.empty() ? kExitOk : kExitIncomplete;
+}
+
 int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
     if (r.replay) return run_replay(r, out, err);
     RunReport report = search(r, out);
-    const Summary& s = report.summary;
-    const int code = s.violations                 ? kExitViolation
-                     : s.stats.stopped_by.empty() ? kExitOk
-                                                  : kExitIncomplete;
-    return finish(r, report, code, out, err);
+    return finish(r, report, out, err);
 }
 
 } // namespace lockcheck::cli

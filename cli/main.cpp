@@ -94,13 +94,14 @@ int main(int argc, char** argv) {
 
     CLI::App app{"lockcheck: a deterministic model checker for kernel-style lock protocols",
                  "lockcheck"};
-    app.set_version_flag("--version", "lockcheck " LOCKCHECK_VERSION);
+    app.set_version_flag("--version", std::string("lockcheck ") + lc::kLockcheckVersion);
     app.require_subcommand(1);
     app.failure_message([](const CLI::App*, const CLI::Error& e) { return std::string(e.what()); });
 
     app.add_subcommand("list", "list models, their variants and each variant's expected verdict");
 
     const bool colour = isatty(STDOUT_FILENO) != 0;
+    const std::string command_line = lc::cli::command_line(argc, argv);
     // Replay lines name the command as it is called: lockcheck, or a user's model binary.
     const std::string program = std::filesystem::path(argv[0]).filename().string();
     std::string replay_path;
@@ -149,6 +150,7 @@ int main(int argc, char** argv) {
         r.protocol = &p;
         r.colour = colour;
         r.program = program;
+        r.command = command_line;
         r.values = p.default_values();
         variant_names[i] = p.variants[p.default_variant].name;
         std::vector<std::string> choices;
@@ -246,6 +248,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("check-all")) {
         check_all.colour = colour;
         check_all.program = program;
+        check_all.command = command_line;
         std::vector<const lc::Protocol*> models;
         std::string error;
         if (!lc::cli::select_models(check_all, models, error)) return usage_error(error);
@@ -258,7 +261,8 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("replay")) {
         try {
             return lc::cli::run_replay_file(replay_path, replay_index, replay_files, colour,
-                                            replay_locations, program, std::cout, std::cerr);
+                                            replay_locations, program, command_line, std::cout,
+                                            std::cerr);
         } catch (const std::exception& e) {
             return usage_error("replay: " + std::string(e.what()));
         }

@@ -56,6 +56,25 @@ void write_report_dir(const std::string& dir, const RunReport& report) {
 
 } // namespace
 
+std::string command_line(int argc, const char* const* argv) {
+    std::string line;
+    for (int i = 0; i < argc; ++i) {
+        const std::string word = argv[i];
+        const bool plain =
+            !word.empty() &&
+            word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                   "0123456789_-./=:,+@%") == std::string::npos;
+        std::string quoted = plain ? word : "'";
+        if (!plain) {
+            for (char c : word)
+                quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+            quoted += "'";
+        }
+        line += (i ? " " : "") + quoted;
+    }
+    return line;
+}
+
 bool write_report_files(const ReportFiles& files, const RunReport& report, std::string& error) {
     try {
         if (!files.trace.empty())
@@ -73,11 +92,11 @@ bool write_report_files(const ReportFiles& files, const RunReport& report, std::
 }
 
 bool write_check_all_files(const std::string& json, const std::string& junit,
-                           const std::vector<RunReport>& runs, std::string& error) {
+                           const CheckAllReport& check_all, std::string& error) {
     try {
-        if (!json.empty()) write_text(json, to_json(runs));
+        if (!json.empty()) write_text(json, to_json(check_all));
         if (!junit.empty())
-            write_text(junit, to_junit(runs, JUnitJudging::against_declared_verdict));
+            write_text(junit, to_junit(check_all.runs, JUnitJudging::against_declared_verdict));
     } catch (const std::exception& e) {
         error = e.what();
         return false;

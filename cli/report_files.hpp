@@ -10,6 +10,9 @@
 
 namespace lockcheck::cli {
 
+// "lockcheck rename-pin --json 'my run.json'": argv as a shell would take it back.
+std::string command_line(int argc, const char* const* argv);
+
 struct ReportFiles {
     std::string trace;  // .dot/.svg/.png/.pdf; counterexample N > 1 goes to NAME-N.EXT
     std::string json;   // the JSON report
@@ -22,6 +25,6 @@ bool write_report_files(const ReportFiles& files, const RunReport& report, std::
 // check-all's files: every run in one JSON document and one JUnit suite judged against the
 // declared verdicts (an empty path: not asked for).
 bool write_check_all_files(const std::string& json, const std::string& junit,
-                           const std::vector<RunReport>& runs, std::string& error);
+                           const CheckAllReport& check_all, std::string& error);
 
 } // namespace lockcheck::cli

@@ -1,6 +1,9 @@
-// posix_spawn with stdout and stderr sent to temporary files, read back after the exit.
+// posix_spawn with stdout and stderr sent to temporary files, read back after the exit; the
+// JSON Schema check runs tests/validate_json.py the same way, or keeps the documents for the
+// suite's last test to check together.
 #include "lockcheck_binary.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -46,9 +49,9 @@ class TempFile {
 
 } // namespace
 
-Run run_lockcheck(const std::vector<std::string>& args) {
+Run run_program(const std::vector<std::string>& args) {
     TempFile out, err;
-    std::vector<char*> argv{const_cast<char*>(LOCKCHECK_BINARY)};
+    std::vector<char*> argv;
     for (const std::string& a : args)
         argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -58,10 +61,9 @@ Run run_lockcheck(const std::vector<std::string>& args) {
     posix_spawn_file_actions_adddup2(&actions, out.fd(), STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, err.fd(), STDERR_FILENO);
     pid_t pid = 0;
-    const int spawned =
-        posix_spawn(&pid, LOCKCHECK_BINARY, &actions, nullptr, argv.data(), environ);
+    const int spawned = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
-    CHECK_TEXT(spawned == 0, "cannot start " LOCKCHECK_BINARY);
+    CHECK_TEXT(spawned == 0, ("cannot start " + args[0]).c_str());
 
     int status = 0;
     CHECK_TEXT(waitpid(pid, &status, 0) == pid, "waitpid failed");
@@ -70,6 +72,38 @@ Run run_lockcheck(const std::vector<std::string>& args) {
     run.out = out.contents();
     run.err = err.contents();
     return run;
+}
+
+std::string schema_errors(const std::vector<std::string>& json_files) {
+    std::vector<std::string> argv{"python3", LOCKCHECK_SOURCE_DIR "/tests/validate_json.py",
+                                  LOCKCHECK_SOURCE_DIR "/docs"};
+    argv.insert(argv.end(), json_files.begin(), json_files.end());
+    const Run run = run_program(argv);
+    if (run.exit_code == 0) return "";
+    return "validate_json.py exited " + std::to_string(run.exit_code) + " (is python3-jsonschema " +
+           "installed? tools/setup.sh installs it):\n" + run.out + run.err;
+}
+
+Run run_lockcheck(const std::vector<std::string>& args) {
+    std::vector<std::string> argv{LOCKCHECK_BINARY};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const Run run = run_program(argv);
+    for (std::size_t i = 0; i + 1 < args.size(); ++i)
+        if (args[i] == "--json") keep_for_schema_check(args[i + 1]);
+    return run;
+}
+
+void keep_for_schema_check(const std::string& path) {
+    namespace fs = std::filesystem;
+    if (!fs::is_regular_file(path)) return;
+    // Groups run in parallel, each in a process of its own: the pid and a count make the name.
+    static unsigned kept = 0;
+    const fs::path dir = LOCKCHECK_JSON_OUTPUTS;
+    fs::create_directories(dir);
+    fs::copy_file(path,
+                  dir / (std::to_string(::getpid()) + "-" + std::to_string(++kept) + "-" +
+                         fs::path(path).filename().string()),
+                  fs::copy_options::overwrite_existing);
 }
 
 std::string text_before(const std::string& text, const std::string& marker) {

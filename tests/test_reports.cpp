@@ -1,18 +1,24 @@
 // The machine-readable reports: a JSON report read back gives every field it was written
-// with, two runs of one check differ only in elapsed time, and bad documents are refused
-// naming the field at fault; the JUnit XML parses with a real XML parser (libxml2), has a
-// test case per run and a failure per broken run, and carries any text unharmed.
+// with, says its verdict and exit code, validates against the shipped schema, two runs of one
+// check differ only in elapsed time, and bad documents are refused naming the field at fault;
+// the JUnit XML parses with a real XML parser (libxml2), has a test case per run, a failure
+// per violation and a skip per run that could not look everywhere, and carries any text
+// unharmed; the HTML report tells its counterexamples apart.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include "checker/protocol.hpp"
 #include "cli/check_command.hpp"
 #include "harness.hpp"
+#include "lockcheck_binary.hpp"
 #include "reports/html_report.hpp"
 #include "reports/json_report.hpp"
 #include "reports/junit.hpp"
@@ -230,6 +236,8 @@ void same(const RunReport& e, const RunReport& a) {
     same(e.summary.parameters, a.summary.parameters, "parameters");
     same(e.depth, a.depth, "depth");
     same(e.counterexamples, a.counterexamples, "counterexamples");
+    same(e.command, a.command, "command");
+    same(e.exit_code, a.exit_code, "exit_code");
 }
 
 RunReport read_back(const RunReport& written) {
@@ -269,6 +277,8 @@ RunReport corner_cases() {
         {PropertyKind::final_check, "fin\u00e4l", std::numeric_limits<std::uint64_t>::max(), 0, ""},
         {PropertyKind::check, "c", 24, 24, "spin_unlock(table_lock)"}};
     r.depth = std::numeric_limits<std::uint32_t>::max();
+    r.command = "lockcheck 'mödel \"quoted\"' --json 'a b.json'";
+    r.exit_code = 255;
     Trace t;
     t.tasks = {"t0", "t1"};
     t.steps.push_back({.step = 1,
@@ -369,8 +379,7 @@ TEST(Reports, json_reports_of_broken_variants_read_back_field_by_field) {
 
 TEST(Reports, a_json_report_carries_the_expectation_the_judgement_and_the_properties) {
     const std::string json = to_json(check_variant("rename-pin", "no-pin"));
-    const std::string expected = "  \"violations\": 1,\n"
-                                 "  \"expected\": {\n"
+    const std::string expected = "  \"expected\": {\n"
                                  "    \"verdict\": \"violation\",\n"
                                  "    \"kind\": \"invariant\",\n"
                                  "    \"property\": \"committed log never holds the unlink of an "
@@ -502,6 +511,58 @@ TEST(Reports, a_json_report_starts_with_its_schema_and_version_and_ends_with_a_n
     CHECK_EQUAL('\n', json.back());
 }
 
+TEST(Reports, a_json_report_says_its_minor_version_the_lockcheck_and_the_command_that_wrote_it) {
+    RunReport r = check_variant("rename-pin", "no-pin");
+    r.command = "lockcheck rename-pin --variant no-pin --json r.json";
+    const std::string json = to_json(r);
+    const std::string head =
+        "  \"version\": 1,\n  \"minor_version\": " + std::to_string(kReportMinorVersion) +
+        ",\n  \"lockcheck_version\": \"" + kLockcheckVersion + "\",\n  \"command\": \"" +
+        r.command + "\",\n";
+    CHECK_TEXT(contains(json, head), json.c_str());
+}
+
+TEST(Reports, a_json_report_says_the_verdict_and_the_exit_code_beside_the_declared_one) {
+    RunReport r = check_variant("rename-pin", "no-pin");
+    r.exit_code = 1;
+    const std::string json = to_json(r);
+    CHECK_TEXT(contains(json, "  \"violations\": 1,\n  \"verdict\": \"violation\",\n"
+                              "  \"exit_code\": 1,\n  \"expected\": {\n"
+                              "    \"verdict\": \"violation\",\n    \"kind\": \"invariant\","),
+               json.c_str());
+    // Every verdict line has its name, decided in the verdict line's order.
+    const auto verdict_in_json = [](const Summary& s) {
+        RunReport run;
+        run.summary = s;
+        const std::string doc = to_json(run);
+        const std::size_t at = doc.find("\"verdict\": \"") + 12;
+        return doc.substr(at, doc.find('"', at) - at);
+    };
+    Summary s;
+    CHECK_EQUAL(std::string("verified"), verdict_in_json(s));
+    s.stats.cut = 2;
+    CHECK_EQUAL(std::string("no-violation-within-depth"), verdict_in_json(s));
+    s.preemption_bound = 1;
+    CHECK_EQUAL(std::string("no-violation-within-preemptions"), verdict_in_json(s));
+    s.sampled = true;
+    CHECK_EQUAL(std::string("no-violation-in-sample"), verdict_in_json(s));
+    s.stats.stopped_by = "--time-limit";
+    CHECK_EQUAL(std::string("incomplete"), verdict_in_json(s));
+    s.violations = 1;
+    CHECK_EQUAL(std::string("violation"), verdict_in_json(s));
+}
+
+TEST(Reports, a_report_reaching_every_corner_of_the_schema_validates_against_it) {
+    const std::string path = "/tmp/lockcheck-test-corner-" + std::to_string(::getpid()) + ".json";
+    {
+        std::ofstream out(path, std::ios::binary);
+        out << to_json(corner_cases());
+    }
+    const std::string errors = schema_errors({path});
+    std::remove(path.c_str());
+    CHECK_TEXT(errors.empty(), errors.c_str());
+}
+
 TEST(Reports, two_runs_of_one_check_differ_only_in_elapsed_time) {
     RunReport first = check_variant("rename-pin", "no-pin");
     RunReport second = check_variant("rename-pin", "no-pin");
@@ -553,7 +614,8 @@ TEST(Reports, a_bad_json_report_is_refused_with_a_one_line_reason_naming_the_fie
          "counterexamples[0].violation.kind: \"livelock\" is not a violation kind"},
         {"\"kind\": \"invariant\"", "\"kind\": \"livelock\"",
          "expected.kind: \"livelock\" is not a violation kind"},
-        {"\"verdict\": \"violation\"", "\"verdict\": \"broken\"",
+        {"\"expected\": {\n    \"verdict\": \"violation\"",
+         "\"expected\": {\n    \"verdict\": \"broken\"",
          "expected.verdict: \"broken\" is not \"verified\" or \"violation\""},
         {"\"agreement\": \"as-declared\"", "\"agreement\": \"agreed\"",
          "judgement.agreement: \"agreed\" is not an agreement"},
