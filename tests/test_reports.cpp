@@ -695,6 +695,47 @@ TEST(Reports, junit_has_a_test_case_per_run_and_a_failure_per_broken_run) {
     CHECK_TEXT(contains(failure, "replay: " + c.replay_command), failure.c_str());
 }
 
+TEST(Reports, junit_skips_a_run_that_found_nothing_but_did_not_look_everywhere) {
+    RunReport cut = check_variant("rename-pin", "atomic");
+    cut.summary.stats.cut = 3;
+    RunReport limited = check_variant("rename-pin", "atomic");
+    limited.summary.stats.stopped_by = "--max-executions 10";
+    const RunReport complete = check_variant("rename-pin", "atomic");
+    CHECK_EQUAL(0u, complete.summary.stats.cut);
+    const XmlDoc doc = parse_xml(to_junit({cut, limited, complete}));
+    xmlDoc* d = doc.get();
+    CHECK_EQUAL(std::string("2"), xpath_string(d, "/testsuites/testsuite/@skipped"));
+    CHECK_EQUAL(std::string("0"), xpath_string(d, "/testsuites/testsuite/@failures"));
+    CHECK_EQUAL(std::string("incomplete: 3 executions were cut by the depth bound"),
+                xpath_string(d, "//testcase[1]/skipped/@message"));
+    CHECK_EQUAL(std::string("incomplete: --max-executions 10 stopped the search"),
+                xpath_string(d, "//testcase[2]/skipped/@message"));
+    CHECK_EQUAL(0L, xpath_count(d, "//testcase[3]/skipped"));
+}
+
+TEST(Reports, junit_gives_each_violation_of_a_run_its_own_failure) {
+    RunReport r = check_variant("rename-pin", "no-pin");
+    const RunReport deadlock = check_variant("buffered-write", "relock-before-dio-end");
+    r.counterexamples.push_back(deadlock.counterexamples.front());
+    r.summary.violations = 2;
+    const XmlDoc doc = parse_xml(to_junit({r}));
+    xmlDoc* d = doc.get();
+    CHECK_EQUAL(std::string("1"), xpath_string(d, "/testsuites/testsuite/@failures"));
+    CHECK_EQUAL(2L, xpath_count(d, "//testcase/failure"));
+    for (std::size_t i = 0; i < 2; ++i) {
+        const Counterexample& c = r.counterexamples[i];
+        const Counterexample& other = r.counterexamples[1 - i];
+        const std::string at = "//testcase/failure[" + std::to_string(i + 1) + "]";
+        CHECK_EQUAL(std::string(kind_name(c.violation.kind)), xpath_string(d, at + "/@type"));
+        CHECK_EQUAL(c.violation.headline(), xpath_string(d, at + "/@message"));
+        const std::string text = xpath_string(d, at);
+        CHECK_TEXT(contains(text, format_violation(c.violation) + format_trace(c.trace)),
+                   text.c_str());
+        CHECK_TEXT(contains(text, "replay: " + c.replay_command), text.c_str());
+        CHECK_TEXT(!contains(text, "replay: " + other.replay_command), text.c_str());
+    }
+}
+
 TEST(Reports, junit_carries_markup_characters_and_control_characters_unharmed) {
     RunReport r;
     r.summary.model = "model<&\"'>";
