@@ -443,6 +443,52 @@ TEST(Reports, the_html_report_shows_the_sizes_the_judgement_and_every_property_w
                html.c_str());
 }
 
+TEST(Reports, the_html_report_shows_the_command_the_sizes_and_the_declared_verdict) {
+    RunReport r = check_variant("rename-pin", "no-pin");
+    r.command = "build/lockcheck rename-pin --variant no-pin --report 'my report'";
+    const std::string html = to_html(r, {});
+    CHECK_TEXT(contains(html, "<tr><th>command</th><td><code>build/lockcheck rename-pin --variant "
+                              "no-pin --report 'my report'</code></td></tr>\n"
+                              "<tr><th>model</th><td>rename-pin</td></tr>\n"
+                              "<tr><th>variant</th><td>no-pin</td></tr>\n"
+                              "<tr><th>sizes</th><td>renames=1 fsyncs=1</td></tr>\n"
+                              "<tr><th>declared</th><td>violation (invariant): committed log never "
+                              "holds the unlink of an old name without the link of its new "
+                              "name</td></tr>\n"),
+               html.c_str());
+    CHECK_TEXT(contains(html, "<tr><th>lockcheck</th><td>" + std::string(kLockcheckVersion)),
+               html.c_str());
+}
+
+TEST(Reports, the_html_report_heads_each_counterexample_apart_and_reds_its_violating_row) {
+    // Two deadlocks: one kind, one property, two cycles.
+    RunReport r = check_variant("buffered-write", "relock-before-dio-end");
+    Counterexample other = r.counterexamples.front();
+    other.violation.message = "deadlock: wait-for cycle truncate -> write0 -> truncate";
+    r.counterexamples.push_back(other);
+    const std::string html = to_html(r, {});
+    for (std::size_t i = 0; i < 2; ++i) {
+        std::string message = r.counterexamples[i].violation.message;
+        for (std::size_t at = 0; (at = message.find('>', at)) != std::string::npos;)
+            message.replace(at, 1, "&gt;");
+        const std::string heading = "<h2 class=\"violation\">Counterexample " +
+                                    std::to_string(i + 1) + " of 2: " + message + "</h2>";
+        CHECK_TEXT(contains(html, heading), heading.c_str());
+    }
+    // The last row of each trace, the violating step, is red; no other row is.
+    const TraceStep& last = r.counterexamples.front().trace.steps.back();
+    const std::size_t red = html.find("<span class=\"sgr31\">");
+    CHECK_TEXT(red != std::string::npos, html.c_str());
+    const std::string row = html.substr(red, html.find('\n', red) - red);
+    CHECK_TEXT(contains(row, std::to_string(last.step) + " ") && contains(row, last.operation) &&
+                   contains(row, "</span>"),
+               row.c_str());
+    std::size_t rows = 0;
+    for (std::size_t at = 0; (at = html.find("class=\"sgr31\"", at)) != std::string::npos; ++at)
+        ++rows;
+    CHECK_EQUAL(2u, rows);
+}
+
 TEST(Reports, the_html_report_traces_each_step_with_the_models_line) {
     const RunReport r = check_variant("rename-pin", "no-pin");
     const std::string html = to_html(r, {});
