@@ -90,6 +90,11 @@ bool select_models(const CheckAllRequest& request, std::vector<const Protocol*>&
 
 int run_check_all(const CheckAllRequest& request, const std::vector<const Protocol*>& models,
                   std::ostream& out, std::ostream& err) {
+    // A file that cannot be written is found before the searches, not after them.
+    if (std::string error; !check_check_all_files(request.json, request.junit, error)) {
+        err << "lockcheck: " << error << "\n";
+        return kExitUsage;
+    }
     std::vector<Row> rows;
     for (const Protocol* p : models)
         for (std::size_t v = 0; v < p->variants.size(); ++v) {

@@ -151,6 +151,11 @@ int exit_code_of(const Summary& s) {
 }
 
 int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
+    // A file that cannot be written is found before the search, not after it.
+    if (std::string error; !check_report_files(r.files, error)) {
+        err << "lockcheck: " << error << "\n";
+        return kExitUsage;
+    }
     if (r.replay) return run_replay(r, out, err);
     RunReport report = search(r, out);
     return finish(r, report, out, err);
