@@ -90,6 +90,11 @@ bool select_models(const CheckAllRequest& request, std::vector<const Protocol*>&
 
 int run_check_all(const CheckAllRequest& request, const std::vector<const Protocol*>& models,
                   std::ostream& out, std::ostream& err, ProgressLine* progress) {
+    // A file that cannot be written is found before the searches, not after them.
+    if (std::string error; !check_check_all_files(request.json, request.junit, error)) {
+        err << "lockcheck: " << error << "\n";
+        return kExitUsage;
+    }
     std::vector<std::pair<const Protocol*, std::size_t>> variants;
     for (const Protocol* p : models)
         for (std::size_t v = 0; v < p->variants.size(); ++v)
@@ -109,12 +114,15 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
         r.minimize = false;
         r.colour = request.colour;
         r.program = request.program;
+        r.command = request.command;
         r.options.stop = request.stop;
         r.progress = progress;
         if (progress)
             progress->context.label = p->name + " --variant " + p->variants[v].name + ": ";
         std::ostringstream printed;
         rows.push_back(Row{search(r, printed), printed.str()});
+        // What checking this variant alone exits with.
+        rows.back().report.exit_code = exit_code_of(rows.back().report.summary);
         // The variant running when the signal came is in the table, incomplete.
         if (stopped()) break;
     }
@@ -141,16 +149,20 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
         out << "check-all: " << signal_name(*request.stop) << " stopped it after " << rows.size()
             << " of " << variants.size() << " variants; the rest were not checked\n";
 
-    std::vector<RunReport> reports;
+    CheckAllReport report{request.command,
+                          stopped()    ? interrupted_exit_code(*request.stop)
+                          : differs    ? kExitViolation
+                          : incomplete ? kExitIncomplete
+                                       : kExitOk,
+                          {}};
     for (Row& row : rows)
-        reports.push_back(std::move(row.report));
+        report.runs.push_back(std::move(row.report));
     std::string error;
-    if (!write_check_all_files(request.json, request.junit, reports, error)) {
+    if (!write_check_all_files(request.json, request.junit, report, error)) {
         err << "lockcheck: " << error << "\n";
         return kExitUsage;
     }
-    if (stopped()) return interrupted_exit_code(*request.stop);
-    return differs ? kExitViolation : incomplete ? kExitIncomplete : kExitOk;
+    return report.exit_code;
 }
 
 } // namespace lockcheck::cli

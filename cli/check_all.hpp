@@ -23,6 +23,7 @@ struct CheckAllRequest {
     bool colour = false;
     std::string program = "lockcheck"; // the command's name, for replay lines
     const StopRequest* stop = nullptr; // set by a signal: stop after the variant running then
+    std::string command;               // the whole command line, as the JSON records it
 };
 
 // The registered models `request` names; false with a one-line reason for a name unknown.

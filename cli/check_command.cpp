@@ -44,13 +44,18 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 RunReport report_of(const CheckRequest& r) {
     RunReport report;
     report.depth = r.options.depth;
+    report.command = r.command;
     return report;
 }
 
-// Writes the report files asked for; exit code 2 if one cannot be written.
-int finish(const CheckRequest& r, const RunReport& report, int code, std::ostream& out,
-           std::ostream& err) {
+// Prints the summary and writes the report files asked for; returns the run's exit code, or 2
+// if a file cannot be written.
+int finish(const CheckRequest& r, RunReport& report, std::ostream& out, std::ostream& err) {
     out << format_summary(report.summary);
+    int code = exit_code_of(report.summary);
+    // The files are written all the same: what was found before the signal is kept.
+    if (r.options.stop && *r.options.stop) code = interrupted_exit_code(*r.options.stop);
+    report.exit_code = code;
     std::string error;
     if (write_report_files(r.files, report, error)) return code;
     err << "lockcheck: " << error << "\n";
@@ -134,9 +139,8 @@ int run_replay(const CheckRequest& r, std::ostream& out, std::ostream& err) {
     if (rr.outcome.violation)
         report.counterexamples.push_back(Counterexample{
             *rr.outcome.violation, *r.replay, std::move(rr.trace), replay_command(r, *r.replay)});
-    const int code = s.violations ? kExitViolation : kExitOk;
     report.summary = std::move(s);
-    return finish(r, report, code, out, err);
+    return finish(r, report, out, err);
 }
 
 } // namespace
@@ -208,16 +212,19 @@ RunReport search(const CheckRequest& r, std::ostream& out) {
     return report;
 }
 
+int exit_code_of(const Summary& s) {
+    return s.violations ? kExitViolation : s.stats.stopped_by.empty() ? kExitOk : kExitIncomplete;
+}
+
 int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
+    // A file that cannot be written is found before the search, not after it.
+    if (std::string error; !check_report_files(r.files, error)) {
+        err << "lockcheck: " << error << "\n";
+        return kExitUsage;
+    }
     if (r.replay) return run_replay(r, out, err);
     RunReport report = search(r, out);
-    const Summary& s = report.summary;
-    int code = s.violations                 ? kExitViolation
-               : s.stats.stopped_by.empty() ? kExitOk
-                                            : kExitIncomplete;
-    // The files are written all the same: what was found before the signal is kept.
-    if (r.options.stop && *r.options.stop) code = interrupted_exit_code(*r.options.stop);
-    return finish(r, report, code, out, err);
+    return finish(r, report, out, err);
 }
 
 } // namespace lockcheck::cli

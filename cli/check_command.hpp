@@ -57,10 +57,13 @@ struct CheckRequest {
     // The command's own name, as replay lines print it: a user's binary built with
     // lockcheck_add_model replays its own models.
     std::string program = "lockcheck";
-    ReportFiles files; // --trace, --json, --junit, --report
+    std::string command; // the whole command line, as the reports record it
+    ReportFiles files;   // --trace, --json, --junit, --report
 };
 
 int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err);
+// The exit code of a check or replay whose summary is `summary`.
+int exit_code_of(const Summary& summary);
 // The search of `request` (not a replay) as the report files describe it, each counterexample
 // printed to `out` as run_check prints it, the summary block not.
 RunReport search(const CheckRequest& request, std::ostream& out);

@@ -246,7 +246,7 @@ int main(int argc, char** argv) {
     const std::string program = argv[0];
     CLI::App app{"lockcheck: a deterministic model checker for kernel-style lock protocols",
                  program};
-    app.set_version_flag("--version", "lockcheck " LOCKCHECK_VERSION);
+    app.set_version_flag("--version", std::string("lockcheck ") + lc::kLockcheckVersion);
     app.require_subcommand(1);
     app.failure_message([](const CLI::App*, const CLI::Error& e) { return std::string(e.what()); });
 
@@ -259,6 +259,7 @@ int main(int argc, char** argv) {
         ->add_option("model", help_model, "a model")
         ->type_name("MODEL");
 
+    const std::string command_line = lc::cli::command_line(argc, argv);
     std::string replay_path;
     unsigned replay_index = 1;
     bool replay_locations = false;
@@ -312,6 +313,7 @@ int main(int argc, char** argv) {
         lc::cli::CheckRequest& r = requests[i];
         r.protocol = &p;
         r.program = program;
+        r.command = command_line;
         r.values = p.default_values();
         variant_names[i] = p.variants[p.default_variant].name;
         std::vector<std::string> choices;
@@ -443,6 +445,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("check-all")) {
         check_all.colour = use_colour(check_all_colour);
         check_all.program = program;
+        check_all.command = command_line;
         std::vector<const lc::Protocol*> models;
         std::string error;
         if (!lc::cli::select_models(check_all, models, error)) return usage_error(error);
@@ -459,7 +462,7 @@ int main(int argc, char** argv) {
         try {
             return lc::cli::run_replay_file(replay_path, replay_index, replay_files,
                                             use_colour(replay_colour), replay_locations, program,
-                                            std::cout, std::cerr);
+                                            command_line, std::cout, std::cerr);
         } catch (const std::exception& e) {
             return usage_error("replay: " + std::string(e.what()));
         }

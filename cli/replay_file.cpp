@@ -60,8 +60,8 @@ bool request_of(const RunReport& report, unsigned index, CheckRequest& r, std::s
 } // namespace
 
 int run_replay_file(const std::string& path, unsigned index, const ReportFiles& files, bool colour,
-                    bool locations, const std::string& program, std::ostream& out,
-                    std::ostream& err) {
+                    bool locations, const std::string& program, const std::string& command,
+                    std::ostream& out, std::ostream& err) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         err << "lockcheck: replay: cannot read " << path << "\n";
@@ -79,6 +79,7 @@ int run_replay_file(const std::string& path, unsigned index, const ReportFiles& 
     r.colour = colour;
     r.locations = locations;
     r.program = program;
+    r.command = command;
     r.files = files;
     return run_check(r, out, err);
 }

@@ -10,9 +10,10 @@
 namespace lockcheck::cli {
 
 // `index`: which counterexample of the report, from 1; `colour` and `locations` as in
-// CheckRequest; `program`: the command's name, for replay lines. Returns the process exit code.
+// CheckRequest; `program`: the command's name, for replay lines; `command`: the whole command
+// line, for the reports. Returns the process exit code.
 int run_replay_file(const std::string& path, unsigned index, const ReportFiles& files, bool colour,
-                    bool locations, const std::string& program, std::ostream& out,
-                    std::ostream& err);
+                    bool locations, const std::string& program, const std::string& command,
+                    std::ostream& out, std::ostream& err);
 
 } // namespace lockcheck::cli

@@ -1,10 +1,17 @@
-// Writing the report files of a run.
+// Writing the report files of a run: each to a temporary file beside it, all renamed into
+// place once every one is written.
 #include "report_files.hpp"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "reports/graph.hpp"
 #include "reports/html_report.hpp"
@@ -16,11 +23,70 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void write_text(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-    out.close();
-    if (!out) throw std::runtime_error("cannot write " + path);
+// Files written under temporary names beside the ones they replace (a rename within one
+// directory is atomic), so that a run that fails half-way leaves every file as it was:
+// commit() renames them all into place; whatever is not committed is removed.
+class StagedFiles {
+  public:
+    StagedFiles() = default;
+    StagedFiles(const StagedFiles&) = delete;
+    StagedFiles& operator=(const StagedFiles&) = delete;
+    ~StagedFiles() {
+        for (const Staged& s : staged_)
+            std::remove(s.temporary.c_str());
+    }
+
+    // A new, empty temporary file to write instead of `path`, in its directory and with its
+    // extension (Graphviz picks the format by it): ".NAME.XXXXXX.EXT".
+    std::string stage(const std::string& path) {
+        if (fs::is_directory(path))
+            throw std::runtime_error("cannot write " + path + ": a directory");
+        const fs::path p(path);
+        const std::string ext = p.extension().string();
+        std::string temporary =
+            (p.parent_path() / ("." + p.filename().string() + ".XXXXXX" + ext)).string();
+        const int fd = mkstemps(temporary.data(), static_cast<int>(ext.size()));
+        if (fd < 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+        // mkstemps makes it private; the file replacing `path` gets a new file's permissions.
+        const mode_t mask = umask(0);
+        umask(mask);
+        fchmod(fd, 0666 & ~mask);
+        close(fd);
+        staged_.push_back(Staged{temporary, path});
+        return temporary;
+    }
+
+    void stage_text(const std::string& path, const std::string& text) {
+        std::ofstream out(stage(path), std::ios::binary);
+        out << text;
+        out.close();
+        if (!out) throw std::runtime_error("cannot write " + path);
+    }
+
+    void commit() {
+        for (const Staged& s : staged_)
+            if (std::rename(s.temporary.c_str(), s.path.c_str()) != 0)
+                throw std::runtime_error("cannot write " + s.path + ": " + std::strerror(errno));
+        staged_.clear();
+    }
+
+  private:
+    struct Staged {
+        std::string temporary, path;
+    };
+    std::vector<Staged> staged_;
+};
+
+// Whether `path` can be written: a temporary file beside it can be made (and is removed).
+void check_writable(const std::string& path) {
+    StagedFiles probe;
+    probe.stage(path);
+}
+
+void create_report_dir(const std::string& dir) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw std::runtime_error("cannot create " + dir + ": " + ec.message());
 }
 
 std::string read_text(const std::string& path) {
@@ -39,32 +105,99 @@ std::string numbered(const std::string& path, std::size_t index) {
         .string();
 }
 
-void write_report_dir(const std::string& dir, const RunReport& report) {
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) throw std::runtime_error("cannot create " + dir + ": " + ec.message());
+std::string drawing_name(std::size_t index) {
+    return "counterexample-" + std::to_string(index + 1) + ".svg";
+}
+
+void stage_report_dir(StagedFiles& staged, const std::string& dir, const RunReport& report) {
     std::vector<std::string> drawings;
     for (std::size_t i = 0; i < report.counterexamples.size(); ++i) {
         const Counterexample& c = report.counterexamples[i];
-        const std::string svg =
-            (fs::path(dir) / ("counterexample-" + std::to_string(i + 1) + ".svg")).string();
+        const std::string svg = staged.stage((fs::path(dir) / drawing_name(i)).string());
         write_trace_graph(c.trace, c.violation, svg);
         drawings.push_back(read_text(svg));
     }
-    write_text((fs::path(dir) / "index.html").string(), to_html(report, drawings));
+    staged.stage_text((fs::path(dir) / "index.html").string(), to_html(report, drawings));
+}
+
+// The drawings an earlier run left in a reused --report directory beyond this run's `kept`:
+// its index.html no longer shows them.
+void remove_stale_drawings(const std::string& dir, std::size_t kept) {
+    std::error_code ec;
+    for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+        const std::string name = e.path().filename().string();
+        const std::string prefix = "counterexample-", suffix = ".svg";
+        if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
+            name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+            continue;
+        const std::string number =
+            name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+        if (number.find_first_not_of("0123456789") != std::string::npos || number[0] == '0')
+            continue;
+        if (number.size() > 9 || std::stoul(number) > kept) fs::remove(e.path(), ec);
+    }
 }
 
 } // namespace
 
+std::string command_line(int argc, const char* const* argv) {
+    std::string line;
+    for (int i = 0; i < argc; ++i) {
+        const std::string word = argv[i];
+        const bool plain =
+            !word.empty() &&
+            word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                   "0123456789_-./=:,+@%") == std::string::npos;
+        std::string quoted = plain ? word : "'";
+        if (!plain) {
+            for (char c : word)
+                quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+            quoted += "'";
+        }
+        line += (i ? " " : "") + quoted;
+    }
+    return line;
+}
+
+bool check_report_files(const ReportFiles& files, std::string& error) {
+    try {
+        for (const std::string* path : {&files.trace, &files.json, &files.junit})
+            if (!path->empty()) check_writable(*path);
+        if (!files.report.empty()) {
+            create_report_dir(files.report);
+            check_writable((fs::path(files.report) / "index.html").string());
+        }
+    } catch (const std::exception& e) {
+        error = e.what();
+        return false;
+    }
+    return true;
+}
+
+bool check_check_all_files(const std::string& json, const std::string& junit, std::string& error) {
+    ReportFiles files;
+    files.json = json;
+    files.junit = junit;
+    return check_report_files(files, error);
+}
+
 bool write_report_files(const ReportFiles& files, const RunReport& report, std::string& error) {
     try {
+        StagedFiles staged;
         if (!files.trace.empty())
             for (std::size_t i = 0; i < report.counterexamples.size(); ++i)
                 write_trace_graph(report.counterexamples[i].trace,
-                                  report.counterexamples[i].violation, numbered(files.trace, i));
-        if (!files.json.empty()) write_text(files.json, to_json(report));
-        if (!files.junit.empty()) write_text(files.junit, to_junit({report}));
-        if (!files.report.empty()) write_report_dir(files.report, report);
+                                  report.counterexamples[i].violation,
+                                  staged.stage(numbered(files.trace, i)));
+        if (!files.json.empty()) staged.stage_text(files.json, to_json(report));
+        if (!files.junit.empty()) staged.stage_text(files.junit, to_junit({report}));
+        if (!files.report.empty()) {
+            create_report_dir(files.report);
+            stage_report_dir(staged, files.report, report);
+        }
+        staged.commit();
+        if (!files.report.empty())
+            remove_stale_drawings(files.report, report.counterexamples.size());
     } catch (const std::exception& e) {
         error = e.what();
         return false;
@@ -73,11 +206,14 @@ bool write_report_files(const ReportFiles& files, const RunReport& report, std::
 }
 
 bool write_check_all_files(const std::string& json, const std::string& junit,
-                           const std::vector<RunReport>& runs, std::string& error) {
+                           const CheckAllReport& check_all, std::string& error) {
     try {
-        if (!json.empty()) write_text(json, to_json(runs));
+        StagedFiles staged;
+        if (!json.empty()) staged.stage_text(json, to_json(check_all));
         if (!junit.empty())
-            write_text(junit, to_junit(runs, JUnitJudging::against_declared_verdict));
+            staged.stage_text(junit,
+                              to_junit(check_all.runs, JUnitJudging::against_declared_verdict));
+        staged.commit();
     } catch (const std::exception& e) {
         error = e.what();
         return false;

@@ -1,6 +1,7 @@
 // The files a run writes besides its output: --trace (a drawing per counterexample), --json,
 // --junit and --report DIR. Errors are values: a file that cannot be written is the user's
-// input error, reported in one line.
+// input error, reported in one line, found before the search where it can be; and a run
+// writes all its files or none (each goes to a temporary file beside it, renamed at the end).
 #pragma once
 
 #include <string>
@@ -17,11 +18,22 @@ struct ReportFiles {
     std::string report; // a directory for index.html and the drawings
 };
 
-// Writes every file asked for; false with a one-line reason if one cannot be written.
+// "lockcheck rename-pin --json 'my run.json'": argv as a shell would take it back.
+std::string command_line(int argc, const char* const* argv);
+
+// Before the search: whether every file asked for can be written (its directory takes a new
+// file, and it is not a directory); creates the --report directory. False with a one-line
+// reason if one cannot.
+bool check_report_files(const ReportFiles& files, std::string& error);
+// The same for check-all's files (an empty path: not asked for).
+bool check_check_all_files(const std::string& json, const std::string& junit, std::string& error);
+
+// Writes every file asked for; false with a one-line reason if one cannot be written, and
+// then none is: a file that was there before is left as it was.
 bool write_report_files(const ReportFiles& files, const RunReport& report, std::string& error);
 // check-all's files: every run in one JSON document and one JUnit suite judged against the
 // declared verdicts (an empty path: not asked for).
 bool write_check_all_files(const std::string& json, const std::string& junit,
-                           const std::vector<RunReport>& runs, std::string& error);
+                           const CheckAllReport& check_all, std::string& error);
 
 } // namespace lockcheck::cli

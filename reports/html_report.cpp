@@ -1,5 +1,6 @@
 // HTML around the text reports and the Graphviz drawings; it formats nothing of its own but
-// the table of properties, whose names it gives whole.
+// the table of what was run, the counterexamples' headings and the table of properties, whose
+// names it gives whole.
 #include "html_report.hpp"
 
 namespace lockcheck {
@@ -29,6 +30,36 @@ std::string escaped(const std::string& text) {
     return out;
 }
 
+// A trace coloured for a terminal (format_trace's ANSI colours) as HTML: each colour opens a
+// span of class "sgrN", and a reset closes them all, so that the page marks the rows a terminal
+// does (the violating row red, a preemption's star yellow).
+std::string coloured(const std::string& text) {
+    std::string out;
+    std::size_t open = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const std::size_t end = text.compare(i, 2, "\033[") == 0 ? text.find('m', i) : i;
+        if (end == i || end == std::string::npos) {
+            out += escaped(std::string(1, text[i]));
+            continue;
+        }
+        std::string code = text.substr(i + 2, end - i - 2);
+        i = end;
+        if (code.empty() || code == "0") {
+            for (; open; --open)
+                out += "</span>";
+            continue;
+        }
+        std::string classes = "sgr";
+        for (char c : code)
+            classes += c == ';' ? std::string(" sgr") : std::string(1, c);
+        out += "<span class=\"" + escaped(classes) + "\">";
+        ++open;
+    }
+    for (; open; --open)
+        out += "</span>";
+    return out;
+}
+
 // The <svg> element of an SVG document, without the XML prolog and doctype before it.
 std::string svg_element(const std::string& document) {
     const auto at = document.find("<svg");
@@ -41,7 +72,10 @@ constexpr const char* kStyle = "body{font-family:sans-serif;margin:2em}"
                                "h2.violation{color:#b00}"
                                "table{border-collapse:collapse}"
                                "td,th{border:1px solid #ddd;padding:.2em .5em;text-align:left}"
-                               ".differs,.note{color:#b00}.incomplete{color:#a60}";
+                               ".differs,.note{color:#b00}.incomplete{color:#a60}"
+                               "table.run th{background:#f6f6f6}"
+                               ".sgr31{color:#b00;background:#fdd;font-weight:bold}"
+                               ".sgr33{color:#a60;font-weight:bold}.sgr1{font-weight:bold}";
 
 // "--renames 1 --fsyncs 1": the sizes as the command line takes them.
 std::string size_options(const Summary& s) {
@@ -49,6 +83,45 @@ std::string size_options(const Summary& s) {
     for (const auto& [name, value] : s.parameters)
         text += " --" + name + " " + std::to_string(value);
     return text;
+}
+
+// "violation (invariant): committed log never holds ...", "verified": what the variant
+// declares (`lockcheck list`).
+std::string declared_text(const Expectation& e) {
+    if (!e.expects_violation) return "verified";
+    const std::string kind(kind_name(e.kind));
+    return "violation (" + kind + ")" + (e.property == kind ? "" : ": " + e.property);
+}
+
+// What was run and what it may claim: the exact command line, the model and its sizes, the
+// declared verdict, the search and the verdict.
+std::string run_table(const RunReport& report) {
+    const Summary& s = report.summary;
+    std::vector<std::pair<std::string, std::string>> rows;
+    if (!report.command.empty()) rows.emplace_back("command", report.command);
+    rows.emplace_back("model", s.model);
+    rows.emplace_back("variant", s.variant);
+    if (!s.parameters.empty()) rows.emplace_back("sizes", sizes_text(s.parameters));
+    if (s.judgement) rows.emplace_back("declared", declared_text(s.judgement->expected));
+    rows.emplace_back("strategy", s.strategy);
+    rows.emplace_back("bound", s.bound);
+    rows.emplace_back("verdict", verdict(s));
+    rows.emplace_back("lockcheck", kLockcheckVersion);
+    std::string html = "<table class=\"run\">\n";
+    for (const auto& [key, value] : rows)
+        html += "<tr><th>" + key + "</th><td>" +
+                (key == "command" ? "<code>" + escaped(value) + "</code>" : escaped(value)) +
+                "</td></tr>\n";
+    return html + "</table>\n";
+}
+
+// "Counterexample 2 of 3: hang: no task can run and nothing can wake push0 in
+// schedule(parent.lock_wq)": the violation's headline, which names its kind, property, objects
+// and tasks (and the model's line, if one call broke it), so that two of one kind read apart.
+std::string counterexample_heading(const Violation& v, std::size_t index, std::size_t count) {
+    std::string heading = "Counterexample " + std::to_string(index + 1);
+    if (count > 1) heading += " of " + std::to_string(count);
+    return heading + ": " + v.headline();
 }
 
 // Every property with its whole name and how often the search evaluated it.
@@ -72,6 +145,7 @@ std::string to_html(const RunReport& report, const std::vector<std::string>& dra
                        escaped(title) + "</title>\n<style>" + kStyle +
                        "</style>\n</head>\n<body>\n<h1>" + escaped(title) + "</h1>\n<p>" +
                        escaped(verdict(s)) + "</p>\n";
+    html += run_table(report);
     if (s.judgement)
         html += "<p class=\"" + std::string(agreement_name(s.judgement->agreement)) +
                 "\">expected " + escaped(s.judgement->text) + "</p>\n";
@@ -79,15 +153,15 @@ std::string to_html(const RunReport& report, const std::vector<std::string>& dra
     if (!s.stats.properties.empty()) html += properties_table(s.stats.properties);
     for (std::size_t i = 0; i < report.counterexamples.size(); ++i) {
         const Counterexample& c = report.counterexamples[i];
-        html += "<h2 class=\"violation\">Counterexample " + std::to_string(i + 1) + ": " +
-                escaped(std::string(kind_name(c.violation.kind))) + ", " +
-                escaped(c.violation.property) + "</h2>\n";
+        html += "<h2 class=\"violation\">" +
+                escaped(counterexample_heading(c.violation, i, report.counterexamples.size())) +
+                "</h2>\n";
         if (i < drawings.size())
             html += "<div class=\"drawing\">\n" + svg_element(drawings[i]) + "</div>\n";
         // A report is read beside the model: every step names the model's line that made it.
-        html += "<pre>" +
-                escaped(format_violation(c.violation) +
-                        format_trace(c.trace, /*colour=*/false, /*locations=*/true)) +
+        // The trace is coloured as on a terminal: its violating row is red.
+        html += "<pre>" + escaped(format_violation(c.violation)) +
+                coloured(format_trace(c.trace, /*colour=*/true, /*locations=*/true)) +
                 "replay: " + escaped(c.replay_command) + "\n</pre>\n";
     }
     return html + "</body>\n</html>\n";

@@ -1,5 +1,7 @@
-// The --report page: one self-contained index.html with a run's summary and, for each
-// counterexample, its drawing (inline SVG) and its text trace, readable without a server.
+// The --report page: one self-contained index.html with what was run (the exact command line,
+// the sizes, the declared verdict), the run's summary and, for each counterexample, a heading
+// that tells it from the others, its drawing (inline SVG) and its text trace with the
+// violating row red, readable without a server.
 #pragma once
 
 #include <string>

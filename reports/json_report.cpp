@@ -9,6 +9,8 @@
 
 namespace lockcheck {
 
+const char* const kLockcheckVersion = LOCKCHECK_VERSION;
+
 namespace {
 
 // Ordered, so that the keys come out in the order written here, the schema's order.
@@ -378,6 +380,9 @@ RunReport read_report(const Value& doc) {
                             std::to_string(kReportVersion) + ")");
 
     RunReport r;
+    // Added in version 1.4.
+    if (doc.has("command")) r.command = doc["command"].string();
+    if (doc.has("exit_code")) r.exit_code = doc["exit_code"].count<std::uint8_t>();
     r.summary.model = doc["model"].string();
     r.summary.variant = doc["variant"].string();
     for (const Value& p : doc["parameters"].elements())
@@ -420,6 +425,9 @@ Json report_json(const RunReport& r) {
     Json doc{
         {"schema", kReportSchema},
         {"version", kReportVersion},
+        {"minor_version", kReportMinorVersion},
+        {"lockcheck_version", kLockcheckVersion},
+        {"command", r.command},
         {"model", r.summary.model},
         {"variant", r.summary.variant},
         {"parameters", std::move(parameters)},
@@ -427,6 +435,8 @@ Json report_json(const RunReport& r) {
         {"depth", r.depth},
         {"bound", r.summary.bound},
         {"violations", r.summary.violations},
+        {"verdict", std::string(verdict_name(verdict_of(r.summary)))},
+        {"exit_code", r.exit_code},
         {"expected",
          r.summary.judgement ? expected_json(r.summary.judgement->expected) : Json(nullptr)},
         {"judgement", r.summary.judgement ? judgement_json(*r.summary.judgement) : Json(nullptr)},
@@ -452,12 +462,17 @@ std::string to_json(const RunReport& r) {
     return text_of(report_json(r));
 }
 
-std::string to_json(const std::vector<RunReport>& runs) {
+std::string to_json(const CheckAllReport& check_all) {
     Json reports = Json::array();
-    for (const RunReport& r : runs)
+    for (const RunReport& r : check_all.runs)
         reports.push_back(report_json(r));
-    return text_of(Json{
-        {"schema", kCheckAllSchema}, {"version", kReportVersion}, {"runs", std::move(reports)}});
+    return text_of(Json{{"schema", kCheckAllSchema},
+                        {"version", kReportVersion},
+                        {"minor_version", kReportMinorVersion},
+                        {"lockcheck_version", kLockcheckVersion},
+                        {"command", check_all.command},
+                        {"exit_code", check_all.exit_code},
+                        {"runs", std::move(reports)}});
 }
 
 bool from_json(const std::string& text, RunReport& report, std::string& error) {

@@ -18,7 +18,12 @@ namespace lockcheck {
 // The name and version every report carries at its top: a reader refuses any other.
 inline constexpr const char* kReportSchema = "lockcheck-report";
 inline constexpr int kReportVersion = 1;
-// The schema of `check-all --json`: {"schema", "version", "runs": [a run report per variant]}.
+// The minor additions to version 1 (fields added, none changed): docs/json-schema.md numbers
+// them; the document says which it has.
+inline constexpr int kReportMinorVersion = 4;
+// This lockcheck's version ("0.2.0"), as --version prints it and every report carries it.
+extern const char* const kLockcheckVersion;
+// The schema of `check-all --json`: {"schema", "version", ..., "runs": [a report per variant]}.
 inline constexpr const char* kCheckAllSchema = "lockcheck-check-all";
 
 struct Counterexample {
@@ -33,13 +38,22 @@ struct RunReport {
     Summary summary;
     std::uint32_t depth = 0;
     std::vector<Counterexample> counterexamples;
+    std::string command; // the command line that ran it, as a shell would take it back
+    int exit_code = 0;   // what that command exited with (the verdict's, never an output error)
+};
+
+// check-all's run: its command line, its exit code and each variant's report.
+struct CheckAllReport {
+    std::string command;
+    int exit_code = 0;
+    std::vector<RunReport> runs;
 };
 
 // Pretty-printed, keys in a fixed order, ending with a newline. Bytes that are not UTF-8 are
 // written as U+FFFD, so that the document is always valid JSON.
 std::string to_json(const RunReport& report);
 // check-all's document: every variant's run report, in the order checked.
-std::string to_json(const std::vector<RunReport>& runs);
+std::string to_json(const CheckAllReport& check_all);
 // Reads what to_json wrote. On a malformed document, or one of another schema or version,
 // returns false with a one-line reason in `error` and leaves `report` as it was; never throws.
 // Fields it does not know are ignored: later minor versions may add some.

@@ -108,28 +108,35 @@ bool failed(const RunReport& r, JUnitJudging judging) {
     return a ? *a == Agreement::differs : r.summary.violations > 0;
 }
 
-bool skipped(const RunReport& r, JUnitJudging judging) {
-    return agreement(r, judging) == Agreement::incomplete;
+// A run that found nothing but did not look everywhere (a limit stopped it, the depth bound
+// cut executions, it sampled): neither a pass nor a failure, however it is judged (judged
+// against its declaration, it is exactly the run whose agreement is incomplete).
+bool skipped(const RunReport& r) {
+    return r.summary.violations == 0 && !incompleteness(r.summary).empty();
 }
 
-// CI lists show only a failure's message and type: the first violation's. The text holds
-// every counterexample. Without one (the run kept none) the verdict says what failed.
-std::string failure(const RunReport& r, JUnitJudging judging) {
-    std::string message = verdict(r.summary), type = "violation", text;
-    // Judged against its declaration, a run that differs says how, first.
-    if (agreement(r, judging)) text = "expected " + r.summary.judgement->text + "\n\n";
-    if (!r.counterexamples.empty()) {
-        const Violation& first = r.counterexamples.front().violation;
-        message = first.headline();
-        if (r.counterexamples.size() > 1)
-            message += " (and " + std::to_string(r.counterexamples.size() - 1) + " more)";
-        type = kind_name(first.kind);
-    }
-    for (const Counterexample& c : r.counterexamples)
-        text += format_violation(c.violation) + format_trace(c.trace) +
-                "replay: " + c.replay_command + "\n\n";
+// "expected verified: got violation (deadlock)\n\n" when judged against the declaration.
+std::string expected_text(const RunReport& r, JUnitJudging judging) {
+    return agreement(r, judging) ? "expected " + r.summary.judgement->text + "\n\n" : "";
+}
+
+std::string failure(const std::string& message, const std::string& type, const std::string& text) {
     return "      <failure" + attribute("message", message) + attribute("type", type) + ">" +
            escape(text, Place::text) + "</failure>\n";
+}
+
+// A <failure> per counterexample, its message the violation's headline and its type the kind
+// (what CI lists show), its text the violation as the command line prints it (violation,
+// trace, replay command). Without one (the run kept none) the verdict says what failed.
+std::string failure_elements(const RunReport& r, JUnitJudging judging) {
+    const std::string expected = expected_text(r, judging);
+    if (r.counterexamples.empty()) return failure(verdict(r.summary), "violation", expected);
+    std::string out;
+    for (const Counterexample& c : r.counterexamples)
+        out += failure(c.violation.headline(), std::string(kind_name(c.violation.kind)),
+                       expected + format_violation(c.violation) + format_trace(c.trace) +
+                           "replay: " + c.replay_command + "\n\n");
+    return out;
 }
 
 // "atomic renames=1 fsyncs=1": runs of one variant at other sizes are other test cases.
@@ -140,10 +147,10 @@ std::string case_name(const Summary& s) {
 
 std::string testcase(const RunReport& r, JUnitJudging judging) {
     const std::string outcome =
-        failed(r, judging) ? failure(r, judging)
-        : skipped(r, judging)
-            ? "      <skipped" + attribute("message", "incomplete: " + verdict(r.summary)) + "/>\n"
-            : "";
+        failed(r, judging) ? failure_elements(r, judging)
+        : skipped(r)       ? "      <skipped" +
+                           attribute("message", "incomplete: " + incompleteness(r.summary)) + "/>\n"
+                     : "";
     return "    <testcase" + attribute("classname", r.summary.model) +
            attribute("name", case_name(r.summary)) +
            attribute("time", seconds(r.summary.stats.elapsed_seconds)) + ">\n" + outcome +
@@ -159,7 +166,7 @@ std::string to_junit(const std::vector<RunReport>& runs, JUnitJudging judging) {
     std::string cases;
     for (const RunReport& r : runs) {
         failures += failed(r, judging);
-        skips += skipped(r, judging);
+        skips += skipped(r);
         time += r.summary.stats.elapsed_seconds;
         cases += testcase(r, judging);
     }

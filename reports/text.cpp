@@ -27,21 +27,47 @@ std::string format_violation(const Violation& v) {
     return out;
 }
 
+Verdict verdict_of(const Summary& s) {
+    if (s.violations) return Verdict::violation;
+    if (!s.stats.stopped_by.empty()) return Verdict::incomplete;
+    if (s.sampled) return Verdict::in_sample;
+    if (s.preemption_bound) return Verdict::within_preemptions;
+    if (s.stats.cut) return Verdict::within_depth;
+    return Verdict::verified;
+}
+
+std::string_view verdict_name(Verdict verdict) {
+    constexpr std::string_view kNames[] = {"violation",
+                                           "incomplete",
+                                           "no-violation-in-sample",
+                                           "no-violation-within-preemptions",
+                                           "no-violation-within-depth",
+                                           "verified"};
+    return kNames[static_cast<int>(verdict)];
+}
+
 std::string verdict(const Summary& s) {
     const std::string executions = std::to_string(s.stats.executions) + " executions";
-    if (s.violations) return "VIOLATION (" + std::to_string(s.violations) + " found)";
-    if (!s.stats.stopped_by.empty())
+    switch (verdict_of(s)) {
+    case Verdict::violation:
+        return "VIOLATION (" + std::to_string(s.violations) + " found)";
+    case Verdict::incomplete:
         return "incomplete: " + s.stats.stopped_by + " stopped the search after " + executions +
                ", none with a violation";
-    if (s.sampled) return "no violation in " + executions + " sampled (a sample, not a proof)";
-    if (s.preemption_bound)
+    case Verdict::in_sample:
+        return "no violation in " + executions + " sampled (a sample, not a proof)";
+    case Verdict::within_preemptions:
         return "no violation within " + std::to_string(*s.preemption_bound) +
                (*s.preemption_bound == 1 ? " preemption" : " preemptions") +
                (s.stats.cut ? " and the depth (" + std::to_string(s.stats.cut) + " cut by it)"
                             : "");
-    if (s.stats.cut == 0) return "verified: no violation in any execution";
-    return "no violation within the bound (" + std::to_string(s.stats.cut) +
-           " executions cut by it)";
+    case Verdict::within_depth:
+        return "no violation within the bound (" + std::to_string(s.stats.cut) +
+               " executions cut by it)";
+    case Verdict::verified:
+        break;
+    }
+    return "verified: no violation in any execution";
 }
 
 std::string sizes_text(const std::vector<std::pair<std::string, int>>& parameters) {
@@ -68,7 +94,8 @@ std::string finding_text(const Violation& v) {
     return text;
 }
 
-// Why a search that found no violation cannot tell whether there is one; empty if it can.
+} // namespace
+
 std::string incompleteness(const Summary& s) {
     std::vector<std::string> reasons;
     if (!s.stats.stopped_by.empty()) reasons.push_back(s.stats.stopped_by + " stopped the search");
@@ -85,8 +112,6 @@ std::string incompleteness(const Summary& s) {
         text += (text.empty() ? "" : "; ") + r;
     return text;
 }
-
-} // namespace
 
 std::string_view agreement_name(Agreement agreement) {
     return kAgreementNames[static_cast<int>(agreement)];

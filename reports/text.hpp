@@ -81,8 +81,25 @@ std::string operation_text(const TraceStep& step);
 std::string format_trace(const Trace& trace, bool colour = false, bool locations = false);
 // "VIOLATION (kind) at step N: " and the violation's headline, then its details.
 std::string format_violation(const Violation& violation);
+// What a run may claim, as tools read it: the verdict line's kind, in the order it is decided.
+enum class Verdict : std::uint8_t {
+    violation,          // it found one
+    incomplete,         // a limit stopped the search before it was done
+    in_sample,          // random or pct found none in the executions it sampled
+    within_preemptions, // a preemption-bounded search found none
+    within_depth,       // none, but the depth bound cut executions
+    verified,           // none in any execution
+};
+Verdict verdict_of(const Summary& summary);
+// "violation", "incomplete", "no-violation-in-sample", "no-violation-within-preemptions",
+// "no-violation-within-depth", "verified": as the JSON report's `verdict` names it.
+std::string_view verdict_name(Verdict verdict);
 // The verdict line's text: what the run may claim, and no more.
 std::string verdict(const Summary& summary);
+// Why a search that found no violation cannot tell whether there is one ("3 executions were
+// cut by the depth bound"); empty if it looked everywhere. What makes a run's judgement
+// incomplete, and its JUnit test case skipped.
+std::string incompleteness(const Summary& summary);
 // "renames=1 fsyncs=1"; empty for a model without sizes.
 std::string sizes_text(const std::vector<std::pair<std::string, int>>& parameters);
 std::string format_summary(const Summary& summary);

@@ -105,8 +105,9 @@ std::string format_trace(const Trace& trace, bool colour, bool locations) {
         char num[16];
         std::snprintf(num, sizeof num, "%6u", s.step);
         std::string line = std::string(num);
+        // On the violating row, the colour after the yellow star is the row's red again.
         if (s.preempted)
-            line += colour ? std::string(kYellow) + "*" + kPlain + " " : "* ";
+            line += colour ? std::string(kYellow) + "*" + (last ? kRed : kPlain) + " " : "* ";
         else
             line += "  ";
         for (std::size_t t = 0; t < trace.tasks.size(); ++t)

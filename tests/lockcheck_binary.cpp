@@ -1,9 +1,12 @@
 // posix_spawn with stdout and stderr sent to temporary files, read back after the exit (or
-// stderr to a pseudo-terminal, read as it comes).
+// stderr to a pseudo-terminal, read as it comes); the JSON Schema check runs
+// tests/validate_json.py the same way, or keeps the documents for the suite's last test to
+// check together.
 #include "lockcheck_binary.hpp"
 
 #include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -63,7 +66,7 @@ pid_t spawn(const char* path, const std::string& argv0, const std::vector<std::s
     posix_spawn_file_actions_adddup2(&actions, out, STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, err, STDERR_FILENO);
     pid_t pid = 0;
-    const int spawned = posix_spawn(&pid, path, &actions, nullptr, argv.data(), environ);
+    const int spawned = posix_spawnp(&pid, path, &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     CHECK_TEXT(spawned == 0, (std::string("cannot start ") + path).c_str());
     return pid;
@@ -77,7 +80,7 @@ int exit_code(pid_t pid) {
 }
 
 // Runs the program at `path`, named `argv0`, sending it `signal` (if any) after `seconds`.
-Run run_program(const char* path, const std::string& argv0, const std::vector<std::string>& args,
+Run run_process(const char* path, const std::string& argv0, const std::vector<std::string>& args,
                 int signal, double seconds) {
     TempFile out, err;
     const pid_t pid = spawn(path, argv0, args, out.fd(), err.fd());
@@ -95,19 +98,49 @@ Run run_program(const char* path, const std::string& argv0, const std::vector<st
 } // namespace
 
 Run run_lockcheck(const std::vector<std::string>& args) {
-    return run_program(LOCKCHECK_BINARY, "lockcheck", args, 0, 0);
+    const Run run = run_process(LOCKCHECK_BINARY, "lockcheck", args, 0, 0);
+    for (std::size_t i = 0; i + 1 < args.size(); ++i)
+        if (args[i] == "--json") keep_for_schema_check(args[i + 1]);
+    return run;
+}
+
+Run run_program(const std::vector<std::string>& argv) {
+    return run_process(argv[0].c_str(), argv[0], {argv.begin() + 1, argv.end()}, 0, 0);
+}
+
+void keep_for_schema_check(const std::string& path) {
+    namespace fs = std::filesystem;
+    if (!fs::is_regular_file(path)) return;
+    // Groups run in parallel, each in a process of its own: the pid and a count make the name.
+    static unsigned kept = 0;
+    const fs::path dir = LOCKCHECK_JSON_OUTPUTS;
+    fs::create_directories(dir);
+    fs::copy_file(path,
+                  dir / (std::to_string(::getpid()) + "-" + std::to_string(++kept) + "-" +
+                         fs::path(path).filename().string()),
+                  fs::copy_options::overwrite_existing);
+}
+
+std::string schema_errors(const std::vector<std::string>& json_files) {
+    std::vector<std::string> argv{"python3", LOCKCHECK_SOURCE_DIR "/tests/validate_json.py",
+                                  LOCKCHECK_SOURCE_DIR "/docs"};
+    argv.insert(argv.end(), json_files.begin(), json_files.end());
+    const Run run = run_program(argv);
+    if (run.exit_code == 0) return "";
+    return "validate_json.py exited " + std::to_string(run.exit_code) + " (is python3-jsonschema " +
+           "installed? tools/setup.sh installs it):\n" + run.out + run.err;
 }
 
 Run run_lockcheck_as(const std::string& argv0, const std::vector<std::string>& args) {
-    return run_program(LOCKCHECK_BINARY, argv0, args, 0, 0);
+    return run_process(LOCKCHECK_BINARY, argv0, args, 0, 0);
 }
 
 Run run_binary(const char* binary, const std::vector<std::string>& args) {
-    return run_program(binary, binary, args, 0, 0);
+    return run_process(binary, binary, args, 0, 0);
 }
 
 Run run_lockcheck_interrupted(const std::vector<std::string>& args, int signal, double seconds) {
-    return run_program(LOCKCHECK_BINARY, "lockcheck", args, signal, seconds);
+    return run_process(LOCKCHECK_BINARY, "lockcheck", args, signal, seconds);
 }
 
 Run run_lockcheck_on_terminal(const std::vector<std::string>& args, unsigned short columns) {

@@ -13,8 +13,18 @@ struct Run {
     std::string err;
 };
 
-// Runs the binary as `lockcheck` found on the PATH would be (argv[0] is "lockcheck").
+// Runs the binary as `lockcheck` found on the PATH would be (argv[0] is "lockcheck"). A JSON
+// report it wrote (--json FILE) is kept for the schema check (keep_for_schema_check).
 Run run_lockcheck(const std::vector<std::string>& args);
+// Keeps a copy of the JSON document at `path` for the suite's last test, JsonOutputsValidate,
+// which validates every document the suite wrote against the schemas in docs/ in one run of
+// python3-jsonschema (one run per document would take longer than the tests).
+void keep_for_schema_check(const std::string& path);
+// Runs `argv` (the program found on PATH), as run_lockcheck does.
+Run run_program(const std::vector<std::string>& argv);
+// What python3-jsonschema says is wrong with these JSON documents against the schemas in
+// docs/ (tests/validate_json.py): empty if every one validates.
+std::string schema_errors(const std::vector<std::string>& json_files);
 // The same, run by the name `argv0` ("build/lockcheck"), which replay lines repeat.
 Run run_lockcheck_as(const std::string& argv0, const std::vector<std::string>& args);
 // run_lockcheck for another build of the command (a binary with test-only models).

@@ -1,7 +1,10 @@
 // The files a run writes, end to end from the command line: --json saved by a run and replayed
 // with `lockcheck replay FILE.json` gives the same counterexample, byte for byte, and the same
-// drawing; --trace, --junit and --report produce their files; a report that does not fit, or a
-// drawing format that does not exist, exits 2 with one line on stderr.
+// drawing; --trace, --junit and --report produce their files, and a reused --report directory
+// keeps nothing of an earlier run; a report that does not fit, or a drawing format that does
+// not exist, exits 2 with one line on stderr; a file that cannot be written is refused before
+// the search, and a run writes all its files or none.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -9,6 +12,7 @@
 #include <unistd.h>
 
 #include "checker/protocol.hpp"
+#include "cli/report_files.hpp"
 #include "harness.hpp"
 #include "lockcheck_binary.hpp"
 
@@ -33,6 +37,17 @@ class TempDir {
     TempDir(const TempDir&) = delete;
     TempDir& operator=(const TempDir&) = delete;
     std::string operator/(const std::string& name) const { return (path_ / name).string(); }
+    // The names in the directory `name` (this one if empty), sorted.
+    std::string listing(const std::string& name = "") const {
+        std::vector<std::string> names;
+        for (const fs::directory_entry& e : fs::directory_iterator(path_ / name))
+            names.push_back(e.path().filename().string());
+        std::sort(names.begin(), names.end());
+        std::string text;
+        for (const std::string& n : names)
+            text += n + " ";
+        return text;
+    }
 
   private:
     fs::path path_;
@@ -129,4 +144,75 @@ TEST(ReportFiles, what_cannot_be_replayed_or_drawn_exits_2_with_one_line) {
     }
     // A drawing format that does not exist is refused before the check runs.
     CHECK(run_lockcheck({"rename-pin", "--trace", dir / "t.txt"}).out.empty());
+}
+
+TEST(ReportFiles, a_file_that_cannot_be_written_is_refused_before_the_search) {
+    TempDir dir;
+    std::ofstream(dir / "file") << "not a directory";
+    const std::vector<std::vector<std::string>> outputs = {
+        {"--json", dir / "no-such-dir/r.json"},
+        {"--junit", dir / "file/j.xml"},
+        {"--report", dir / "file/html"},
+        {"--trace", dir / "no-such-dir/t.svg"},
+        {"--json", dir / ""},
+    };
+    for (const auto& output : outputs) {
+        // And a file that can be written, which must not be.
+        std::vector<std::string> args = {"rename-pin", "--variant", "no-pin",
+                                         output[0] == "--junit" ? "--json" : "--junit",
+                                         dir / "good"};
+        args.insert(args.end(), output.begin(), output.end());
+        const Run run = run_lockcheck(args);
+        const std::string what = output[0] + " " + output[1] + ": " + run.err + run.out;
+        CHECK_EQUAL_TEXT(2, run.exit_code, what.c_str());
+        CHECK_TEXT(is_one_line(run.err), what.c_str());
+        CHECK_TEXT(contains(run.err, output[1]), what.c_str());
+        // Nothing was searched, and the other file was not written.
+        CHECK_TEXT(run.out.empty(), what.c_str());
+        CHECK_TEXT(!fs::exists(dir / "good"), what.c_str());
+    }
+    const Run all =
+        run_lockcheck({"check-all", "rename-pin", "--json", dir / "no-such-dir/a.json"});
+    CHECK_EQUAL_TEXT(2, all.exit_code, all.err.c_str());
+    CHECK_TEXT(is_one_line(all.err), all.err.c_str());
+    CHECK_TEXT(all.out.empty(), all.out.c_str());
+    CHECK_EQUAL("file ", dir.listing());
+}
+
+TEST(ReportFiles, a_run_writes_all_its_files_or_none_and_leaves_an_old_one_whole) {
+    TempDir dir;
+    std::ofstream(dir / "r.json") << "old";
+    RunReport report;
+    report.summary.model = "m";
+    cli::ReportFiles files;
+    files.json = dir / "r.json";
+    files.junit = dir / "no-such-dir/j.xml";
+    std::string error;
+    CHECK(!cli::write_report_files(files, report, error));
+    CHECK_TEXT(is_one_line(error + "\n") && contains(error, "no-such-dir/j.xml"), error.c_str());
+    CHECK_EQUAL("old", read(dir / "r.json"));
+    // No temporary file is left behind either.
+    CHECK_EQUAL("r.json ", dir.listing());
+
+    files.junit = dir / "j.xml";
+    CHECK_TEXT(cli::write_report_files(files, report, error), error.c_str());
+    CHECK(contains(read(dir / "r.json"), "\"model\": \"m\""));
+    CHECK_EQUAL("j.xml r.json ", dir.listing());
+}
+
+TEST(ReportFiles, a_reused_report_directory_holds_nothing_of_an_earlier_run) {
+    TempDir dir;
+    const Run first = run_lockcheck({"buffered-write", "--variant", "dio-begin-after-unlock",
+                                     "--keep-going", "--report", dir / "html"});
+    CHECK_EQUAL_TEXT(1, first.exit_code, first.err.c_str());
+    CHECK_TEXT(fs::exists(dir / "html/counterexample-2.svg"), dir.listing("html").c_str());
+    const Run second =
+        run_lockcheck({"rename-pin", "--variant", "no-pin", "--report", dir / "html"});
+    CHECK_EQUAL_TEXT(1, second.exit_code, second.err.c_str());
+    CHECK_EQUAL("counterexample-1.svg index.html ", dir.listing("html"));
+    // The page names the command that wrote it, as a shell would take it back.
+    const std::string html = read(dir / "html/index.html");
+    CHECK_TEXT(contains(html, "<code>" LOCKCHECK_BINARY " rename-pin --variant no-pin --report " +
+                                  dir / "html" + "</code>"),
+               html.c_str());
 }

@@ -1,18 +1,24 @@
 // The machine-readable reports: a JSON report read back gives every field it was written
-// with, two runs of one check differ only in elapsed time, and bad documents are refused
-// naming the field at fault; the JUnit XML parses with a real XML parser (libxml2), has a
-// test case per run and a failure per broken run, and carries any text unharmed.
+// with, says its verdict and exit code, validates against the shipped schema, two runs of one
+// check differ only in elapsed time, and bad documents are refused naming the field at fault;
+// the JUnit XML parses with a real XML parser (libxml2), has a test case per run, a failure
+// per violation and a skip per run that could not look everywhere, and carries any text
+// unharmed; the HTML report tells its counterexamples apart.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include "checker/protocol.hpp"
 #include "cli/check_command.hpp"
 #include "harness.hpp"
+#include "lockcheck_binary.hpp"
 #include "reports/html_report.hpp"
 #include "reports/json_report.hpp"
 #include "reports/junit.hpp"
@@ -232,6 +238,8 @@ void same(const RunReport& e, const RunReport& a) {
     same(e.summary.parameters, a.summary.parameters, "parameters");
     same(e.depth, a.depth, "depth");
     same(e.counterexamples, a.counterexamples, "counterexamples");
+    same(e.command, a.command, "command");
+    same(e.exit_code, a.exit_code, "exit_code");
 }
 
 RunReport read_back(const RunReport& written) {
@@ -273,6 +281,8 @@ RunReport corner_cases() {
         {PropertyKind::final_check, "fin\u00e4l", std::numeric_limits<std::uint64_t>::max(), 0, ""},
         {PropertyKind::check, "c", 24, 24, "spin_unlock(table_lock)"}};
     r.depth = std::numeric_limits<std::uint32_t>::max();
+    r.command = "lockcheck 'mödel \"quoted\"' --json 'a b.json'";
+    r.exit_code = 255;
     Trace t;
     t.tasks = {"t0", "t1"};
     t.steps.push_back({.step = 1,
@@ -373,8 +383,7 @@ TEST(Reports, json_reports_of_broken_variants_read_back_field_by_field) {
 
 TEST(Reports, a_json_report_carries_the_expectation_the_judgement_and_the_properties) {
     const std::string json = to_json(check_variant("rename-pin", "no-pin"));
-    const std::string expected = "  \"violations\": 1,\n"
-                                 "  \"expected\": {\n"
+    const std::string expected = "  \"expected\": {\n"
                                  "    \"verdict\": \"violation\",\n"
                                  "    \"kind\": \"invariant\",\n"
                                  "    \"property\": \"committed log never holds the unlink of an "
@@ -436,6 +445,52 @@ TEST(Reports, the_html_report_shows_the_sizes_the_judgement_and_every_property_w
                html.c_str());
     CHECK_TEXT(contains(html, "<td>final check</td><td>log_writers is back to zero</td>"),
                html.c_str());
+}
+
+TEST(Reports, the_html_report_shows_the_command_the_sizes_and_the_declared_verdict) {
+    RunReport r = check_variant("rename-pin", "no-pin");
+    r.command = "build/lockcheck rename-pin --variant no-pin --report 'my report'";
+    const std::string html = to_html(r, {});
+    CHECK_TEXT(contains(html, "<tr><th>command</th><td><code>build/lockcheck rename-pin --variant "
+                              "no-pin --report 'my report'</code></td></tr>\n"
+                              "<tr><th>model</th><td>rename-pin</td></tr>\n"
+                              "<tr><th>variant</th><td>no-pin</td></tr>\n"
+                              "<tr><th>sizes</th><td>renames=1 fsyncs=1</td></tr>\n"
+                              "<tr><th>declared</th><td>violation (invariant): committed log never "
+                              "holds the unlink of an old name without the link of its new "
+                              "name</td></tr>\n"),
+               html.c_str());
+    CHECK_TEXT(contains(html, "<tr><th>lockcheck</th><td>" + std::string(kLockcheckVersion)),
+               html.c_str());
+}
+
+TEST(Reports, the_html_report_heads_each_counterexample_apart_and_reds_its_violating_row) {
+    // Two deadlocks: one kind, one property, two cycles.
+    RunReport r = check_variant("buffered-write", "relock-before-dio-end");
+    Counterexample other = r.counterexamples.front();
+    other.violation.message = "deadlock: wait-for cycle truncate -> write0 -> truncate";
+    r.counterexamples.push_back(other);
+    const std::string html = to_html(r, {});
+    for (std::size_t i = 0; i < 2; ++i) {
+        std::string message = r.counterexamples[i].violation.message;
+        for (std::size_t at = 0; (at = message.find('>', at)) != std::string::npos;)
+            message.replace(at, 1, "&gt;");
+        const std::string heading = "<h2 class=\"violation\">Counterexample " +
+                                    std::to_string(i + 1) + " of 2: " + message + "</h2>";
+        CHECK_TEXT(contains(html, heading), heading.c_str());
+    }
+    // The last row of each trace, the violating step, is red; no other row is.
+    const TraceStep& last = r.counterexamples.front().trace.steps.back();
+    const std::size_t red = html.find("<span class=\"sgr31\">");
+    CHECK_TEXT(red != std::string::npos, html.c_str());
+    const std::string row = html.substr(red, html.find('\n', red) - red);
+    CHECK_TEXT(contains(row, std::to_string(last.step) + " ") && contains(row, last.operation) &&
+                   contains(row, "</span>"),
+               row.c_str());
+    std::size_t rows = 0;
+    for (std::size_t at = 0; (at = html.find("class=\"sgr31\"", at)) != std::string::npos; ++at)
+        ++rows;
+    CHECK_EQUAL(2u, rows);
 }
 
 TEST(Reports, the_html_report_traces_each_step_with_the_models_line) {
@@ -506,6 +561,58 @@ TEST(Reports, a_json_report_starts_with_its_schema_and_version_and_ends_with_a_n
     CHECK_EQUAL('\n', json.back());
 }
 
+TEST(Reports, a_json_report_says_its_minor_version_the_lockcheck_and_the_command_that_wrote_it) {
+    RunReport r = check_variant("rename-pin", "no-pin");
+    r.command = "lockcheck rename-pin --variant no-pin --json r.json";
+    const std::string json = to_json(r);
+    const std::string head =
+        "  \"version\": 1,\n  \"minor_version\": " + std::to_string(kReportMinorVersion) +
+        ",\n  \"lockcheck_version\": \"" + kLockcheckVersion + "\",\n  \"command\": \"" +
+        r.command + "\",\n";
+    CHECK_TEXT(contains(json, head), json.c_str());
+}
+
+TEST(Reports, a_json_report_says_the_verdict_and_the_exit_code_beside_the_declared_one) {
+    RunReport r = check_variant("rename-pin", "no-pin");
+    r.exit_code = 1;
+    const std::string json = to_json(r);
+    CHECK_TEXT(contains(json, "  \"violations\": 1,\n  \"verdict\": \"violation\",\n"
+                              "  \"exit_code\": 1,\n  \"expected\": {\n"
+                              "    \"verdict\": \"violation\",\n    \"kind\": \"invariant\","),
+               json.c_str());
+    // Every verdict line has its name, decided in the verdict line's order.
+    const auto verdict_in_json = [](const Summary& s) {
+        RunReport run;
+        run.summary = s;
+        const std::string doc = to_json(run);
+        const std::size_t at = doc.find("\"verdict\": \"") + 12;
+        return doc.substr(at, doc.find('"', at) - at);
+    };
+    Summary s;
+    CHECK_EQUAL(std::string("verified"), verdict_in_json(s));
+    s.stats.cut = 2;
+    CHECK_EQUAL(std::string("no-violation-within-depth"), verdict_in_json(s));
+    s.preemption_bound = 1;
+    CHECK_EQUAL(std::string("no-violation-within-preemptions"), verdict_in_json(s));
+    s.sampled = true;
+    CHECK_EQUAL(std::string("no-violation-in-sample"), verdict_in_json(s));
+    s.stats.stopped_by = "--time-limit";
+    CHECK_EQUAL(std::string("incomplete"), verdict_in_json(s));
+    s.violations = 1;
+    CHECK_EQUAL(std::string("violation"), verdict_in_json(s));
+}
+
+TEST(Reports, a_report_reaching_every_corner_of_the_schema_validates_against_it) {
+    const std::string path = "/tmp/lockcheck-test-corner-" + std::to_string(::getpid()) + ".json";
+    {
+        std::ofstream out(path, std::ios::binary);
+        out << to_json(corner_cases());
+    }
+    const std::string errors = schema_errors({path});
+    std::remove(path.c_str());
+    CHECK_TEXT(errors.empty(), errors.c_str());
+}
+
 TEST(Reports, two_runs_of_one_check_differ_only_in_elapsed_time) {
     RunReport first = check_variant("rename-pin", "no-pin");
     RunReport second = check_variant("rename-pin", "no-pin");
@@ -557,7 +664,8 @@ TEST(Reports, a_bad_json_report_is_refused_with_a_one_line_reason_naming_the_fie
          "counterexamples[0].violation.kind: \"livelock\" is not a violation kind"},
         {"\"kind\": \"invariant\"", "\"kind\": \"livelock\"",
          "expected.kind: \"livelock\" is not a violation kind"},
-        {"\"verdict\": \"violation\"", "\"verdict\": \"broken\"",
+        {"\"expected\": {\n    \"verdict\": \"violation\"",
+         "\"expected\": {\n    \"verdict\": \"broken\"",
          "expected.verdict: \"broken\" is not \"verified\" or \"violation\""},
         {"\"agreement\": \"as-declared\"", "\"agreement\": \"agreed\"",
          "judgement.agreement: \"agreed\" is not an agreement"},
@@ -635,6 +743,47 @@ TEST(Reports, junit_has_a_test_case_per_run_and_a_failure_per_broken_run) {
     CHECK_TEXT(contains(failure, format_violation(c.violation) + format_trace(c.trace)),
                failure.c_str());
     CHECK_TEXT(contains(failure, "replay: " + c.replay_command), failure.c_str());
+}
+
+TEST(Reports, junit_skips_a_run_that_found_nothing_but_did_not_look_everywhere) {
+    RunReport cut = check_variant("rename-pin", "atomic");
+    cut.summary.stats.cut = 3;
+    RunReport limited = check_variant("rename-pin", "atomic");
+    limited.summary.stats.stopped_by = "--max-executions 10";
+    const RunReport complete = check_variant("rename-pin", "atomic");
+    CHECK_EQUAL(0u, complete.summary.stats.cut);
+    const XmlDoc doc = parse_xml(to_junit({cut, limited, complete}));
+    xmlDoc* d = doc.get();
+    CHECK_EQUAL(std::string("2"), xpath_string(d, "/testsuites/testsuite/@skipped"));
+    CHECK_EQUAL(std::string("0"), xpath_string(d, "/testsuites/testsuite/@failures"));
+    CHECK_EQUAL(std::string("incomplete: 3 executions were cut by the depth bound"),
+                xpath_string(d, "//testcase[1]/skipped/@message"));
+    CHECK_EQUAL(std::string("incomplete: --max-executions 10 stopped the search"),
+                xpath_string(d, "//testcase[2]/skipped/@message"));
+    CHECK_EQUAL(0L, xpath_count(d, "//testcase[3]/skipped"));
+}
+
+TEST(Reports, junit_gives_each_violation_of_a_run_its_own_failure) {
+    RunReport r = check_variant("rename-pin", "no-pin");
+    const RunReport deadlock = check_variant("buffered-write", "relock-before-dio-end");
+    r.counterexamples.push_back(deadlock.counterexamples.front());
+    r.summary.violations = 2;
+    const XmlDoc doc = parse_xml(to_junit({r}));
+    xmlDoc* d = doc.get();
+    CHECK_EQUAL(std::string("1"), xpath_string(d, "/testsuites/testsuite/@failures"));
+    CHECK_EQUAL(2L, xpath_count(d, "//testcase/failure"));
+    for (std::size_t i = 0; i < 2; ++i) {
+        const Counterexample& c = r.counterexamples[i];
+        const Counterexample& other = r.counterexamples[1 - i];
+        const std::string at = "//testcase/failure[" + std::to_string(i + 1) + "]";
+        CHECK_EQUAL(std::string(kind_name(c.violation.kind)), xpath_string(d, at + "/@type"));
+        CHECK_EQUAL(c.violation.headline(), xpath_string(d, at + "/@message"));
+        const std::string text = xpath_string(d, at);
+        CHECK_TEXT(contains(text, format_violation(c.violation) + format_trace(c.trace)),
+                   text.c_str());
+        CHECK_TEXT(contains(text, "replay: " + c.replay_command), text.c_str());
+        CHECK_TEXT(!contains(text, "replay: " + other.replay_command), text.c_str());
+    }
 }
 
 TEST(Reports, junit_carries_markup_characters_and_control_characters_unharmed) {
