@@ -18,7 +18,7 @@ Minimized minimize(const Setup& setup, const Finding& found, std::uint32_t preem
                 return best;
             }
             ++best.executions;
-            Execution ex(stacks, search, Execution::Limits{options.depth, options.step_timeout});
+            Execution ex(stacks, search, options.limits(options.depth));
             setup();
             const Outcome out = ex.run();
             if (!out.violation || out.violation->kind != found.violation.kind ||

@@ -34,7 +34,21 @@ constexpr std::uint64_t kMinimizeBudget = 1'000'000;
 RunReport report_of(const CheckRequest& r) {
     RunReport report;
     report.depth = r.options.depth;
+    report.spin_bound = r.options.spin_bound;
     return report;
+}
+
+// The bound row: `bound`, and the spin bound where it took part (it decides when a spin loop
+// counts as endless, so a verdict depends on it).
+std::string bound_text(std::string bound, const CheckRequest& r, const SearchStats& stats) {
+    if (stats.spin_bound_used) bound += ", spin bound " + std::to_string(r.options.spin_bound);
+    return bound;
+}
+
+// Found nothing: complete, or not (a limit stopped the search, an internal table filled).
+int exit_code(const Summary& s) {
+    if (s.violations) return kExitViolation;
+    return s.stats.stopped_by.empty() && s.stats.full_tables.empty() ? kExitOk : kExitIncomplete;
 }
 
 // Writes the report files asked for; exit code 2 if one cannot be written.
@@ -86,8 +100,9 @@ int run_replay(const CheckRequest& r, std::ostream& out, std::ostream& err) {
         err << "lockcheck: --replay: " << rr.error << "\n";
         return kExitUsage;
     }
-    Summary s =
-        summary_of(r, "replay", "schedule of " + std::to_string(r.replay->size()) + " steps");
+    Summary s = summary_of(
+        r, "replay",
+        bound_text("schedule of " + std::to_string(r.replay->size()) + " steps", r, rr.stats));
     s.stats = rr.stats;
     // One schedule, not a search: which properties it evaluated says nothing of vacuity, and
     // it declares no verdict to judge.
@@ -101,7 +116,7 @@ int run_replay(const CheckRequest& r, std::ostream& out, std::ostream& err) {
     if (rr.outcome.violation)
         report.counterexamples.push_back(Counterexample{
             *rr.outcome.violation, *r.replay, std::move(rr.trace), replay_command(r, *r.replay)});
-    const int code = s.violations ? kExitViolation : kExitOk;
+    const int code = exit_code(s);
     report.summary = std::move(s);
     return finish(r, report, code, out, err);
 }
@@ -113,6 +128,8 @@ std::string replay_command(const CheckRequest& r, const Schedule& schedule) {
         r.program + " " + r.protocol->name + " --variant " + r.protocol->variants[r.variant].name;
     for (std::size_t i = 0; i < r.protocol->parameters.size(); ++i)
         cmd += " --" + r.protocol->parameters[i].name + " " + std::to_string(r.values[i]);
+    if (r.options.spin_bound != CheckOptions{}.spin_bound)
+        cmd += " --spin-bound " + std::to_string(r.options.spin_bound);
     return cmd + " --replay " + format_schedule(schedule);
 }
 
@@ -124,7 +141,7 @@ RunReport search(const CheckRequest& r, std::ostream& out) {
     std::string bound = "depth " + std::to_string(r.options.depth);
     if (!exhaustive(r.search.search))
         bound += ", " + std::to_string(r.search.iterations) + " executions";
-    Summary s = summary_of(r, describe(search_options), bound);
+    Summary s = summary_of(r, describe(search_options), bound_text(bound, r, result.stats));
     s.sampled = !exhaustive(r.search.search);
     if (r.search.search == Search::dfs || r.search.search == Search::dpor)
         s.preemption_bound = r.search.preemptions;
@@ -148,10 +165,7 @@ RunReport search(const CheckRequest& r, std::ostream& out) {
 int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
     if (r.replay) return run_replay(r, out, err);
     RunReport report = search(r, out);
-    const Summary& s = report.summary;
-    const int code = s.violations                 ? kExitViolation
-                     : s.stats.stopped_by.empty() ? kExitOk
-                                                  : kExitIncomplete;
+    const int code = exit_code(report.summary);
     return finish(r, report, code, out, err);
 }
 

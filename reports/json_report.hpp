@@ -32,6 +32,7 @@ struct Counterexample {
 struct RunReport {
     Summary summary;
     std::uint32_t depth = 0;
+    std::uint32_t spin_bound = CheckOptions{}.spin_bound;
     std::vector<Counterexample> counterexamples;
 };
 

@@ -10,13 +10,13 @@
 namespace lockcheck {
 
 namespace {
-constexpr std::array<std::string_view, 18> kKindNames = {
+constexpr std::array<std::string_view, 19> kKindNames = {
     "check-failed", "invariant",       "final-check",       "deadlock",  "hang",
     "lock-misuse",  "sleep-in-atomic", "lock-held-at-exit", "exception", "stack-overflow",
     "no-progress",  "lock-order",      "list-corruption",   "preempt",   "data-race",
-    "refcount",     "use-after-free",  "invalid-free",
+    "refcount",     "use-after-free",  "invalid-free",      "livelock",
 };
-static_assert(kKindNames.size() == static_cast<std::size_t>(ViolationKind::invalid_free) + 1,
+static_assert(kKindNames.size() == static_cast<std::size_t>(ViolationKind::livelock) + 1,
               "a name for every kind");
 } // namespace
 

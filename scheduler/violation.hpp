@@ -29,6 +29,7 @@ enum class ViolationKind : std::uint8_t {
     refcount,          // refcount_t's WARNs: an addition on 0, an underflow, a saturation
     use_after_free,    // KASAN: an operation on an object in freed memory, or a double free
     invalid_free,      // KASAN: kfree() of a pointer kmalloc() did not return
+    livelock,          // tasks that can run go round loops that change nothing, for ever
 };
 
 std::string_view kind_name(ViolationKind kind);
