@@ -66,6 +66,14 @@ void SearchStats::add(const Execution& ex, const Outcome& out) {
     tasks = std::max(tasks, static_cast<std::uint32_t>(ex.tasks().size()));
     if (out.end == End::cut) ++cut;
     if (out.end == End::stopped) ++sleep_blocked;
+    if (out.spin_bound_used) ++spin_bound_used;
+    if (const TableFull& full = out.table_full; full.table) {
+        auto it = std::find_if(full_tables.begin(), full_tables.end(),
+                               [&full](const FullTable& f) { return f.table == full.table; });
+        if (it == full_tables.end())
+            it = full_tables.insert(full_tables.end(), FullTable{full.table, full.capacity, 0});
+        ++it->executions;
+    }
     const Counters& c = ex.counters();
     total.sleeps += c.sleeps;
     total.wakeups += c.wakeups;
@@ -124,7 +132,7 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
     std::set<std::string> seen;
     ProgressPacer pacer;
     for (;;) {
-        Execution ex(stacks, strategy, Execution::Limits{options.depth, options.step_timeout});
+        Execution ex(stacks, strategy, options.limits(options.depth));
         setup();
         Outcome out = ex.run();
         result.stats.add(ex, out);
@@ -184,7 +192,7 @@ ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOpt
     Replay strategy(schedule);
     TraceRecorder recorder;
     const auto depth = static_cast<std::uint32_t>(schedule.size());
-    Execution ex(stacks, strategy, Execution::Limits{depth, options.step_timeout}, &recorder);
+    Execution ex(stacks, strategy, options.limits(depth), &recorder);
     setup();
     ReplayResult r;
     r.outcome = ex.run();

@@ -29,6 +29,12 @@ struct CheckOptions {
     ProgressSink* progress = nullptr;    // shown how the search goes, a few times a second
     // Once it holds a signal's number, the search stops after the execution running then.
     const StopRequest* stop = nullptr;
+    std::uint32_t spin_bound = 32;       // see Execution::Limits::spin_bound
+
+    // The limits of one execution of at most `steps` steps.
+    Execution::Limits limits(std::uint32_t steps) const {
+        return Execution::Limits{steps, step_timeout, spin_bound};
+    }
 };
 
 struct Finding {
@@ -40,6 +46,13 @@ struct Finding {
 struct LockHolds {
     std::string lock;
     HoldStats stats;
+};
+
+// An internal table that filled (TableFull), and in how many executions.
+struct FullTable {
+    std::string table;
+    std::uint32_t capacity = 0;
+    std::uint64_t executions = 0;
 };
 
 // What states a property: each kind is evaluated at its own moments.
@@ -85,6 +98,11 @@ struct SearchStats {
     // Set when a limit or a signal stopped the search before the strategy was done:
     // "--time-limit", "SIGINT".
     std::string stopped_by;
+    // Internal tables that filled, in the order first met: what did not fit went unchecked,
+    // so the search is incomplete.
+    std::vector<FullTable> full_tables;
+    // Executions in which the spin bound took part (Outcome::spin_bound_used).
+    std::uint64_t spin_bound_used = 0;
     // Every property the model states: its invariants and final checks in the order
     // registered, then each check() in the order first reached.
     std::vector<PropertyStats> properties;

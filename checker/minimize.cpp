@@ -37,7 +37,7 @@ Minimized minimize(const Setup& setup, const Finding& found, std::uint32_t preem
                 return best;
             }
             ++best.executions;
-            Execution ex(stacks, search, Execution::Limits{depth, options.step_timeout});
+            Execution ex(stacks, search, options.limits(depth));
             setup();
             const Outcome out = ex.run();
             if (out.violation && out.violation->kind == found.violation.kind &&

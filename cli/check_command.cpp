@@ -45,7 +45,15 @@ RunReport report_of(const CheckRequest& r) {
     RunReport report;
     report.depth = r.options.depth;
     report.command = r.command;
+    report.spin_bound = r.options.spin_bound;
     return report;
+}
+
+// The bound row: `bound`, and the spin bound where it took part (it decides when a spin loop
+// counts as endless, so a verdict depends on it).
+std::string bound_text(std::string bound, const CheckRequest& r, const SearchStats& stats) {
+    if (stats.spin_bound_used) bound += ", spin bound " + std::to_string(r.options.spin_bound);
+    return bound;
 }
 
 // Prints the summary and writes the report files asked for; returns the run's exit code, or 2
@@ -124,8 +132,9 @@ int run_replay(const CheckRequest& r, std::ostream& out, std::ostream& err) {
         err << "lockcheck: --replay: " << rr.error << "\n";
         return kExitUsage;
     }
-    Summary s =
-        summary_of(r, "replay", "schedule of " + std::to_string(r.replay->size()) + " steps");
+    Summary s = summary_of(
+        r, "replay",
+        bound_text("schedule of " + std::to_string(r.replay->size()) + " steps", r, rr.stats));
     s.stats = rr.stats;
     // One schedule, not a search: which properties it evaluated says nothing of vacuity, and
     // it declares no verdict to judge.
@@ -172,6 +181,8 @@ std::string replay_command(const CheckRequest& r, const Schedule& schedule) {
         r.program + " " + r.protocol->name + " --variant " + r.protocol->variants[r.variant].name;
     for (std::size_t i = 0; i < r.protocol->parameters.size(); ++i)
         cmd += " --" + r.protocol->parameters[i].name + " " + std::to_string(r.values[i]);
+    if (r.options.spin_bound != CheckOptions{}.spin_bound)
+        cmd += " --spin-bound " + std::to_string(r.options.spin_bound);
     return cmd + " --replay " + format_schedule(schedule);
 }
 
@@ -187,7 +198,7 @@ RunReport search(const CheckRequest& r, std::ostream& out) {
     std::string bound = "depth " + std::to_string(r.options.depth);
     if (!exhaustive(r.search.search))
         bound += ", " + std::to_string(r.search.iterations) + " executions";
-    Summary s = summary_of(r, describe(search_options), bound);
+    Summary s = summary_of(r, describe(search_options), bound_text(bound, r, result.stats));
     s.sampled = !exhaustive(r.search.search);
     if (r.search.search == Search::dfs || r.search.search == Search::dpor)
         s.preemption_bound = r.search.preemptions;
@@ -212,8 +223,10 @@ RunReport search(const CheckRequest& r, std::ostream& out) {
     return report;
 }
 
+// Found nothing: complete, or not (a limit stopped the search, an internal table filled).
 int exit_code_of(const Summary& s) {
-    return s.violations ? kExitViolation : s.stats.stopped_by.empty() ? kExitOk : kExitIncomplete;
+    if (s.violations) return kExitViolation;
+    return s.stats.stopped_by.empty() && s.stats.full_tables.empty() ? kExitOk : kExitIncomplete;
 }
 
 int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {

@@ -384,6 +384,11 @@ int main(int argc, char** argv) {
                         "seconds a task may run without a scheduling point (an endless loop)")
             ->check(CLI::Range(1u, 3600u))
             ->capture_default_str();
+        sub->add_option("--spin-bound", r.options.spin_bound,
+                        "turns a spin loop, or repeats a retry loop, may make with nothing "
+                        "changed before it counts as endless (a hang, a livelock)")
+            ->check(CLI::Range(1u, 100000u))
+            ->capture_default_str();
         for (std::size_t k = 0; k < p.parameters.size(); ++k) {
             const lc::Parameter& param = p.parameters[k];
             try {

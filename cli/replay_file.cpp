@@ -53,6 +53,7 @@ bool request_of(const RunReport& report, unsigned index, CheckRequest& r, std::s
         return false;
     }
     r.options.depth = report.depth;
+    r.options.spin_bound = report.spin_bound;
     r.replay = report.counterexamples[index - 1].schedule;
     return true;
 }

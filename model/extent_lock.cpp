@@ -53,8 +53,8 @@ void lock_extent(extent_io_tree* tree, std::uint64_t start, std::uint64_t end,
     this_execution().visible("lock_extent", tree, loc, &range_free, args);
     count_sleep_if_blocked();
     if (tree->nr == extent_io_tree::kMaxRanges) {
-        this_execution().fail(ViolationKind::lock_misuse, "too-many-ranges",
-                              tree->name() + ": more than 16 ranges locked at once", loc);
+        this_execution().table_full("locked ranges per extent_io_tree", extent_io_tree::kMaxRanges,
+                                    true);
         return;
     }
     tree->ranges[tree->nr++] = {start, end, me};

@@ -1,9 +1,10 @@
-// The dependency graph of one execution (at most 64 classes: one bit mask of successors
-// each) and lockdep's two reports: circular dependency and recursive locking.
+// The dependency graph of one execution, as large as the kernel's lockdep allows (classes,
+// dependencies), and lockdep's two reports: circular dependency and recursive locking.
 #include "lockdep.hpp"
 
-#include <bit>
+#include <algorithm>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace lockcheck {
@@ -23,26 +24,47 @@ struct dependency {
     std::source_location location; // the model's call that asked
 };
 
+// The kernel's capacities (kernel/locking/lockdep_internals.h): past them it says "BUG:
+// MAX_LOCKDEP_KEYS too low!" and turns itself off, as this graph does, and the run says its
+// checking was incomplete.
+constexpr std::size_t MAX_LOCKDEP_KEYS = 8192;
+constexpr std::size_t MAX_LOCKDEP_ENTRIES = 32768;
+
 struct lockdep_graph {
     bool off = false;
-    bool full = false; // more classes than the graph holds: checking stopped
+    bool full = false; // a table filled: checking stopped
     std::vector<lock_class> classes;
-    std::vector<std::uint64_t> after; // after[c]: classes acquired while c was held
+    std::unordered_map<std::string, int> by_name;
+    std::vector<std::vector<int>> after; // after[c]: classes acquired while c was held
     std::vector<dependency> edges;
+
+    // Turns lock-order checking off for the rest of the execution: `table` is full.
+    void fill(const char* table, std::size_t capacity) {
+        full = true;
+        this_execution().table_full(table, static_cast<std::uint32_t>(capacity), false);
+    }
 
     int node(const lockdep_map* map, int subclass) {
         int& cached = map->node[subclass];
         if (cached >= 0) return cached;
         const std::string name = lock_class_name(map, subclass);
-        for (std::size_t i = 0; i < classes.size(); ++i)
-            if (classes[i].name == name) return cached = static_cast<int>(i);
-        if (classes.size() == 64) {
-            full = true;
+        if (auto it = by_name.find(name); it != by_name.end()) return cached = it->second;
+        if (classes.size() == MAX_LOCKDEP_KEYS) {
+            fill("lockdep classes (MAX_LOCKDEP_KEYS)", MAX_LOCKDEP_KEYS);
             return -1;
         }
         classes.push_back({name});
-        after.push_back(0);
+        after.emplace_back();
+        by_name.emplace(name, static_cast<int>(classes.size() - 1));
         return cached = static_cast<int>(classes.size() - 1);
+    }
+
+    // after[c] is kept sorted: paths are searched in the order of the classes' numbers.
+    bool depends(int from, int to) const {
+        return std::binary_search(after[from].begin(), after[from].end(), to);
+    }
+    void add(int from, int to) {
+        after[from].insert(std::lower_bound(after[from].begin(), after[from].end(), to), to);
     }
 
     // The classes on a path from `from` to `to`, both included; empty if there is none.
@@ -53,8 +75,7 @@ struct lockdep_graph {
         for (std::size_t i = 0; i < queue.size(); ++i) {
             const int c = queue[i];
             if (c == to) break;
-            for (std::uint64_t next = after[c]; next; next &= next - 1) {
-                const int n = std::countr_zero(next);
+            for (const int n : after[c]) {
                 if (parent[n] >= 0) continue;
                 parent[n] = c;
                 queue.push_back(n);
@@ -70,7 +91,7 @@ struct lockdep_graph {
     const dependency& edge(int from, int to) const {
         for (const dependency& d : edges)
             if (d.from == from && d.to == to) return d;
-        return edges.front(); // unreachable: every bit of `after` has its edge
+        return edges.front(); // unreachable: every entry of `after` has its edge
     }
 };
 
@@ -157,7 +178,12 @@ void lockdep_off() {
 
 void lock_acquire(const Object* lock, const lockdep_map* map, int subclass, bool trylock,
                   std::source_location loc) {
-    (void)lock;
+    if (subclass < 0 || subclass >= MAX_LOCKDEP_SUBCLASSES)
+        this_execution().fail(ViolationKind::lock_misuse, "invalid-subclass",
+                              "BUG: looking up invalid subclass: " + std::to_string(subclass) +
+                                  " (" + lock->name() + "; lockdep has subclasses 0.." +
+                                  std::to_string(MAX_LOCKDEP_SUBCLASSES - 1) + ")",
+                              loc);
     lockdep_graph& g = this_execution().local<lockdep_graph>();
     if (g.off || g.full) return;
     const int next = g.node(map, subclass);
@@ -174,13 +200,17 @@ void lock_acquire(const Object* lock, const lockdep_map* map, int subclass, bool
             report_recursive(g, next, loc);
             return;
         }
-        if (!trylock && !(g.after[held] & (std::uint64_t{1} << next))) {
+        if (!trylock && !g.depends(held, next)) {
             std::vector<int> chain = g.path(next, held);
             if (!chain.empty()) {
                 report_cycle(g, h, held, next, chain, loc);
                 return;
             }
-            g.after[held] |= std::uint64_t{1} << next;
+            if (g.edges.size() == MAX_LOCKDEP_ENTRIES) {
+                g.fill("lockdep dependencies (MAX_LOCKDEP_ENTRIES)", MAX_LOCKDEP_ENTRIES);
+                return;
+            }
+            g.add(held, next);
             g.edges.push_back({held, next, me->name(), this_execution().step(), loc});
         }
         if (!h.trylock) break;

@@ -14,22 +14,6 @@ std::string held_spinlock(const task_struct* t) {
 
 } // namespace
 
-// Every task left is spinning (or blocked) and nothing has changed for many turns; `loc` is
-// the running task's cpu_relax().
-static void report_spinning_hang(std::source_location loc) {
-    std::string who;
-    for (const auto& t : this_execution().tasks()) {
-        if (t->finished()) continue;
-        const Operation& op = t->pending();
-        who += (who.empty() ? "" : ", ") + t->name() + " in " + op.name;
-        if (op.obj) who += "(" + op.obj->name() + ")";
-    }
-    this_execution().fail(ViolationKind::hang, "hang",
-                          "hang: nothing changes while tasks spin: " + who + " (" +
-                              std::to_string(kMaxIdleSpins) + " turns of a spin loop)",
-                          loc);
-}
-
 void might_sleep(const char* what, const Object* obj, std::source_location loc) {
     task_struct* me = current();
     if (me->preempt_count == 0) return;
@@ -71,11 +55,6 @@ void cpu_relax(std::source_location loc) {
         return Execution::current().turn_changed(t);
     });
     ++ex.counters().spins;
-    task_struct* me = current();
-    if (ex.last_write_step() > me->spin_turn_start())
-        me->idle_spins = 0;
-    else if (++me->idle_spins >= kMaxIdleSpins)
-        report_spinning_hang(loc);
     ex.begin_spin_turn();
 }
 

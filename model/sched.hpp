@@ -18,10 +18,9 @@ void schedule(std::source_location loc = std::source_location::current());
 // One turn of a spin loop. The task runs on when an object it touched during the turn has
 // been written since the turn began (what it read may be stale), or when no other task can
 // run; spinning while others could run and nothing it looked at changed repeats the same
-// reads, so the search skips it. A
-// loop that goes round kMaxIdleSpins times with nothing changed anywhere is reported as a
-// hang: loops bounded by a local counter must stay below that bound (--spins options do).
-inline constexpr int kMaxIdleSpins = 16;
+// reads, so the search skips it. When only spinners can run they take turns (the scheduler's
+// next_spinner): a loop bounded by a counter of its own leaves after its bound, and when each
+// spun --spin-bound turns with nothing changed anywhere they are reported as a hang.
 void cpu_relax(std::source_location loc = std::source_location::current());
 // Wakes a task sleeping in one of `state`s; returns 1 if it was asleep. A scheduling point.
 int wake_up_process(task_struct* task, std::source_location loc = std::source_location::current());

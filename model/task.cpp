@@ -49,11 +49,11 @@ const held_lock* task_struct::find_held(const char* type) const {
 
 void lock_acquired(task_struct* task, const Object* lock, const char* type, const lockdep_map* map,
                    std::source_location loc, int subclass, bool trylock) {
+    // The kernel says "BUG: MAX_LOCK_DEPTH too low!": lockdep's limit, not the model's bug.
+    // Without the entry, unlocks and exit checks would go wrong: the execution ends.
     if (task->lockdep_depth == task_struct::kMaxHeldLocks) {
-        this_execution().fail(ViolationKind::lock_misuse, "max-lock-depth",
-                              "BUG: MAX_LOCK_DEPTH too low: " + task->name() + " holds " +
-                                  std::to_string(task_struct::kMaxHeldLocks) + " locks",
-                              loc);
+        this_execution().table_full("held locks per task (MAX_LOCK_DEPTH)",
+                                    task_struct::kMaxHeldLocks, true);
         return;
     }
     task->held_locks[task->lockdep_depth++] = held_lock{

@@ -19,8 +19,7 @@ inline constexpr long TASK_NORMAL = TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE;
 // One entry of a task's held-lock stack, as lockdep keeps it.
 struct lockdep_map;
 
-// 40 bytes: every execution allocates a task_struct per task, and at 16 entries more would
-// take it past the sizes glibc's malloc serves from its per-thread cache.
+// 40 bytes: every execution allocates a task_struct per task.
 struct held_lock {
     const Object* instance = nullptr;
     const char* type = nullptr;       // "mutex", "spinlock", "rwsem-read", "rwsem-write"
@@ -33,8 +32,8 @@ struct held_lock {
 
 class task_struct final : public Task {
   public:
-    // lockdep's MAX_LOCK_DEPTH is 48; models nest far less.
-    static constexpr int kMaxHeldLocks = 16;
+    // lockdep's MAX_LOCK_DEPTH: a task holding more fills the table (the run is incomplete).
+    static constexpr int kMaxHeldLocks = 48;
 
     explicit task_struct(std::string comm) : Task(std::move(comm)) {}
     void on_exit() override;
@@ -44,8 +43,7 @@ class task_struct final : public Task {
     const Object* sleeping_on = nullptr; // what schedule() would sleep on, for reports
     std::array<held_lock, kMaxHeldLocks> held_locks{};
     int lockdep_depth = 0;
-    int cpu = 0;        // the CPU it runs on (see percpu.hpp)
-    int idle_spins = 0; // turns of its spin loop in a row that changed nothing
+    int cpu = 0; // the CPU it runs on (see percpu.hpp)
 
     // The innermost held lock of a type, or nullptr.
     const held_lock* find_held(const char* type) const;

@@ -29,6 +29,10 @@ Json stats_json(const SearchStats& s) {
                              {"holds", l.stats.holds},
                              {"steps", l.stats.steps},
                              {"longest", l.stats.longest}});
+    Json full_tables = Json::array();
+    for (const FullTable& f : s.full_tables)
+        full_tables.push_back(
+            Json{{"table", f.table}, {"capacity", f.capacity}, {"executions", f.executions}});
     for (const PropertyStats& p : s.properties)
         properties.push_back(Json{{"kind", std::string(property_kind_name(p.kind))},
                                   {"name", p.name},
@@ -42,6 +46,7 @@ Json stats_json(const SearchStats& s) {
                 {"deepest", s.deepest},
                 {"tasks", s.tasks},
                 {"stopped_by", s.stopped_by},
+                {"full_tables", std::move(full_tables)},
                 {"elapsed_seconds", s.elapsed_seconds},
                 {"minimizing_seconds", s.minimizing_seconds},
                 {"total", counters_json(s.total)},
@@ -227,6 +232,12 @@ SearchStats read_stats(const Value& v) {
     // Added in version 1.1.
     if (v.has("tasks")) s.tasks = v["tasks"].count<std::uint32_t>();
     if (v.has("stopped_by")) s.stopped_by = v["stopped_by"].string();
+    // Added in version 1.4.
+    if (v.has("full_tables"))
+        for (const Value& f : v["full_tables"].elements())
+            s.full_tables.push_back(FullTable{f["table"].string(),
+                                              f["capacity"].count<std::uint32_t>(),
+                                              f["executions"].count<std::uint64_t>()});
     s.elapsed_seconds = v["elapsed_seconds"].number();
     // Added in version 1.4.
     if (v.has("minimizing_seconds")) s.minimizing_seconds = v["minimizing_seconds"].number();
@@ -389,6 +400,8 @@ RunReport read_report(const Value& doc) {
         r.summary.parameters.emplace_back(p["name"].string(), p["value"].integer<int>());
     r.summary.strategy = doc["strategy"].string();
     r.depth = doc["depth"].count<std::uint32_t>();
+    // Added in version 1.4.
+    if (doc.has("spin_bound")) r.spin_bound = doc["spin_bound"].count<std::uint32_t>();
     r.summary.bound = doc["bound"].string();
     r.summary.violations = doc["violations"].count<std::size_t>();
     // Added in version 1.3; null for a replay.
@@ -433,6 +446,7 @@ Json report_json(const RunReport& r) {
         {"parameters", std::move(parameters)},
         {"strategy", r.summary.strategy},
         {"depth", r.depth},
+        {"spin_bound", r.spin_bound},
         {"bound", r.summary.bound},
         {"violations", r.summary.violations},
         {"verdict", std::string(verdict_name(verdict_of(r.summary)))},

@@ -37,6 +37,7 @@ struct Counterexample {
 struct RunReport {
     Summary summary;
     std::uint32_t depth = 0;
+    std::uint32_t spin_bound = CheckOptions{}.spin_bound;
     std::vector<Counterexample> counterexamples;
     std::string command; // the command line that ran it, as a shell would take it back
     int exit_code = 0;   // what that command exited with (the verdict's, never an output error)

@@ -27,9 +27,29 @@ std::string format_violation(const Violation& v) {
     return out;
 }
 
+namespace {
+// "lockdep classes (MAX_LOCKDEP_KEYS) filled (8192 entries)", and each other table.
+std::string full_tables_text(const std::vector<FullTable>& tables) {
+    std::string text;
+    for (const FullTable& f : tables)
+        text += (text.empty() ? "" : ", ") + f.table + " filled (" + std::to_string(f.capacity) +
+                " entries)";
+    return text;
+}
+
+// When the depth bound cut most executions, what ran says little about what lies past it:
+// the verdict says so, not only the counter.
+// `bound` names it: "the depth bound", "it".
+std::string most_cut(const SearchStats& stats, const std::string& bound = "the depth bound") {
+    if (stats.cut * 2 <= stats.executions) return "";
+    return ", but most executions were cut by " + bound + " (" + std::to_string(stats.cut) +
+           " of " + std::to_string(stats.executions) + "): raise --depth";
+}
+} // namespace
+
 Verdict verdict_of(const Summary& s) {
     if (s.violations) return Verdict::violation;
-    if (!s.stats.stopped_by.empty()) return Verdict::incomplete;
+    if (!s.stats.stopped_by.empty() || !s.stats.full_tables.empty()) return Verdict::incomplete;
     if (s.sampled) return Verdict::in_sample;
     if (s.preemption_bound) return Verdict::within_preemptions;
     if (s.stats.cut) return Verdict::within_depth;
@@ -52,16 +72,24 @@ std::string verdict(const Summary& s) {
     case Verdict::violation:
         return "VIOLATION (" + std::to_string(s.violations) + " found)";
     case Verdict::incomplete:
+        if (s.stats.stopped_by.empty())
+            return "incomplete: " + full_tables_text(s.stats.full_tables) +
+                   ", and what did not fit went unchecked; none of " + executions +
+                   " had a violation";
         return "incomplete: " + s.stats.stopped_by + " stopped the search after " + executions +
                ", none with a violation";
     case Verdict::in_sample:
-        return "no violation in " + executions + " sampled (a sample, not a proof)";
+        return "no violation in " + executions + " sampled (a sample, not a proof)" +
+               most_cut(s.stats);
     case Verdict::within_preemptions:
         return "no violation within " + std::to_string(*s.preemption_bound) +
                (*s.preemption_bound == 1 ? " preemption" : " preemptions") +
                (s.stats.cut ? " and the depth (" + std::to_string(s.stats.cut) + " cut by it)"
-                            : "");
+                            : "") +
+               most_cut(s.stats);
     case Verdict::within_depth:
+        if (const std::string most = most_cut(s.stats, "it"); !most.empty())
+            return "no violation within the bound" + most;
         return "no violation within the bound (" + std::to_string(s.stats.cut) +
                " executions cut by it)";
     case Verdict::verified:
@@ -99,6 +127,8 @@ std::string finding_text(const Violation& v) {
 std::string incompleteness(const Summary& s) {
     std::vector<std::string> reasons;
     if (!s.stats.stopped_by.empty()) reasons.push_back(s.stats.stopped_by + " stopped the search");
+    if (!s.stats.full_tables.empty())
+        reasons.push_back(full_tables_text(s.stats.full_tables) + " in some executions");
     if (s.sampled)
         reasons.push_back("it ran a sample of " + count(s.stats.executions, "execution"));
     if (s.preemption_bound)
@@ -293,6 +323,10 @@ std::string format_summary(const Summary& s) {
     for (const CounterexampleSize& c : s.counterexamples)
         rows.emplace_back("reported", size_text(c));
     if (s.pct_depth) rows.emplace_back("pct bound", pct_bound_text(s));
+    for (const FullTable& f : s.stats.full_tables)
+        rows.emplace_back("table full", f.table + ": all " + std::to_string(f.capacity) +
+                                            " entries used in " + count(f.executions, "execution") +
+                                            "; what did not fit went unchecked");
     for (const LockHolds& l : s.stats.holds)
         rows.emplace_back("held", l.lock + ": " + hold_text(l.stats));
     for (const PropertyStats& p : s.stats.properties)

@@ -80,15 +80,16 @@ int Execution::register_object(Object* obj, ObjectKind kind) {
     return id;
 }
 
-Task& Execution::spawn(std::unique_ptr<Task> task, std::function<void()> body) {
-    if (tasks_.size() >= static_cast<std::size_t>(kMaxTasks))
-        throw std::length_error("a model may spawn at most " + std::to_string(kMaxTasks) +
-                                " tasks");
+void Execution::spawn(std::unique_ptr<Task> task, std::function<void()> body) {
+    // A step's task sets have one bit per task.
+    if (tasks_.size() >= static_cast<std::size_t>(kMaxTasks)) {
+        table_full("tasks", kMaxTasks, true);
+        return;
+    }
     task->id_ = static_cast<TaskId>(tasks_.size());
     races_.add_task(task->id_, running_ ? running_->id_ : kNoTask, step_);
     task->body_ = std::move(body);
     tasks_.push_back(std::move(task));
-    return *tasks_.back();
 }
 
 void Execution::add_invariant(std::string name, std::function<bool()> holds) {
@@ -111,7 +112,7 @@ Outcome Execution::run() {
     if (sigsetjmp(escape_jump_, 0) == 0) {
         start_new_tasks();
         // The tasks take it from here; the last one to run switches back when it is over.
-        if (!outcome_.violation)
+        if (!outcome_.violation && !ended_early_)
             if (Task* first = advance()) switch_to(&main_context_, first);
     } else {
         on_escape();
@@ -175,6 +176,9 @@ Task* Execution::advance() {
             if (op.fallback) spinning |= task_bit(t.id_);
         }
     }
+    // Whether nothing was written for --spin-bound steps: then the picked task's operation is
+    // remembered, to tell a loop that changes nothing (see watch_repeats()).
+    bool watched = false;
     if (!enabled) [[unlikely]] {
         if (!spinning) {
             if (unfinished)
@@ -183,8 +187,14 @@ Task* Execution::advance() {
                 run_final_checks();
             return nullptr;
         }
-        // Only spinners can run: let one spin (their order changes nothing shared).
-        enabled = task_bit(lowest(spinning));
+        const TaskId spinner = next_spinner(spinning);
+        if (spinner == kNoTask) return nullptr; // they hang: reported
+        enabled = task_bit(spinner);
+        watched = step_ - last_write_step_ >= limits_.spin_bound;
+    } else if (step_ - last_write_step_ >= limits_.spin_bound) [[unlikely]] {
+        enabled = watch_repeats(enabled);
+        if (!enabled) return nullptr; // a livelock: reported
+        watched = true;
     }
     if (step_ >= limits_.depth) [[unlikely]] {
         outcome_.end = End::cut;
@@ -201,6 +211,8 @@ Task* Execution::advance() {
         return nullptr;
     }
     Task& t = *tasks_[id];
+    if (watched) [[unlikely]]
+        watch_step(t);
     ++step_;
     schedule_.push_back(id);
     t.last_step_ = step_;
@@ -246,7 +258,7 @@ void Execution::check_invariants() {
 }
 
 void Execution::start_new_tasks() {
-    while (started_ < tasks_.size() && !outcome_.violation)
+    while (started_ < tasks_.size() && !outcome_.violation && !ended_early_)
         start(*tasks_[started_++]);
 }
 
@@ -317,6 +329,8 @@ void Execution::run_body(Task& task) {
 }
 
 void Execution::begin_spin_turn() {
+    Task& t = *running_;
+    t.idle_turns_ = last_write_step_ > t.turn_start_ ? 0 : t.idle_turns_ + 1;
     running_->turn_start_ = step_;
     running_->turn_count_ = 0;
     running_->turn_overflow_ = false;
@@ -328,6 +342,117 @@ bool Execution::turn_changed(const Task& task) const {
     for (int i = 0; i < task.turn_count_; ++i)
         if (task.turn_objects_[i]->last_written > task.turn_start_) return true;
     return false;
+}
+
+namespace {
+// Whether two operations are the same call: operation, object, arguments and call site.
+bool same_call(const Operation& a, const Operation& b) {
+    return a.obj == b.obj && a.args.n == b.args.n && a.args.v[0] == b.args.v[0] &&
+           a.args.v[1] == b.args.v[1] && std::strcmp(a.name, b.name) == 0 &&
+           a.location.line() == b.location.line() && a.location.column() == b.location.column() &&
+           std::strcmp(a.location.file_name(), b.location.file_name()) == 0;
+}
+} // namespace
+
+TaskId Execution::next_spinner(TaskSet spinning) {
+    outcome_.spin_bound_used = true;
+    // Nothing a spinner reads changes until one of them leaves its loop, which only a bound
+    // of its loop's own can make it do: they take turns, the one that spun idle least first
+    // (their order changes nothing shared), so that each reaches its bound.
+    TaskId next = lowest(spinning);
+    for (TaskSet rest = spinning & (spinning - 1); rest; rest &= rest - 1)
+        if (tasks_[lowest(rest)]->idle_turns_ < tasks_[next]->idle_turns_) next = lowest(rest);
+    if (tasks_[next]->idle_turns_ < limits_.spin_bound) return next;
+    std::string who;
+    for (const auto& t : tasks_)
+        if (!t->finished_) who += (who.empty() ? "" : ", ") + t->name() + " in " + blocked_on(*t);
+    fail(ViolationKind::hang, "hang",
+         "hang: nothing changes while tasks spin: " + who + " (each spun " +
+             std::to_string(limits_.spin_bound) + " turns with nothing changed: --spin-bound " +
+             std::to_string(limits_.spin_bound) + ")",
+         tasks_[next]->pending_.location);
+    return kNoTask;
+}
+
+namespace {
+// Whether `task` is about to repeat one of the `count` operations `watched`.
+bool repeats(const Task& task, const Operation* watched, int count) {
+    for (int i = 0; i < count; ++i)
+        if (same_call(watched[i], task.pending())) return true;
+    return false;
+}
+// Whether one of them is a spin loop's turn: its loop is judged as a spinner's (idle turns).
+bool spins(const Operation* watched, int count) {
+    return std::any_of(watched, watched + count, [](const Operation& op) { return op.fallback; });
+}
+} // namespace
+
+TaskSet Execution::watch_repeats(TaskSet enabled) {
+    outcome_.spin_bound_used = true;
+    TaskSet repeaters = 0;
+    for (TaskSet rest = enabled; rest; rest &= rest - 1) {
+        const Task& t = *tasks_[lowest(rest)];
+        if (t.repeats_since_ == last_write_step_ && repeats(t, t.watched_ops_, t.watched_count_) &&
+            !spins(t.watched_ops_, t.watched_count_))
+            repeaters |= task_bit(t.id_);
+    }
+    // A task going round a loop that changes nothing waits while another task can run, as a
+    // spinner in cpu_relax() does.
+    if (repeaters != enabled) return enabled & ~repeaters;
+    TaskId next = lowest(repeaters);
+    for (TaskSet rest = repeaters & (repeaters - 1); rest; rest &= rest - 1)
+        if (tasks_[lowest(rest)]->repeats_ < tasks_[next]->repeats_) next = lowest(rest);
+    if (tasks_[next]->repeats_ < limits_.spin_bound) return task_bit(next);
+    report_livelock(repeaters);
+    return 0;
+}
+
+void Execution::watch_step(Task& task) {
+    if (task.repeats_since_ != last_write_step_) {
+        task.repeats_since_ = last_write_step_;
+        task.watched_count_ = 0;
+        task.repeats_ = 0;
+    }
+    if (repeats(task, task.watched_ops_, task.watched_count_)) {
+        ++task.repeats_;
+        return;
+    }
+    if (task.watched_count_ == Task::kWatchedOps) {
+        // The oldest goes: a loop of more operations than that is not recognized.
+        std::copy(task.watched_ops_ + 1, task.watched_ops_ + Task::kWatchedOps, task.watched_ops_);
+        --task.watched_count_;
+    }
+    task.watched_ops_[task.watched_count_++] = task.pending_;
+}
+
+void Execution::report_livelock(TaskSet repeaters) {
+    std::string who;
+    std::vector<std::string> details;
+    for (const auto& tp : tasks_) {
+        const Task& t = *tp;
+        if (t.finished_) continue;
+        const bool repeating = contains(repeaters, t.id_);
+        if (repeating) who += (who.empty() ? "" : ", ") + t.name() + " repeats " + blocked_on(t);
+        details.push_back(t.name() + (repeating ? ": repeats " : ": cannot run, in ") +
+                          blocked_on(t) + made_at(t.pending_.location) +
+                          (repeating ? ", " + std::to_string(t.repeats_) + " repeats" : ""));
+    }
+    details.push_back("nothing was written after step " + std::to_string(last_write_step_));
+    fail_with_details(ViolationKind::livelock, "livelock",
+                      "livelock: nothing changes while " + who + " (each repeated " +
+                          std::to_string(limits_.spin_bound) +
+                          " times with nothing changed: --spin-bound " +
+                          std::to_string(limits_.spin_bound) + ")",
+                      std::move(details));
+}
+
+void Execution::table_full(const char* table, std::uint32_t capacity, bool ends) {
+    if (unwinding_) return;
+    if (!outcome_.table_full.table) outcome_.table_full = TableFull{table, capacity};
+    if (!ends || outcome_.violation) return;
+    outcome_.end = End::full;
+    ended_early_ = true;
+    if (running_ && std::uncaught_exceptions() == 0) throw Unwind{};
 }
 
 void Execution::record(ViolationKind kind, std::string property, std::string message,

@@ -39,6 +39,14 @@ enum class End : std::uint8_t {
     cut,       // the depth bound was reached with tasks still unfinished
     stopped,   // the strategy had no further choice (a replay schedule ran out)
     diverged,  // the strategy picked a task that is not enabled (a replay that does not fit)
+    full,      // an internal table filled and the execution could not go on without it
+};
+
+// An internal table of fixed capacity that filled in an execution: what did not fit went
+// unchecked, so a search that met one is incomplete whatever else it found.
+struct TableFull {
+    const char* table = nullptr; // what it holds, "lockdep classes (MAX_LOCKDEP_KEYS)"; null: none
+    std::uint32_t capacity = 0;
 };
 
 // What tasks did in one execution, beyond their steps: the model's analogue of the
@@ -55,6 +63,10 @@ struct Outcome {
     std::optional<Violation> violation;
     TaskId diverged_task = kNoTask;    // with End::diverged at a pick
     std::uint32_t diverged_choice = 0; // with End::diverged at a choice: among how many values
+    TableFull table_full;              // the first table that filled, if one did
+    // Whether --spin-bound took part: a spin loop turned with nothing changed and no other
+    // task able to run, or nothing was written for that many steps (see watch_repeats()).
+    bool spin_bound_used = false;
 };
 
 class Execution {
@@ -64,6 +76,10 @@ class Execution {
         // Seconds a task may run between two scheduling points before it counts as stuck
         // in an infinite loop.
         unsigned step_timeout = 10;
+        // Turns a spin loop, or repetitions a retry loop, may go round with nothing changed
+        // before it counts as endless (a hang, a livelock); also the steps without a write
+        // after which retry loops are watched for.
+        std::uint32_t spin_bound = 32;
     };
 
     Execution(StackPool& stacks, Strategy& strategy, Limits limits, TraceSink* sink = nullptr);
@@ -87,8 +103,9 @@ class Execution {
 
     // --- set-up, before run() ---
     // Adds a task; it starts when run() does, in the order of spawning. Spawned by a running
-    // task, it starts right after that task's step.
-    Task& spawn(std::unique_ptr<Task> task, std::function<void()> body);
+    // task, it starts right after that task's step. Past kMaxTasks the table of tasks is full
+    // (see table_full()): the task is not added.
+    void spawn(std::unique_ptr<Task> task, std::function<void()> body);
     // Constructs model state owned by the execution (its objects register themselves).
     template <class T, class... Args> T& make(Args&&... args);
     // State of one kind the model layer keeps per execution (lockdep's graph, the CPUs),
@@ -145,10 +162,9 @@ class Execution {
     void observed_all() { step_global_ = true; }
     // Whether the step taken last (the one before the step being picked) observed all.
     bool last_step_global() const { return step_global_; }
-    // The last step that changed shared state (0 if none has).
-    std::uint32_t last_write_step() const { return last_write_step_; }
     // A spin loop's turn begins for the running task: from here the objects it touches are
-    // remembered, so that the next turn waits until one of them changes.
+    // remembered, so that the next turn waits until one of them changes. The turn that ended
+    // here counts as idle if no step wrote anything since it began.
     void begin_spin_turn();
     // Whether an object the task touched in its current turn changed since the turn began.
     bool turn_changed(const Task& task) const;
@@ -170,6 +186,11 @@ class Execution {
     // `loc`: the model's call that broke the property, where one did.
     void fail(ViolationKind kind, std::string property, std::string message,
               std::source_location loc = {});
+    // An internal table of `capacity` entries (`table`: a static string naming it) is full:
+    // what did not fit goes unchecked and the run is incomplete. With `ends`, the execution
+    // cannot go on without the entry (its model state would be wrong): it ends here (a task
+    // calling is unwound). Only the first table to fill in an execution is kept.
+    void table_full(const char* table, std::uint32_t capacity, bool ends);
     // fail(), with further report lines (a lockdep chain, an unsafe scenario).
     void fail_with_details(ViolationKind kind, std::string property, std::string message,
                            std::vector<std::string> details, std::source_location loc = {});
@@ -238,6 +259,18 @@ class Execution {
     [[gnu::cold]] void run_final_checks();
     void check_invariants();
     [[gnu::cold]] void report_blocked();
+    // No task can run but spinners: the one that spun idle the fewest turns takes the next
+    // step, or, when each spun --spin-bound turns with nothing changed, the execution hangs.
+    [[gnu::cold]] TaskId next_spinner(TaskSet spinning);
+    // Nothing was written for --spin-bound steps: tasks about to repeat an operation they
+    // performed since then are going round a loop that changes nothing. They wait while
+    // another task can run; when only they can, the one that repeated least runs, and when
+    // each repeated --spin-bound times it is a livelock. Returns the tasks to offer (none after
+    // a livelock).
+    [[gnu::cold]] TaskSet watch_repeats(TaskSet enabled);
+    // The picked task performs its pending operation during a watched stretch: remember it.
+    [[gnu::cold]] void watch_step(Task& task);
+    [[gnu::cold]] void report_livelock(TaskSet repeaters);
     [[gnu::cold]] void report_race(const RaceDetector::Race& race);
     // The running task, picked at its scheduling point, before its model code performs the
     // operation: unwinds it if the execution is torn down, and reports a use-after-free if the

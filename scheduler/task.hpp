@@ -32,8 +32,6 @@ class Task {
     bool was_blocked() const { return blocked_; }
     // The step after which it started: 0 when spawned at set-up, else its spawner's step.
     std::uint32_t started_after() const { return started_after_; }
-    // The step at which its spin loop's current turn began (0 before its first turn).
-    std::uint32_t spin_turn_start() const { return turn_start_; }
 
     // Checks when the task's body has returned, run on its fiber (locks still held...).
     virtual void on_exit() {}
@@ -54,6 +52,15 @@ class Task {
     std::uint8_t turn_count_ = 0;
     bool turn_overflow_ = false;
     std::uint32_t turn_start_ = 0;
+    std::uint32_t idle_turns_ = 0; // turns of its spin loop in a row that changed nothing
+    // While nothing has been written for a while (see Execution::watch_repeats): the
+    // operations it performed since, to tell when it goes round a loop, and how many of them
+    // repeated one before. Valid while `repeats_since_` is the execution's last write step.
+    static constexpr int kWatchedOps = 8;
+    Operation watched_ops_[kWatchedOps];
+    std::uint8_t watched_count_ = 0;
+    std::uint32_t repeats_ = 0;
+    std::uint32_t repeats_since_ = 0;
     std::uint32_t last_step_ = 0;
     std::uint32_t started_after_ = 0;
     Operation pending_;

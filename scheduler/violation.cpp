@@ -10,13 +10,14 @@
 namespace lockcheck {
 
 namespace {
-constexpr std::array<std::string_view, 20> kKindNames = {
+constexpr std::array<std::string_view, 21> kKindNames = {
     "check-failed", "invariant",       "final-check",       "deadlock",  "hang",
     "lock-misuse",  "sleep-in-atomic", "lock-held-at-exit", "exception", "stack-overflow",
     "no-progress",  "lock-order",      "list-corruption",   "preempt",   "data-race",
     "refcount",     "use-after-free",  "invalid-free",      "crash",     "exit",
+    "livelock",
 };
-static_assert(kKindNames.size() == static_cast<std::size_t>(ViolationKind::exit) + 1,
+static_assert(kKindNames.size() == static_cast<std::size_t>(ViolationKind::livelock) + 1,
               "a name for every kind");
 } // namespace
 

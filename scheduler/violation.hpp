@@ -31,6 +31,7 @@ enum class ViolationKind : std::uint8_t {
     invalid_free,      // KASAN: kfree() of a pointer kmalloc() did not return
     crash,             // model code raised SIGSEGV, SIGBUS, SIGFPE, SIGILL or SIGABRT
     exit,              // model code called exit(), quick_exit() or _exit()
+    livelock,          // tasks that can run go round loops that change nothing, for ever
 };
 
 std::string_view kind_name(ViolationKind kind);

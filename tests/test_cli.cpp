@@ -131,7 +131,10 @@ TEST(Cli, a_depth_bound_that_cuts_executions_says_so_in_the_summary) {
     CHECK_EQUAL(0, run.exit_code);
     CHECK_TEXT(contains(run.out, "bound         depth 12\n"), run.out.c_str());
     CHECK_TEXT(!contains(run.out, "cut by bound  0\n"), run.out.c_str());
-    CHECK_TEXT(contains(run.out, "verdict       no violation within the bound ("), run.out.c_str());
+    // Most of them: the verdict line says so, not only the counter.
+    CHECK_TEXT(contains(run.out, "verdict       no violation within the bound, but most executions "
+                                 "were cut by it (60 of 81): raise --depth\n"),
+               run.out.c_str());
 }
 
 TEST(Cli, a_run_says_its_sizes_and_judges_itself_against_the_declared_verdict) {
@@ -232,4 +235,17 @@ TEST(Cli, minimizing_is_counted_in_elapsed_and_a_limit_that_stops_it_says_so) {
     const Run unminimized = run_lockcheck({"rename-pin", "--variant", "no-pin", "--no-minimize"});
     CHECK_TEXT(std::regex_search(unminimized.out, std::regex("\nelapsed       [0-9.]+ s\n")),
                unminimized.out.c_str());
+}
+
+TEST(Cli, a_spin_bound_other_than_the_default_is_part_of_the_replay_command) {
+    // The bound decides when a loop counts as endless, so a replay must run with the same.
+    const Run run = run_lockcheck({"tree-lock", "--variant", "sibling-order", "--spin-bound", "5"});
+    CHECK_EQUAL(1, run.exit_code);
+    const std::size_t at = run.out.find("replay: ");
+    CHECK_TEXT(at != std::string::npos, run.out.c_str());
+    const std::string line = run.out.substr(at, run.out.find('\n', at) - at);
+    CHECK_TEXT(contains(line, " --spin-bound 5 --replay "), line.c_str());
+    CHECK_TEXT(
+        !contains(run_lockcheck({"tree-lock", "--variant", "sibling-order"}).out, "--spin-bound"),
+        "the default is left out");
 }

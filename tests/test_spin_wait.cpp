@@ -99,3 +99,59 @@ TEST(SpinWait, a_failed_trylock_in_a_spin_loop_is_no_progress_for_other_spinners
     CHECK_EQUAL(ViolationKind::hang, v.kind);
     CHECK_EQUAL(0ul, r.stats.cut);
 }
+
+namespace {
+
+// A spin loop the kernel bounds, as btrfs_spin_on_block() does: `turns` turns waiting for
+// `ready`, then it gives up and says so in `gave_up`.
+void spin_at_most(Flags& f, int turns) {
+    for (int i = 0; i < turns; ++i) {
+        if (READ_ONCE(f.ready)) return;
+        cpu_relax();
+    }
+    WRITE_ONCE(f.unrelated, 1);
+}
+
+} // namespace
+
+TEST(SpinWait, a_spin_loop_that_gives_up_after_20_turns_is_not_a_hang) {
+    // Nobody sets the flag and no other task can run: the loop's own bound ends the spinning.
+    const SearchResult r = check_model([] {
+        auto& f = this_execution().make<Flags>();
+        spawn("spinner", [&f] { spin_at_most(f, 20); });
+    });
+    expect_verified(r);
+    CHECK_EQUAL(0ul, r.stats.cut);
+    CHECK_EQUAL(1ul, r.stats.spin_bound_used);
+}
+
+TEST(SpinWait, the_spin_bound_is_an_option_and_the_hang_report_names_it) {
+    CheckOptions options;
+    options.spin_bound = 10;
+    const SearchResult r = check_model(
+        [] {
+            auto& f = this_execution().make<Flags>();
+            spawn("spinner", [&f] { spin_at_most(f, 20); });
+        },
+        options);
+    const Violation& v = only_violation(r);
+    CHECK_EQUAL(ViolationKind::hang, v.kind);
+    CHECK_TEXT(contains(v.message, "each spun 10 turns with nothing changed: --spin-bound 10"),
+               v.message.c_str());
+}
+
+TEST(SpinWait, spinners_take_turns_so_one_that_gives_up_can_release_the_other) {
+    // `waiter` (the lower id) spins until `giver` stores; `giver` spins a bounded while on a
+    // flag nobody sets, then gives up and stores. Letting only the lowest spinner turn called
+    // this a hang, though the giver's bound ends it.
+    const SearchResult r = check_model([] {
+        auto& f = this_execution().make<Flags>();
+        spawn("waiter", [&f] {
+            while (!READ_ONCE(f.unrelated))
+                cpu_relax();
+        });
+        spawn("giver", [&f] { spin_at_most(f, 20); });
+    });
+    expect_verified(r);
+    CHECK_EQUAL(0ul, r.stats.cut);
+}
