@@ -102,15 +102,22 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
     StackPool stacks(options.stack_size);
     SearchResult result;
     std::set<std::string> seen;
+    // With keep_going an execution goes on past the violations the kernel survives, so that
+    // each one's later steps are checked too, under every strategy alike: a partial-order
+    // reduction needs their races to run the executions that reorder them.
+    const Execution::Limits limits{options.depth, options.step_timeout,
+                                   options.keep_going ? Execution::kNoEnd : 0};
     for (;;) {
-        Execution ex(stacks, strategy, Execution::Limits{options.depth, options.step_timeout});
+        Execution ex(stacks, strategy, limits);
         setup();
         Outcome out = ex.run();
         result.stats.add(ex, out);
-        if (out.violation && seen.insert(out.violation->key()).second) {
-            result.findings.push_back(Finding{std::move(*out.violation), ex.schedule()});
-            if (!options.keep_going) break;
-        }
+        out.each_violation([&](const Violation& v, std::size_t reached) {
+            if (!seen.insert(v.key()).second) return;
+            const auto cut = ex.schedule().begin() + static_cast<std::ptrdiff_t>(reached);
+            result.findings.push_back(Finding{v, Schedule(ex.schedule().begin(), cut)});
+        });
+        if (out.violation && !options.keep_going) break;
         if (!strategy.next_execution()) break;
         // Limits cut a search short only when there was more to run.
         if (options.max_executions && result.stats.executions >= options.max_executions) {
@@ -152,15 +159,25 @@ std::string divergence(const Execution& ex, std::uint32_t step, const Outcome& o
 
 } // namespace
 
-ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOptions& options) {
+ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOptions& options,
+                    const Violation* reproduces) {
     StackPool stacks(options.stack_size);
     Replay strategy(schedule);
     TraceRecorder recorder;
     const auto depth = static_cast<std::uint32_t>(schedule.size());
-    Execution ex(stacks, strategy, Execution::Limits{depth, options.step_timeout}, &recorder);
+    Execution ex(stacks, strategy,
+                 Execution::Limits{depth, options.step_timeout, schedule.size(), reproduces},
+                 &recorder);
     setup();
     ReplayResult r;
     r.outcome = ex.run();
+    // What the schedule leads to is the violation recorded last: the execution went on past
+    // the ones before it.
+    if (!r.outcome.later.empty()) {
+        r.outcome.violation = std::move(r.outcome.later.back().violation);
+        r.outcome.violation_reached = r.outcome.later.back().reached;
+        r.outcome.later.clear();
+    }
     r.trace = recorder.take(ex);
     r.stats.add(ex, r.outcome);
     const std::uint32_t ran = r.outcome.steps;

@@ -103,7 +103,13 @@ struct ReplayResult {
     SearchStats stats; // of this one execution
 };
 
-// Runs exactly `schedule`; it must drive the execution to its end (or to a violation).
-ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOptions& options);
+// Runs exactly `schedule`; it must drive the execution to its end (or to a violation). It goes
+// on past the violations the kernel survives (survivable()) met before the schedule's end
+// (a counterexample found with keep_going may have them), and ends at the first violation
+// met at its end, or, given `reproduces` (the violation a search found with this schedule),
+// at the first one there that is the same finding: several may be met after its last step.
+// outcome.violation is the one it ended at.
+ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOptions& options,
+                    const Violation* reproduces = nullptr);
 
 } // namespace lockcheck

@@ -9,6 +9,10 @@ Minimized minimize(const Setup& setup, const Finding& found, std::uint32_t preem
                    std::uint32_t steps, const CheckOptions& options, std::uint64_t budget) {
     Minimized best{found, preemptions, steps, true, 0};
     StackPool stacks(options.stack_size);
+    // As in the search: with keep_going the property may break after a violation the
+    // execution goes on past.
+    const Execution::Limits limits{options.depth, options.step_timeout,
+                                   options.keep_going ? Execution::kNoEnd : 0};
     for (std::uint32_t bound = 0; bound <= preemptions; ++bound) {
         BoundedDfs search(bound);
         bool improved = false;
@@ -18,19 +22,23 @@ Minimized minimize(const Setup& setup, const Finding& found, std::uint32_t preem
                 return best;
             }
             ++best.executions;
-            Execution ex(stacks, search, Execution::Limits{options.depth, options.step_timeout});
+            Execution ex(stacks, search, limits);
             setup();
             const Outcome out = ex.run();
-            if (!out.violation || out.violation->kind != found.violation.kind ||
-                out.violation->property != found.violation.property)
-                continue;
+            // The schedule up to the violation: the execution may have gone on past it. Its
+            // preemptions are the execution's: with fewer, a lower bound would have found it.
             const std::uint32_t used = search.preemptions();
-            if (used < best.preemptions || (used == best.preemptions && out.steps < best.steps)) {
-                best.finding = Finding{*out.violation, ex.schedule()};
+            out.each_violation([&](const Violation& v, std::size_t reached) {
+                if (v.kind != found.violation.kind || v.property != found.violation.property)
+                    return;
+                if (used > best.preemptions || (used == best.preemptions && v.step >= best.steps))
+                    return;
+                const auto cut = ex.schedule().begin() + static_cast<std::ptrdiff_t>(reached);
+                best.finding = Finding{v, Schedule(ex.schedule().begin(), cut)};
                 best.preemptions = used;
-                best.steps = out.steps;
+                best.steps = v.step;
                 improved = true;
-            }
+            });
         } while (search.next_execution());
         // Every execution within a lower bound was clean: this bound's best is the minimum.
         if (improved || bound == best.preemptions) return best;

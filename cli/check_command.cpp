@@ -52,7 +52,7 @@ int finish(const CheckRequest& r, const RunReport& report, int code, std::ostrea
 // its size.
 CounterexampleSize print_finding(const CheckRequest& r, const Finding& found, RunReport& report,
                                  std::ostream& out) {
-    ReplayResult rr = replay(setup_of(r), found.schedule, r.options);
+    ReplayResult rr = replay(setup_of(r), found.schedule, r.options, &found.violation);
     CounterexampleSize size;
     size.preemptions = size.found_preemptions = rr.trace.preemptions();
     size.steps = size.found_steps = rr.outcome.steps;
@@ -64,7 +64,7 @@ CounterexampleSize print_finding(const CheckRequest& r, const Finding& found, Ru
         size.minimal = m.minimal;
         if (m.finding.schedule != found.schedule) {
             f = std::move(m.finding);
-            rr = replay(setup_of(r), f.schedule, r.options);
+            rr = replay(setup_of(r), f.schedule, r.options, &f.violation);
             size.preemptions = rr.trace.preemptions();
             size.steps = rr.outcome.steps;
         }
