@@ -13,6 +13,14 @@ Minimized minimize(const Setup& setup, const Finding& found, std::uint32_t preem
     // execution goes on past.
     const Execution::Limits limits{options.depth, options.step_timeout,
                                    options.keep_going ? Execution::kNoEnd : 0};
+    // One of several findings (keep_going) must stay itself: broken the same way (its key),
+    // or two findings of one property would come out as one counterexample twice. Alone, it
+    // may become any violation of its property.
+    auto same_finding = [&found, &options](const Violation& v) {
+        return options.keep_going
+                   ? v.key() == found.violation.key()
+                   : v.kind == found.violation.kind && v.property == found.violation.property;
+    };
     for (std::uint32_t bound = 0; bound <= preemptions; ++bound) {
         BoundedDfs search(bound);
         bool improved = false;
@@ -29,8 +37,7 @@ Minimized minimize(const Setup& setup, const Finding& found, std::uint32_t preem
             // preemptions are the execution's: with fewer, a lower bound would have found it.
             const std::uint32_t used = search.preemptions();
             out.each_violation([&](const Violation& v, std::size_t reached) {
-                if (v.kind != found.violation.kind || v.property != found.violation.property)
-                    return;
+                if (!same_finding(v)) return;
                 if (used > best.preemptions || (used == best.preemptions && v.step >= best.steps))
                     return;
                 const auto cut = ex.schedule().begin() + static_cast<std::ptrdiff_t>(reached);

@@ -1,7 +1,8 @@
-// Minimal counterexamples: among the executions that break the same property as a found one,
-// the one with the fewest preemptions, then the fewest steps. Found by exhaustive
-// preemption-bounded searches at bounds 0, 1, 2, ... (iterative context bounding): the first
-// bound with a counterexample is the minimum, and the shortest one at that bound is kept.
+// Minimal counterexamples: among the executions that break the same property as a found one
+// (with keep_going, the same finding: Violation::key), the one with the fewest preemptions,
+// then the fewest steps. Found by exhaustive preemption-bounded searches at bounds 0, 1, 2,
+// ... (iterative context bounding): the first bound with a counterexample is the minimum, and
+// the shortest one at that bound is kept.
 #pragma once
 
 #include <cstdint>

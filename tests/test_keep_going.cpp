@@ -3,8 +3,10 @@
 // on past a violation the kernel survives (a data race, a lockdep report), so DFS and both
 // DPORs find the same distinct violations, and each is reported once, by a counterexample
 // that replays to it.
+#include <algorithm>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "harness.hpp"
 #include "lockcheck_binary.hpp"
@@ -185,6 +187,25 @@ TEST(KeepGoing, lastzero_plain_has_a_race_on_every_written_cell) {
         CHECK_TEXT(contains(run.out, race), (race + "\n" + run.out).c_str());
     }
     CHECK_TEXT(contains(run.out, "VIOLATION (5 found)"), run.out.c_str());
+}
+
+TEST(KeepGoing, each_finding_is_minimized_to_a_counterexample_of_its_own) {
+    // commit0 and commit1 each call this_cpu_ptr() preemptible: two findings of one property,
+    // which minimizing by property alone turned into the same counterexample twice.
+    const Run run = run_lockcheck(
+        {"cil-push", "--variant", "preemptible-insert", "--strategy", "dfs", "--keep-going"});
+    CHECK_EQUAL(1, run.exit_code);
+    std::vector<std::string> blocks; // each counterexample, from its VIOLATION line
+    for (std::size_t at = run.out.find("VIOLATION ("); at != std::string::npos;) {
+        const std::size_t next = run.out.find("\nVIOLATION (", at + 1);
+        const std::size_t end = std::min(next, run.out.find("\n== lockcheck summary", at));
+        blocks.push_back(run.out.substr(at, end - at));
+        at = next == std::string::npos ? next : next + 1;
+    }
+    CHECK_EQUAL_TEXT(2ul, blocks.size(), run.out.c_str());
+    CHECK_TEXT(blocks.size() == 2 && blocks[0] != blocks[1], run.out.c_str());
+    CHECK_TEXT(contains(run.out, "commit0 (this_cpu_ptr()"), run.out.c_str());
+    CHECK_TEXT(contains(run.out, "commit1 (this_cpu_ptr()"), run.out.c_str());
 }
 
 TEST_GROUP(KeepGoingSearches){};
