@@ -69,7 +69,8 @@ void Dpor::commit_taken(const Execution& ex) {
     if (taken_.recorded) return;
     taken_.recorded = true;
     Access access = taken_.access;
-    if (ex.last_step_global()) access = Access{-1, true, true, access.blocking, false};
+    if (ex.last_step_global() || (ex.failed() && disables_others(ex, taken_.task)))
+        access = Access{-1, true, true, access.blocking, false};
     Node& node = path_[taken_.node];
     const TaskId task = taken_.task;
     node.parked[task] = access;
@@ -84,6 +85,16 @@ void Dpor::commit_taken(const Execution& ex) {
         next_sleep_ |= task_bit(q);
         next_parked_[q] = node.parked[q];
     }
+}
+
+// A violation that ends the execution while other tasks could still run disables them: the
+// step that made it depends on each of theirs, as a step that disables another does, so that
+// they are tried before it (one may break something of its own first).
+bool Dpor::disables_others(const Execution& ex, TaskId task) {
+    return std::any_of(ex.tasks().begin(), ex.tasks().end(), [task](const auto& t) {
+        const Operation& op = t->pending();
+        return t->id() != task && !t->finished() && (!op.enabled || op.enabled(op.obj, *t));
+    });
 }
 
 TaskId Dpor::new_node(TaskSet enabled) {

@@ -6,7 +6,8 @@
 // independent steps (checker/dependency.hpp) are equivalent, and one of each class is run; tasks
 // whose step was already explored from an equivalent state sleep until a dependent step wakes them,
 // and an execution whose enabled tasks all sleep stops (it is "sleep-set blocked"). Model choices
-// (migrations) are explored in full.
+// (migrations) are explored in full. A step that ends the execution with a violation while
+// other tasks could still run disables them, and so depends on every other step.
 //
 // Optimal DPOR (Algorithm 2 of the same paper) replaces each branch point's backtrack set by a
 // wake-up tree: a race adds the whole sequence that reverses it, not just its first task, and
@@ -75,8 +76,12 @@ class Dpor final : public Strategy {
     void begin_execution();
     TaskId new_node(TaskSet enabled);
     // Records the step picked last, now that it has run: a step that checked a property
-    // (Execution::last_step_global) depends on every other.
+    // (Execution::last_step_global), or that ended the execution with a violation while
+    // other tasks could go on, depends on every other.
     void commit_taken(const Execution& ex);
+    // Whether tasks other than `task` could still run: the step of `task` that ended the
+    // execution with a violation disabled them.
+    static bool disables_others(const Execution& ex, TaskId task);
     // Step i of this execution: its clock, its races, and (with `commit`) the bookkeeping
     // later steps need; without it the step is one a task did not take.
     void record(TaskId task, Access access, std::uint32_t node, const Execution& ex, bool commit);

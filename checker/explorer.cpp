@@ -136,10 +136,12 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
         setup();
         Outcome out = ex.run();
         result.stats.add(ex, out);
-        if (out.violation && seen.insert(out.violation->key()).second) {
-            result.findings.push_back(Finding{std::move(*out.violation), ex.schedule()});
-            if (!options.keep_going) break;
-        }
+        out.each_violation([&](const Violation& v, std::size_t reached) {
+            if (!seen.insert(v.key()).second) return;
+            const auto cut = ex.schedule().begin() + static_cast<std::ptrdiff_t>(reached);
+            result.findings.push_back(Finding{v, Schedule(ex.schedule().begin(), cut)});
+        });
+        if (out.violation && !options.keep_going) break;
         if (!strategy.next_execution()) break;
         if (options.progress && pacer.tick())
             options.progress->show(search_progress(result, strategy, options, pacer.seconds()));
@@ -187,15 +189,28 @@ std::string divergence(const Execution& ex, std::uint32_t step, const Outcome& o
 
 } // namespace
 
-ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOptions& options) {
+ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOptions& options,
+                    const Violation* reproduces) {
     StackPool stacks(options.stack_size);
     Replay strategy(schedule);
     TraceRecorder recorder;
     const auto depth = static_cast<std::uint32_t>(schedule.size());
-    Execution ex(stacks, strategy, options.limits(depth), &recorder);
+    // A replay goes on past the violations the kernel survives up to the end of its schedule,
+    // and past another finding met at the same step as the one it reproduces.
+    Execution::Limits limits = options.limits(depth);
+    limits.keep_going_until = schedule.size();
+    limits.reproduces = reproduces;
+    Execution ex(stacks, strategy, limits, &recorder);
     setup();
     ReplayResult r;
     r.outcome = ex.run();
+    // What the schedule leads to is the violation recorded last: the execution went on past
+    // the ones before it.
+    if (!r.outcome.later.empty()) {
+        r.outcome.violation = std::move(r.outcome.later.back().violation);
+        r.outcome.violation_reached = r.outcome.later.back().reached;
+        r.outcome.later.clear();
+    }
     r.trace = recorder.take(ex);
     r.stats.add(ex, r.outcome);
     const std::uint32_t ran = r.outcome.steps;

@@ -29,11 +29,15 @@ struct CheckOptions {
     ProgressSink* progress = nullptr;    // shown how the search goes, a few times a second
     // Once it holds a signal's number, the search stops after the execution running then.
     const StopRequest* stop = nullptr;
-    std::uint32_t spin_bound = 32;       // see Execution::Limits::spin_bound
+    std::uint32_t spin_bound = 32; // see Execution::Limits::spin_bound
 
-    // The limits of one execution of at most `steps` steps.
+    // The limits of one execution of at most `steps` steps. With keep_going it goes on past
+    // the violations the kernel survives, so that each one's later steps are checked too,
+    // under every strategy alike: a partial-order reduction needs their races to run the
+    // executions that reorder them.
     Execution::Limits limits(std::uint32_t steps) const {
-        return Execution::Limits{steps, step_timeout, spin_bound};
+        return Execution::Limits{steps, step_timeout, spin_bound,
+                                 keep_going ? Execution::kNoEnd : 0};
     }
 };
 
@@ -129,7 +133,13 @@ struct ReplayResult {
     SearchStats stats; // of this one execution
 };
 
-// Runs exactly `schedule`; it must drive the execution to its end (or to a violation).
-ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOptions& options);
+// Runs exactly `schedule`; it must drive the execution to its end (or to a violation). It goes
+// on past the violations the kernel survives (survivable()) met before the schedule's end
+// (a counterexample found with keep_going may have them), and ends at the first violation
+// met at its end, or, given `reproduces` (the violation a search found with this schedule),
+// at the first one there that is the same finding: several may be met after its last step.
+// outcome.violation is the one it ended at.
+ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOptions& options,
+                    const Violation* reproduces = nullptr);
 
 } // namespace lockcheck

@@ -23,6 +23,14 @@ Minimized minimize(const Setup& setup, const Finding& found, std::uint32_t preem
                    std::uint32_t steps, const CheckOptions& options, const MinimizeLimits& limits) {
     Minimized best{found, preemptions, steps, true, {}, 0};
     StackPool stacks(options.stack_size);
+    // One of several findings (keep_going) must stay itself: broken the same way (its key),
+    // or two findings of one property would come out as one counterexample twice. Alone, it
+    // may become any violation of its property.
+    auto same_finding = [&found, &options](const Violation& v) {
+        return options.keep_going
+                   ? v.key() == found.violation.key()
+                   : v.kind == found.violation.kind && v.property == found.violation.property;
+    };
     ProgressPacer pacer;
     for (std::uint32_t bound = 0;; ++bound) {
         BoundedDfs search(bound);
@@ -37,19 +45,23 @@ Minimized minimize(const Setup& setup, const Finding& found, std::uint32_t preem
                 return best;
             }
             ++best.executions;
+            // With keep_going the property may break after a violation the execution goes on
+            // past (options.limits()).
             Execution ex(stacks, search, options.limits(depth));
             setup();
             const Outcome out = ex.run();
-            if (out.violation && out.violation->kind == found.violation.kind &&
-                out.violation->property == found.violation.property) {
-                const std::uint32_t used = search.preemptions();
-                if (used < best.preemptions ||
-                    (used == best.preemptions && out.steps < best.steps)) {
-                    best.finding = Finding{*out.violation, ex.schedule()};
-                    best.preemptions = used;
-                    best.steps = out.steps;
-                }
-            }
+            // The schedule up to the violation: the execution may have gone on past it. Its
+            // preemptions are the execution's: with fewer, a lower bound would have found it.
+            const std::uint32_t used = search.preemptions();
+            out.each_violation([&](const Violation& v, std::size_t reached) {
+                if (!same_finding(v)) return;
+                if (used > best.preemptions || (used == best.preemptions && v.step >= best.steps))
+                    return;
+                const auto cut = ex.schedule().begin() + static_cast<std::ptrdiff_t>(reached);
+                best.finding = Finding{v, Schedule(ex.schedule().begin(), cut)};
+                best.preemptions = used;
+                best.steps = v.step;
+            });
             // Read every execution: the pacer reads the clock for the time limit too.
             if (pacer.tick() && options.progress) {
                 ProgressReport report;

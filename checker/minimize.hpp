@@ -1,10 +1,11 @@
-// Minimal counterexamples: among the executions that break the same property as a found one,
-// the one with the fewest preemptions, then the fewest steps. Found by exhaustive
-// preemption-bounded searches at bounds 0, 1, 2, ... (iterative context bounding): the first
-// bound with a counterexample is the minimum, and the shortest one at that bound is kept.
-// At the bound of the best so far only a shorter execution can be smaller, so executions are
-// cut one step before its length: a counterexample that no shorter one undercuts is proven
-// minimal as soon as those few prefixes are run.
+// Minimal counterexamples: among the executions that break the same property as a found one
+// (with keep_going, the same finding: Violation::key), the one with the fewest preemptions,
+// then the fewest steps. Found by exhaustive preemption-bounded searches at bounds 0, 1, 2,
+// ... (iterative context bounding): the first bound with a counterexample is the minimum, and
+// the shortest one at that bound is kept. At the bound of the best so far only a shorter
+// execution can be smaller, so executions are cut one step before its length: a
+// counterexample that no shorter one undercuts is proven minimal as soon as those few
+// prefixes are run.
 #pragma once
 
 #include <cstdint>

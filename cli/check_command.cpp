@@ -98,7 +98,7 @@ Minimized minimize_finding(const CheckRequest& r, const Finding& found,
 CounterexampleSize print_finding(const CheckRequest& r, const Finding& found, std::size_t index,
                                  std::size_t count, MinimizeClock& clock, RunReport& report,
                                  std::ostream& out) {
-    ReplayResult rr = replay(setup_of(r), found.schedule, r.options);
+    ReplayResult rr = replay(setup_of(r), found.schedule, r.options, &found.violation);
     CounterexampleSize size;
     size.preemptions = size.found_preemptions = rr.trace.preemptions();
     size.steps = size.found_steps = rr.outcome.steps;
@@ -110,7 +110,7 @@ CounterexampleSize print_finding(const CheckRequest& r, const Finding& found, st
         size.minimize_stopped_by = m.stopped_by;
         if (m.finding.schedule != found.schedule) {
             f = std::move(m.finding);
-            rr = replay(setup_of(r), f.schedule, r.options);
+            rr = replay(setup_of(r), f.schedule, r.options, &f.violation);
             size.preemptions = rr.trace.preemptions();
             size.steps = rr.outcome.steps;
         }

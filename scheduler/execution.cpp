@@ -112,7 +112,7 @@ Outcome Execution::run() {
     if (sigsetjmp(escape_jump_, 0) == 0) {
         start_new_tasks();
         // The tasks take it from here; the last one to run switches back when it is over.
-        if (!outcome_.violation && !ended_early_)
+        if (!failed() && !ended_early_)
             if (Task* first = advance()) switch_to(&main_context_, first);
     } else {
         on_escape();
@@ -155,10 +155,10 @@ Task* Execution::advance() {
     running_ = nullptr;
     if (stepping_) {
         finish_step();
-        if (outcome_.violation || ended_early_) return nullptr;
+        if (failed() || ended_early_) return nullptr;
         if (!invariants_.empty()) {
             check_invariants();
-            if (outcome_.violation) return nullptr;
+            if (failed()) return nullptr;
         }
     }
     TaskSet enabled = 0;
@@ -258,7 +258,7 @@ void Execution::check_invariants() {
 }
 
 void Execution::start_new_tasks() {
-    while (started_ < tasks_.size() && !outcome_.violation && !ended_early_)
+    while (started_ < tasks_.size() && !failed() && !ended_early_)
         start(*tasks_[started_++]);
 }
 
@@ -449,19 +449,27 @@ void Execution::report_livelock(TaskSet repeaters) {
 void Execution::table_full(const char* table, std::uint32_t capacity, bool ends) {
     if (unwinding_) return;
     if (!outcome_.table_full.table) outcome_.table_full = TableFull{table, capacity};
-    if (!ends || outcome_.violation) return;
+    if (!ends || failed()) return;
     outcome_.end = End::full;
     ended_early_ = true;
     if (running_ && std::uncaught_exceptions() == 0) throw Unwind{};
 }
 
-void Execution::record(ViolationKind kind, std::string property, std::string message,
-                       std::source_location loc) {
+Violation* Execution::record(ViolationKind kind, std::string property, std::string message,
+                             std::source_location loc) {
     // Tearing down a cut or failed execution is not a new finding.
-    if (unwinding_ || outcome_.violation) return;
-    outcome_.violation =
-        Violation{kind, std::move(property), std::move(message), step_, {}, call_site(loc)};
-    outcome_.end = End::violation;
+    if (unwinding_ || failed()) return nullptr;
+    Violation v{kind, std::move(property), std::move(message), step_, {}, call_site(loc)};
+    const std::size_t reached = schedule_.size();
+    if (!survivable(kind) || (reached >= limits_.keep_going_until &&
+                              (!limits_.reproduces || limits_.reproduces->key() == v.key())))
+        outcome_.end = End::violation;
+    if (!outcome_.violation) {
+        outcome_.violation = std::move(v);
+        outcome_.violation_reached = reached;
+        return &*outcome_.violation;
+    }
+    return &outcome_.later.emplace_back(Outcome::Later{std::move(v), reached}).violation;
 }
 
 void Execution::count_check(const char* message, bool after_release) {
@@ -500,19 +508,15 @@ std::uint32_t Execution::choose(std::uint32_t n) {
 
 void Execution::fail(ViolationKind kind, std::string property, std::string message,
                      std::source_location loc) {
-    if (unwinding_) return;
-    record(kind, std::move(property), std::move(message), loc);
-    if (running_ && std::uncaught_exceptions() == 0) throw Unwind{};
+    fail_with_details(kind, std::move(property), std::move(message), {}, loc);
 }
 
 void Execution::fail_with_details(ViolationKind kind, std::string property, std::string message,
                                   std::vector<std::string> details, std::source_location loc) {
     if (unwinding_) return;
-    if (!outcome_.violation) {
-        record(kind, std::move(property), std::move(message), loc);
-        outcome_.violation->details = std::move(details);
-    }
-    if (running_ && std::uncaught_exceptions() == 0) throw Unwind{};
+    if (Violation* v = record(kind, std::move(property), std::move(message), loc))
+        v->details = std::move(details);
+    if (running_ && failed() && std::uncaught_exceptions() == 0) throw Unwind{};
 }
 
 void Execution::report_blocked() {
@@ -547,17 +551,18 @@ void Execution::report_blocked() {
         }
     }
     if (!cycle.empty()) {
-        fail(ViolationKind::deadlock, "deadlock", "deadlock: wait-for cycle " + cycle);
-    } else {
-        std::string who;
-        for (auto& tp : tasks_) {
-            if (tp->finished_) continue;
-            if (!who.empty()) who += ", ";
-            who += tp->name() + " in " + blocked_on(*tp);
-        }
-        fail(ViolationKind::hang, "hang", "hang: no task can run and nothing can wake " + who);
+        fail_with_details(ViolationKind::deadlock, "deadlock", "deadlock: wait-for cycle " + cycle,
+                          std::move(details));
+        return;
     }
-    outcome_.violation->details = std::move(details);
+    std::string who;
+    for (auto& tp : tasks_) {
+        if (tp->finished_) continue;
+        if (!who.empty()) who += ", ";
+        who += tp->name() + " in " + blocked_on(*tp);
+    }
+    fail_with_details(ViolationKind::hang, "hang",
+                      "hang: no task can run and nothing can wake " + who, std::move(details));
 }
 
 void Execution::report_race(const RaceDetector::Race& race) {
@@ -567,15 +572,15 @@ void Execution::report_race(const RaceDetector::Race& race) {
         if (std::string_view(a.op) != kind) out += std::string(" (") + a.op + ")";
         return out + " by " + tasks_[a.task]->name() + " at step " + std::to_string(a.step);
     };
-    if (unwinding_ || outcome_.violation) return;
+    if (unwinding_ || failed()) return;
     const std::string& var = objects_[static_cast<std::size_t>(race.variable)]->name();
-    record(ViolationKind::data_race, "data race on " + var,
-           "data race on " + var + ": " + text(race.earlier) + " and " + text(race.later) +
-               " are not ordered");
+    Violation* v = record(ViolationKind::data_race, "data race on " + var,
+                          "data race on " + var + ": " + text(race.earlier) + " and " +
+                              text(race.later) + " are not ordered");
     // Where each access was made, a line each (as KCSAN gives each access its stack).
     for (const RaceDetector::Access* a : {&race.earlier, &race.later})
         if (const CallSite site = call_site(a->location); site.known())
-            outcome_.violation->details.push_back(text(*a) + ": " + site.text());
+            v->details.push_back(text(*a) + ": " + site.text());
 }
 
 void Execution::free_memory(const Object& allocation, const void* begin, std::size_t size) {

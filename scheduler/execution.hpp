@@ -60,13 +60,31 @@ struct Counters {
 struct Outcome {
     End end = End::finished;
     std::uint32_t steps = 0;
+    // The first violation recorded: the one that ended the execution, or one it went on past
+    // (see Limits::keep_going_until).
     std::optional<Violation> violation;
+    std::size_t violation_reached = 0; // entries of the schedule that reach it
+    // A violation recorded after the first, and the entries of the schedule that reach it.
+    struct Later {
+        Violation violation;
+        std::size_t reached = 0;
+    };
+    std::vector<Later> later;          // in the order recorded
     TaskId diverged_task = kNoTask;    // with End::diverged at a pick
     std::uint32_t diverged_choice = 0; // with End::diverged at a choice: among how many values
     TableFull table_full;              // the first table that filled, if one did
     // Whether --spin-bound took part: a spin loop turned with nothing changed and no other
     // task able to run, or nothing was written for that many steps (see watch_repeats()).
     bool spin_bound_used = false;
+
+    // Calls f(violation, reached) for every violation recorded, in order: the schedule's first
+    // `reached` entries are its counterexample.
+    template <class F> void each_violation(F&& f) const {
+        if (!violation) return;
+        f(*violation, violation_reached);
+        for (const Later& l : later)
+            f(l.violation, l.reached);
+    }
 };
 
 class Execution {
@@ -80,7 +98,18 @@ class Execution {
         // before it counts as endless (a hang, a livelock); also the steps without a write
         // after which retry loops are watched for.
         std::uint32_t spin_bound = 32;
+        // While the schedule has fewer entries than this, a violation the kernel reports and
+        // survives (survivable(): a data race, a lockdep report) does not end the execution:
+        // it goes on, so that what its later steps do is checked too (and a partial-order
+        // reduction sees their races). 0: every violation ends it; kNoEnd: none of those does
+        // (--keep-going); a replay goes on up to the end of its schedule.
+        std::size_t keep_going_until = 0;
+        // A replay of a counterexample: its violation. Past keep_going_until, a survivable
+        // violation that is another finding (Violation::key) does not end the execution
+        // either: one met at the same step before it.
+        const Violation* reproduces = nullptr;
     };
+    static constexpr std::size_t kNoEnd = static_cast<std::size_t>(-1);
 
     Execution(StackPool& stacks, Strategy& strategy, Limits limits, TraceSink* sink = nullptr);
     ~Execution();
@@ -182,7 +211,8 @@ class Execution {
     // just taken (its pending() operation) released a lock. Allocates only the first time a
     // message is reached in the execution.
     void count_check(const char* message, bool after_release);
-    // Records a violation. Called from a task, it ends the task's execution by unwinding it.
+    // Records a violation. Called from a task, it ends the task's execution by unwinding it,
+    // unless the execution goes on past it (Limits::keep_going_until): then it returns.
     // `loc`: the model's call that broke the property, where one did.
     void fail(ViolationKind kind, std::string property, std::string message,
               std::source_location loc = {});
@@ -194,6 +224,8 @@ class Execution {
     // fail(), with further report lines (a lockdep chain, an unsafe scenario).
     void fail_with_details(ViolationKind kind, std::string property, std::string message,
                            std::vector<std::string> details, std::source_location loc = {});
+    // Whether a violation ended the execution: no step follows.
+    bool failed() const { return outcome_.end == End::violation; }
     bool in_task() const { return running_ != nullptr; }
     Task& current_task() {
         if (!running_) [[unlikely]]
@@ -226,9 +258,11 @@ class Execution {
     };
 
     int register_object(Object* obj, ObjectKind kind);
-    // Records the first violation of the execution; never throws.
-    void record(ViolationKind kind, std::string property, std::string message,
-                std::source_location loc = {});
+    // Records a violation, unless the execution is over or being torn down; ends the
+    // execution unless it goes on past this one (Limits::keep_going_until). Returns what it
+    // recorded, for the caller to add details to, or null. Never throws.
+    Violation* record(ViolationKind kind, std::string property, std::string message,
+                      std::source_location loc = {});
     static void fiber_entry(boost::context::detail::transfer_t transfer);
     // Suspends the current fiber, saving it in `save`, and runs `to` (the main context when
     // null) where it was suspended.

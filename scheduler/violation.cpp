@@ -25,6 +25,10 @@ std::string_view kind_name(ViolationKind kind) {
     return kKindNames[static_cast<int>(kind)];
 }
 
+bool survivable(ViolationKind kind) {
+    return kind == ViolationKind::data_race || kind == ViolationKind::lock_order;
+}
+
 bool parse_kind(std::string_view name, ViolationKind& kind) {
     return parse_enum_name(kKindNames, name, kind);
 }

@@ -35,6 +35,10 @@ enum class ViolationKind : std::uint8_t {
 };
 
 std::string_view kind_name(ViolationKind kind);
+// Whether the kernel reports a violation of this kind and runs on: KCSAN's data races and
+// lockdep's reports print a splat and change nothing the tasks do. With --keep-going an
+// execution goes on past one, so that its later steps are checked as well.
+bool survivable(ViolationKind kind);
 // Parses a name produced by kind_name; false if there is none such.
 bool parse_kind(std::string_view name, ViolationKind& kind);
 

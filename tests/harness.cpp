@@ -104,6 +104,37 @@ void expect_dpor_reaches_what_dfs_does(const Setup& setup, const std::string& wh
     }
 }
 
+Distinct distinct_violations(const Setup& setup, Search search, std::uint32_t depth) {
+    CheckOptions options;
+    options.depth = depth;
+    options.keep_going = true;
+    const SearchResult r = check_model(setup, search, options);
+    Distinct d;
+    for (const Finding& f : r.findings)
+        d.keys.insert(f.violation.key());
+    d.executions = r.stats.executions;
+    return d;
+}
+
+std::set<std::string> expect_every_search_finds_the_same(const Setup& setup, std::uint32_t depth,
+                                                         const std::string& what) {
+    const Distinct all = distinct_violations(setup, Search::dfs, depth);
+    auto listed = [](const std::set<std::string>& keys) {
+        std::string out;
+        for (const std::string& k : keys)
+            out += "\n  " + k;
+        return out;
+    };
+    for (Search search : {Search::dpor, Search::optimal_dpor}) {
+        const Distinct reduced = distinct_violations(setup, search, depth);
+        const std::string text = what + ", " + search_name(search) + " --keep-going found" +
+                                 listed(reduced.keys) + "\nDFS found" + listed(all.keys);
+        CHECK_TEXT(reduced.keys == all.keys, text.c_str());
+        CHECK_TEXT(reduced.executions <= all.executions, text.c_str());
+    }
+    return all.keys;
+}
+
 SearchResult check_keep_going(const Setup& setup, CheckOptions options) {
     options.keep_going = true;
     return check_model(setup, options);

@@ -47,6 +47,17 @@ struct Reached {
     std::set<std::pair<ViolationKind, std::string>> violations;
 };
 Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth);
+// The distinct violations (Violation::key: kind and object or message) a search finds in
+// `setup` with keep_going, and the executions it ran.
+struct Distinct {
+    std::set<std::string> keys;
+    std::uint64_t executions = 0;
+};
+Distinct distinct_violations(const Setup& setup, Search search, std::uint32_t depth);
+// Fails the test unless DFS, source and optimal DPOR with keep_going find the same distinct
+// violations in `setup`; returns DFS's.
+std::set<std::string> expect_every_search_finds_the_same(const Setup& setup, std::uint32_t depth,
+                                                         const std::string& what);
 // Fails the test unless every exhaustive search finds exactly one violation in `setup`, of
 // `kind` and, unless it is empty, `property`.
 void expect_found_by_every_search(const Setup& setup, ViolationKind kind,
