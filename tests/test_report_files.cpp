@@ -212,7 +212,7 @@ TEST(ReportFiles, a_reused_report_directory_holds_nothing_of_an_earlier_run) {
     CHECK_EQUAL("counterexample-1.svg index.html ", dir.listing("html"));
     // The page names the command that wrote it, as a shell would take it back.
     const std::string html = read(dir / "html/index.html");
-    CHECK_TEXT(contains(html, "<code>" LOCKCHECK_BINARY " rename-pin --variant no-pin --report " +
+    CHECK_TEXT(contains(html, "<code>lockcheck rename-pin --variant no-pin --report " +
                                   dir / "html" + "</code>"),
                html.c_str());
 }
