@@ -6,7 +6,6 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,6 +13,7 @@
 #include "cli/did_you_mean.hpp"
 #include "harness.hpp"
 #include "lockcheck_binary.hpp"
+#include "temp_files.hpp"
 
 #include <CppUTest/TestHarness.h>
 
@@ -61,13 +61,6 @@ const Refused kRefused[] = {
 // A saved report with its "depth" replaced by `depth`.
 std::string report_with_depth(const std::string& json, const std::string& depth) {
     return std::regex_replace(json, std::regex("\"depth\": [0-9]+"), "\"depth\": " + depth);
-}
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 } // namespace

@@ -9,8 +9,6 @@
 #include <libxml/parser.h>
 
 #include <csignal>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -20,6 +18,7 @@
 #include "harness.hpp"
 #include "lockcheck_binary.hpp"
 #include "reports/json_report.hpp"
+#include "temp_files.hpp"
 
 #include <CppUTest/TestHarness.h>
 
@@ -27,8 +26,6 @@ using namespace lockcheck;
 using namespace lockcheck::testing;
 
 namespace {
-
-namespace fs = std::filesystem;
 
 // A search that takes far longer than the tests wait before they send the signal.
 const std::vector<std::string> kLongSearch = {"lastzero", "--writers",    "12", "--strategy",
@@ -40,29 +37,6 @@ const std::vector<std::string> kLongMinimizing = {
     "--fsyncs",   "3",         "--minimize-time",    "1h"};
 // Long enough for the process to be set up and searching.
 constexpr double kSignalAfter = 1.0;
-
-class TempDir {
-  public:
-    TempDir() {
-        char path[] = "/tmp/lockcheck-interrupt-XXXXXX";
-        CHECK_TEXT(mkdtemp(path) != nullptr, "cannot create a temporary directory");
-        path_ = path;
-    }
-    ~TempDir() { fs::remove_all(path_); }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-
-  private:
-    fs::path path_;
-};
-
-std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 bool well_formed_xml(const std::string& text) {
     xmlDoc* doc = xmlReadMemory(text.data(), static_cast<int>(text.size()), "junit.xml", "UTF-8",
@@ -92,11 +66,11 @@ TEST(Interrupt, sigint_stops_the_search_prints_the_summary_so_far_writes_the_fil
 
     RunReport report;
     std::string error;
-    CHECK_TEXT(from_json(read(dir / "run.json"), report, error), error.c_str());
+    CHECK_TEXT(from_json(read_file(dir / "run.json"), report, error), error.c_str());
     CHECK_EQUAL(std::string("SIGINT"), report.summary.stats.stopped_by);
     CHECK(report.summary.stats.executions > 0);
-    CHECK(well_formed_xml(read(dir / "run.xml")));
-    CHECK(contains(read(dir / "html/index.html"), "SIGINT stopped the search"));
+    CHECK(well_formed_xml(read_file(dir / "run.xml")));
+    CHECK(contains(read_file(dir / "html/index.html"), "SIGINT stopped the search"));
 }
 
 TEST(Interrupt, sigterm_stops_the_search_as_sigint_does_and_exits_143) {

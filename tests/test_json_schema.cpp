@@ -4,7 +4,6 @@
 // refused, and the version the docs describe is the version the files carry.
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <unistd.h>
 #include <utility>
@@ -13,6 +12,7 @@
 #include "harness.hpp"
 #include "lockcheck_binary.hpp"
 #include "reports/json_report.hpp"
+#include "temp_files.hpp"
 
 #include <CppUTest/TestHarness.h>
 
@@ -20,13 +20,6 @@ using namespace lockcheck;
 using namespace lockcheck::testing;
 
 namespace {
-
-std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 // The documents of one test, each in a file of its own, removed at its end.
 class Documents {
@@ -58,7 +51,7 @@ std::string json_of(Documents& docs, std::vector<std::string> args, int exit_cod
     for (const std::string& a : args)
         what += a + " ";
     CHECK_EQUAL_TEXT(exit_code, run.exit_code, (what + "\n" + run.err).c_str());
-    const std::string json = read(path);
+    const std::string json = read_file(path);
     CHECK_TEXT(!json.empty(), what.c_str());
     return json;
 }
@@ -126,13 +119,13 @@ TEST(JsonSchema, a_document_that_breaks_the_schema_is_refused) {
 
 TEST(JsonSchema, the_docs_describe_the_version_the_files_carry) {
     const std::string version = "1." + std::to_string(kReportMinorVersion);
-    const std::string doc = read(LOCKCHECK_SOURCE_DIR "/docs/json-schema.md");
+    const std::string doc = read_file(LOCKCHECK_SOURCE_DIR "/docs/json-schema.md");
     CHECK_TEXT(contains(doc, "# The JSON report (`lockcheck-report`, version " + version + ")"),
                doc.substr(0, 200).c_str());
     CHECK_TEXT(contains(doc, "This file describes version " + version + "."), version.c_str());
     for (const char* schema : {"lockcheck-report", "lockcheck-check-all"}) {
         const std::string text =
-            read(std::string(LOCKCHECK_SOURCE_DIR "/docs/") + schema + ".schema.json");
+            read_file(std::string(LOCKCHECK_SOURCE_DIR "/docs/") + schema + ".schema.json");
         CHECK_TEXT(contains(text, "version " + version + ","), schema);
     }
 }

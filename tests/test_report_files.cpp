@@ -15,6 +15,7 @@
 #include "cli/report_files.hpp"
 #include "harness.hpp"
 #include "lockcheck_binary.hpp"
+#include "temp_files.hpp"
 
 #include <CppUTest/TestHarness.h>
 
@@ -24,41 +25,6 @@ using namespace lockcheck::testing;
 namespace {
 
 namespace fs = std::filesystem;
-
-// A directory of its own for each test (CTest runs groups in parallel), removed after.
-class TempDir {
-  public:
-    TempDir() {
-        char path[] = "/tmp/lockcheck-files-XXXXXX";
-        CHECK_TEXT(mkdtemp(path) != nullptr, "cannot create a temporary directory");
-        path_ = path;
-    }
-    ~TempDir() { fs::remove_all(path_); }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-    // The names in the directory `name` (this one if empty), sorted.
-    std::string listing(const std::string& name = "") const {
-        std::vector<std::string> names;
-        for (const fs::directory_entry& e : fs::directory_iterator(path_ / name))
-            names.push_back(e.path().filename().string());
-        std::sort(names.begin(), names.end());
-        std::string text;
-        for (const std::string& n : names)
-            text += n + " ";
-        return text;
-    }
-
-  private:
-    fs::path path_;
-};
-
-std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 std::string counterexample(const std::string& output) {
     return text_before(output, "replay: ");
@@ -82,8 +48,8 @@ TEST(ReportFiles, a_saved_json_report_replays_to_the_same_trace_and_drawing_for_
             CHECK_EQUAL_TEXT(1, again.exit_code, (what + ": " + again.err).c_str());
             CHECK_EQUAL_TEXT(counterexample(check.out),
                              text_before(again.out, "\n== lockcheck summary =="), what.c_str());
-            CHECK_TEXT(!read(dir / "a.dot").empty(), what.c_str());
-            CHECK_EQUAL_TEXT(read(dir / "a.dot"), read(dir / "b.dot"), what.c_str());
+            CHECK_TEXT(!read_file(dir / "a.dot").empty(), what.c_str());
+            CHECK_EQUAL_TEXT(read_file(dir / "a.dot"), read_file(dir / "b.dot"), what.c_str());
             ++replayed;
         }
     }
@@ -95,7 +61,7 @@ TEST(ReportFiles, a_saved_json_report_replays_with_the_same_locations) {
     TempDir dir;
     const Run check = run_lockcheck({"buffered-write", "--locations", "--json", dir / "r.json"});
     CHECK_EQUAL_TEXT(1, check.exit_code, check.err.c_str());
-    CHECK(contains(read(dir / "r.json"), "\"file\": \"buffered_write.cpp\""));
+    CHECK(contains(read_file(dir / "r.json"), "\"file\": \"buffered_write.cpp\""));
     const Run again = run_lockcheck({"replay", dir / "r.json", "--locations"});
     CHECK_EQUAL_TEXT(1, again.exit_code, again.err.c_str());
     CHECK(contains(check.out, " buffered_write.cpp:"));
@@ -107,10 +73,10 @@ TEST(ReportFiles, trace_junit_and_report_write_their_files) {
     const Run run = run_lockcheck({"rename-pin", "--variant", "no-pin", "--trace", dir / "t.svg",
                                    "--junit", dir / "j.xml", "--report", dir / "html"});
     CHECK_EQUAL_TEXT(1, run.exit_code, run.err.c_str());
-    CHECK(contains(read(dir / "t.svg"), "<svg"));
-    CHECK(contains(read(dir / "j.xml"),
+    CHECK(contains(read_file(dir / "t.svg"), "<svg"));
+    CHECK(contains(read_file(dir / "j.xml"),
                    "<testcase classname=\"rename-pin\" name=\"no-pin renames=1 fsyncs=1\""));
-    const std::string html = read(dir / "html/index.html");
+    const std::string html = read_file(dir / "html/index.html");
     CHECK(contains(html, "<svg"));
     CHECK(contains(html, "trace (10 steps, 1 preemption, marked *)"));
     CHECK(contains(html, "== lockcheck summary =="));
@@ -190,13 +156,13 @@ TEST(ReportFiles, a_run_writes_all_its_files_or_none_and_leaves_an_old_one_whole
     std::string error;
     CHECK(!cli::write_report_files(files, report, error));
     CHECK_TEXT(is_one_line(error + "\n") && contains(error, "no-such-dir/j.xml"), error.c_str());
-    CHECK_EQUAL("old", read(dir / "r.json"));
+    CHECK_EQUAL("old", read_file(dir / "r.json"));
     // No temporary file is left behind either.
     CHECK_EQUAL("r.json ", dir.listing());
 
     files.junit = dir / "j.xml";
     CHECK_TEXT(cli::write_report_files(files, report, error), error.c_str());
-    CHECK(contains(read(dir / "r.json"), "\"model\": \"m\""));
+    CHECK(contains(read_file(dir / "r.json"), "\"model\": \"m\""));
     CHECK_EQUAL("j.xml r.json ", dir.listing());
 }
 
@@ -211,7 +177,7 @@ TEST(ReportFiles, a_reused_report_directory_holds_nothing_of_an_earlier_run) {
     CHECK_EQUAL_TEXT(1, second.exit_code, second.err.c_str());
     CHECK_EQUAL("counterexample-1.svg index.html ", dir.listing("html"));
     // The page names the command that wrote it, as a shell would take it back.
-    const std::string html = read(dir / "html/index.html");
+    const std::string html = read_file(dir / "html/index.html");
     CHECK_TEXT(contains(html, "<code>lockcheck rename-pin --variant no-pin --report " +
                                   dir / "html" + "</code>"),
                html.c_str());
