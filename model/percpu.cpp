@@ -115,10 +115,11 @@ int raw_smp_processor_id() {
 int smp_processor_id(std::source_location loc) {
     task_struct* me = current();
     if (me->preempt_count == 0)
-        this_execution().fail(ViolationKind::preempt, "smp-processor-id-preemptible",
-                              "BUG: using smp_processor_id() in preemptible code: " + me->name() +
-                                  " (this_cpu_ptr() without preempt_disable())",
-                              loc);
+        this_execution().fail_attempt(
+            Operation{.name = "smp_processor_id", .location = loc}, ViolationKind::preempt,
+            "smp-processor-id-preemptible",
+            "BUG: using smp_processor_id() in preemptible code: " + me->name() +
+                " (this_cpu_ptr() without preempt_disable())");
     return me->cpu;
 }
 

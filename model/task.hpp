@@ -46,6 +46,9 @@ class task_struct final : public Task {
     int lockdep_depth = 0;
     int cpu = 0;        // the CPU it runs on (see percpu.hpp)
     int idle_spins = 0; // turns of its spin loop in a row that changed nothing
+    // Its pending lock request recorded lockdep dependencies, which name the step that
+    // takes the lock (lockdep_acquired()).
+    bool lockdep_asked = false;
 
     // The innermost held lock of a type, or nullptr.
     const held_lock* find_held(const char* type) const;

@@ -115,10 +115,15 @@ Outcome Execution::run() {
         break;
     }
     strategy_.end(*this);
+    // The attempt that broke a property is the trace's last step (see fail_attempt()).
+    const std::uint32_t steps = attempt_task_ ? step_ + 1 : step_;
+    if (sink_ && attempt_task_)
+        sink_->on_step(*this, steps, *attempt_task_, attempt_, std::nullopt,
+                       TraceSink::Context{task_bit(attempt_task_->id()), false});
     if (sink_) sink_->on_end(*this);
     unwind_all();
     g_running = outer;
-    outcome_.steps = step_;
+    outcome_.steps = steps;
     return std::move(outcome_);
 }
 
@@ -383,6 +388,21 @@ void Execution::fail_with_details(ViolationKind kind, std::string property, std:
     if (!outcome_.violation) {
         record(kind, std::move(property), std::move(message), loc);
         outcome_.violation->details = std::move(details);
+    }
+    if (running_ && std::uncaught_exceptions() == 0) throw Unwind{};
+}
+
+void Execution::fail_attempt(const Operation& attempt, ViolationKind kind, std::string property,
+                             std::string message, std::vector<std::string> details) {
+    if (unwinding_) return;
+    if (!outcome_.violation) {
+        record(kind, std::move(property), std::move(message), attempt.location);
+        outcome_.violation->details = std::move(details);
+        if (running_) {
+            outcome_.violation->step = step_ + 1;
+            attempt_ = attempt;
+            attempt_task_ = running_;
+        }
     }
     if (running_ && std::uncaught_exceptions() == 0) throw Unwind{};
 }

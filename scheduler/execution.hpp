@@ -165,6 +165,13 @@ class Execution {
     // fail(), with further report lines (a lockdep chain, an unsafe scenario).
     void fail_with_details(ViolationKind kind, std::string property, std::string message,
                            std::vector<std::string> details, std::source_location loc = {});
+    // fail() for a property checked before a scheduling point (lockdep, might_sleep(),
+    // recursive locking): `attempt`, the operation the running task was about to declare, is
+    // what breaks it. The attempt becomes a step of its own right after the execution's last
+    // one, the last of the trace and the violation's step; nothing is scheduled for it (the
+    // execution ends there), so schedules do not change.
+    void fail_attempt(const Operation& attempt, ViolationKind kind, std::string property,
+                      std::string message, std::vector<std::string> details = {});
     bool in_task() const { return running_ != nullptr; }
     Task& current_task() {
         if (!running_) [[unlikely]]
@@ -279,10 +286,13 @@ class Execution {
     // check_resumed): set once the execution is torn down or memory was freed, so that the
     // step of an execution that frees nothing tests this one flag and nothing else.
     bool resume_checks_ = false;
-    bool ended_early_ = false; // a choice ended the execution from inside a task
+    bool ended_early_ = false;           // a choice ended the execution from inside a task
+    Operation attempt_{};                // see fail_attempt()
+    const Task* attempt_task_ = nullptr; // who attempted it; null: no attempt ended the execution
     sigjmp_buf escape_jump_;
     Execution* previous_;
     static thread_local Execution* current_;
+    static thread_local std::vector<const Object*>* peeks_; // see peeked()
 };
 
 template <class T, class... Args> T& Execution::make(Args&&... args) {
