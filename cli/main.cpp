@@ -42,10 +42,12 @@ std::string model_names() {
 }
 
 // How a trace is printed.
-void add_trace_options(CLI::App* sub, bool& locations) {
+void add_trace_options(CLI::App* sub, bool& locations, bool& full) {
     sub->add_flag(
         "--locations", locations,
         "name each trace step's line in the model (FILE:LINE FUNCTION), in a last column");
+    sub->add_flag("--full-trace", full,
+                  "show every step in traces and drawings, none folded into '... N steps ...'");
 }
 
 // The files a run may write besides its output.
@@ -117,7 +119,7 @@ int main(int argc, char** argv) {
         ->add_option("--counterexample", replay_index, "which of the report's counterexamples")
         ->check(CLI::Range(1u, 1'000'000u))
         ->capture_default_str();
-    add_trace_options(replay_file, replay_locations);
+    add_trace_options(replay_file, replay_locations, replay_files.full_trace);
     add_report_options(replay_file, replay_files);
 
     lc::cli::CheckAllRequest check_all;
@@ -195,7 +197,7 @@ int main(int argc, char** argv) {
         sub->add_option("--max-executions", r.options.max_executions,
                         "stop the search after this many executions (exit 3 if incomplete)")
             ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
-        add_trace_options(sub, r.locations);
+        add_trace_options(sub, r.locations, r.files.full_trace);
         add_report_options(sub, r.files);
         sub->add_flag("!--no-minimize", r.minimize,
                       "report the first counterexample found, not the one with the fewest "

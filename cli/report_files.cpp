@@ -39,7 +39,7 @@ std::string numbered(const std::string& path, std::size_t index) {
         .string();
 }
 
-void write_report_dir(const std::string& dir, const RunReport& report) {
+void write_report_dir(const std::string& dir, const RunReport& report, bool full_trace) {
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec) throw std::runtime_error("cannot create " + dir + ": " + ec.message());
@@ -48,10 +48,10 @@ void write_report_dir(const std::string& dir, const RunReport& report) {
         const Counterexample& c = report.counterexamples[i];
         const std::string svg =
             (fs::path(dir) / ("counterexample-" + std::to_string(i + 1) + ".svg")).string();
-        write_trace_graph(c.trace, c.violation, svg);
+        write_trace_graph(c.trace, c.violation, svg, full_trace);
         drawings.push_back(read_text(svg));
     }
-    write_text((fs::path(dir) / "index.html").string(), to_html(report, drawings));
+    write_text((fs::path(dir) / "index.html").string(), to_html(report, drawings, full_trace));
 }
 
 } // namespace
@@ -61,10 +61,11 @@ bool write_report_files(const ReportFiles& files, const RunReport& report, std::
         if (!files.trace.empty())
             for (std::size_t i = 0; i < report.counterexamples.size(); ++i)
                 write_trace_graph(report.counterexamples[i].trace,
-                                  report.counterexamples[i].violation, numbered(files.trace, i));
+                                  report.counterexamples[i].violation, numbered(files.trace, i),
+                                  files.full_trace);
         if (!files.json.empty()) write_text(files.json, to_json(report));
         if (!files.junit.empty()) write_text(files.junit, to_junit({report}));
-        if (!files.report.empty()) write_report_dir(files.report, report);
+        if (!files.report.empty()) write_report_dir(files.report, report, files.full_trace);
     } catch (const std::exception& e) {
         error = e.what();
         return false;

@@ -99,6 +99,7 @@ void report_cycle(const lockdep_graph& g, const held_lock& held_by_me, int held,
     for (int c : chain)
         chain_text += (chain_text.empty() ? "" : " --> ") + g.classes[c].name;
     std::vector<std::string> lines;
+    std::vector<std::uint32_t> cited{held_by_me.acquired_at};
     lines.push_back(me->name() + " is trying to acquire " + g.classes[next].name +
                     " while holding " + g.classes[held].name);
     lines.push_back("  " + g.classes[held].name + ": " +
@@ -106,6 +107,7 @@ void report_cycle(const lockdep_graph& g, const held_lock& held_by_me, int held,
     lines.push_back("existing dependency chain: " + chain_text);
     for (std::size_t i = 0; i + 1 < chain.size(); ++i) {
         const dependency& d = g.edge(chain[i], chain[i + 1]);
+        cited.push_back(d.step);
         lines.push_back("  " + g.classes[d.from].name + " --> " + g.classes[d.to].name + ": " +
                         took_it(d.task, d.taken, d.step, d.location));
     }
@@ -126,7 +128,7 @@ void report_cycle(const lockdep_graph& g, const held_lock& held_by_me, int held,
         attempt, ViolationKind::lock_order, "circular-locking-dependency",
         "possible circular locking dependency detected: " + g.classes[held].name + " --> " +
             g.classes[next].name + " closes " + chain_text,
-        std::move(lines));
+        std::move(lines), std::move(cited));
 }
 
 void report_recursive(const lockdep_graph& g, int cls, const Operation& attempt) {

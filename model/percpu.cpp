@@ -65,6 +65,11 @@ const cpumask* cpu_online_mask() {
     return &state().mask();
 }
 
+bool cpumask_test_cpu(int cpu, const cpumask* mask) {
+    Execution::peeked(*mask);
+    return (mask->bits >> cpu) & 1;
+}
+
 bool cpu_online(int cpu, std::source_location loc) {
     const cpumask* mask = cpu_online_mask();
     this_execution().visible_read("cpu_online", mask, loc, OpArgs{{cpu, 0}, 1});

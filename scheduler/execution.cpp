@@ -66,6 +66,7 @@ Execution::~Execution() {
 }
 
 thread_local Execution* Execution::current_ = nullptr;
+thread_local std::vector<const Object*>* Execution::peeks_ = nullptr;
 
 int Execution::register_object(Object* obj, ObjectKind kind) {
     objects_.push_back(obj);
@@ -98,6 +99,7 @@ Outcome Execution::run() {
     watchdog::arm(limits_.step_timeout, &Execution::interrupt_running_task);
     Execution* const outer = g_running;
     g_running = this;
+    if (sink_) sink_->on_start(*this);
     // Both escapes out of a running task land here: 1 from a stack overflow, 2 from the
     // watchdog. Nothing below may keep state in locals across them.
     switch (sigsetjmp(escape_jump_, 0)) {
@@ -222,11 +224,18 @@ Task* Execution::advance() {
     return &t;
 }
 
-// A property that throws is a broken model, reported like any other exception.
+// A property that throws is a broken model, reported like any other exception. Traced, what
+// the property reads is kept until one holds, so that the first one broken keeps its reads.
 bool Execution::holds(Property& property) {
     ++property.evaluations;
+    const bool traced = sink_ && !outcome_.violation;
+    if (traced) {
+        property_reads_.clear();
+        peeks_ = &property_reads_;
+    }
+    bool held = true;
     try {
-        return property.holds();
+        held = property.holds();
     } catch (const std::exception& e) {
         record(ViolationKind::exception, "exception",
                "property '" + property.name + "' threw " + demangle(typeid(e).name()) + ": " +
@@ -234,7 +243,9 @@ bool Execution::holds(Property& property) {
     } catch (...) {
         record(ViolationKind::exception, "exception", "property '" + property.name + "' threw");
     }
-    return true;
+    peeks_ = nullptr;
+    if (traced && held && !outcome_.violation) property_reads_.clear();
+    return held;
 }
 
 void Execution::check_invariants() {
@@ -337,7 +348,7 @@ void Execution::record(ViolationKind kind, std::string property, std::string mes
     // Tearing down a cut or failed execution is not a new finding.
     if (unwinding_ || outcome_.violation) return;
     outcome_.violation =
-        Violation{kind, std::move(property), std::move(message), step_, {}, call_site(loc)};
+        Violation{kind, std::move(property), std::move(message), step_, {}, call_site(loc), {}};
     outcome_.end = End::violation;
 }
 
@@ -393,11 +404,13 @@ void Execution::fail_with_details(ViolationKind kind, std::string property, std:
 }
 
 void Execution::fail_attempt(const Operation& attempt, ViolationKind kind, std::string property,
-                             std::string message, std::vector<std::string> details) {
+                             std::string message, std::vector<std::string> details,
+                             std::vector<std::uint32_t> cited) {
     if (unwinding_) return;
     if (!outcome_.violation) {
         record(kind, std::move(property), std::move(message), attempt.location);
         outcome_.violation->details = std::move(details);
+        outcome_.violation->cited = std::move(cited);
         if (running_) {
             outcome_.violation->step = step_ + 1;
             attempt_ = attempt;
@@ -464,6 +477,7 @@ void Execution::report_race(const RaceDetector::Race& race) {
     record(ViolationKind::data_race, "data race on " + var,
            "data race on " + var + ": " + text(race.earlier) + " and " + text(race.later) +
                " are not ordered");
+    outcome_.violation->cited = {race.earlier.step};
     // Where each access was made, a line each (as KCSAN gives each access its stack).
     for (const RaceDetector::Access* a : {&race.earlier, &race.later})
         if (const CallSite site = call_site(a->location); site.known())
