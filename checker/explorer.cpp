@@ -212,6 +212,10 @@ ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOpt
         r.outcome.later.clear();
     }
     r.trace = recorder.take(ex);
+    // A final check breaks after every step, not at one.
+    if (r.outcome.violation && r.outcome.violation->kind != ViolationKind::final_check)
+        r.trace.violating_step = r.outcome.violation->step;
+    if (r.outcome.violation) r.trace.cited = r.outcome.violation->cited;
     r.stats.add(ex, r.outcome);
     const std::uint32_t ran = r.outcome.steps;
     if (r.outcome.end == End::diverged) {

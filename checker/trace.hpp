@@ -29,6 +29,12 @@ struct TraceStep {
     // lock be taken, the wake-up that ended a sleep, the write a read observed. 0: none.
     std::uint32_t synced_from = 0;
     CallSite location{}; // the model's call that made the step; unknown if none did
+    // The objects whose state the step changed, in the order of their ids (none for a read, a
+    // failed trylock, a wake-up that woke nobody).
+    std::vector<std::string> changed{};
+    // It stored a value of its task's making (a write of a shared variable), which may come
+    // from anything the task read before.
+    bool stores = false;
 };
 
 // A task that had not finished when the execution ended, and what it was about to do.
@@ -42,16 +48,49 @@ struct PendingTask {
     CallSite location{};  // the model's call of that operation
 };
 
+// An object the broken property (an invariant, a final check) read with peek(), as the
+// execution left it.
+struct PropertyRead {
+    std::string object;
+    std::string state;
+    std::uint32_t changed_at = 0; // the last step that changed it; 0: none (its set-up state)
+};
+
 struct Trace {
     std::vector<std::string> tasks; // names, by task id
     std::vector<TraceStep> steps;
     std::vector<PendingTask> pending; // at the end
+    // What the broken property read, each object once, in the order first read; empty when
+    // the violation is not an invariant's or a final check's.
+    std::vector<PropertyRead> reads{};
+    // The step that broke the property, as the violation names it; 0 when none did (a final
+    // check breaks after every step) or it is not known.
+    std::uint32_t violating_step = 0;
+    std::vector<std::uint32_t> cited{}; // earlier steps the violation's report names
     // Preemptions: steps taken by another task while the task of the step before could go on.
     std::uint32_t preemptions() const;
 };
 
+// How the violation came about: which steps it depends on, so that a report can fold the
+// others. Computed from the trace alone (reports/ draw and print it).
+struct Story {
+    // By index into Trace::steps. A cause: the step that broke the property, a step its report
+    // cites, the last change of an object the broken property read and the accesses of it
+    // since, the last change of what a blocked task waits for and that task's last step.
+    std::vector<bool> cause;
+    // A cause, or a step one depends on: one that changed an object a later involved step
+    // touches, the step of the same task before it on an object they share, the step it
+    // waited for or read from, and, before one that stores a value, every step of its task
+    // that read one; and a step on no object when its task's next one is involved. Program
+    // order alone does not involve a step: a task's lock round trips on other objects stay
+    // out.
+    std::vector<bool> involved;
+};
+Story story(const Trace& trace);
+
 class TraceRecorder final : public TraceSink {
   public:
+    void on_start(const Execution& ex) override;
     void on_step(const Execution& ex, std::uint32_t step, const Task& task, const Operation& op,
                  std::optional<std::int64_t> value, Context context) override;
     void on_end(const Execution& ex) override;
@@ -63,6 +102,9 @@ class TraceRecorder final : public TraceSink {
         std::uint32_t step = 0;
         TaskId task = 0;
     };
+    // Every object's state after the last step, and the last step that changed it, by id.
+    std::vector<std::string> states_;
+    std::vector<std::uint32_t> changed_at_;
     Trace trace_;
     std::map<const void*, LastWrite> last_write_; // by object
 };

@@ -88,10 +88,12 @@ std::string model_names() {
 const std::vector<std::string> kCommands = {"list", "replay", "check-all", "help"};
 
 // How a trace is printed.
-void add_trace_options(CLI::App* sub, bool& locations) {
+void add_trace_options(CLI::App* sub, bool& locations, bool& full) {
     sub->add_flag(
         "--locations", locations,
         "name each trace step's line in the model (FILE:LINE FUNCTION), in a last column");
+    sub->add_flag("--full-trace", full,
+                  "show every step in traces and drawings, none folded into '... N steps ...'");
 }
 
 // --color WHEN, as git and ls take it.
@@ -274,7 +276,7 @@ int main(int argc, char** argv) {
         ->add_option("--counterexample", replay_index, "which of the report's counterexamples")
         ->check(CLI::Range(1u, 1'000'000u))
         ->capture_default_str();
-    add_trace_options(replay_file, replay_locations);
+    add_trace_options(replay_file, replay_locations, replay_files.full_trace);
     add_report_options(replay_file, replay_files);
     std::string replay_colour = "auto", check_all_colour = "auto";
     add_colour_option(replay_file, replay_colour);
@@ -362,7 +364,7 @@ int main(int argc, char** argv) {
         sub->add_option("--max-executions", r.options.max_executions,
                         "stop the search after this many executions (exit 3 if incomplete)")
             ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
-        add_trace_options(sub, r.locations);
+        add_trace_options(sub, r.locations, r.files.full_trace);
         add_report_options(sub, r.files);
         add_colour_option(sub, colour_text[i]);
         sub->add_flag("!--no-minimize", r.minimize,

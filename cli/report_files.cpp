@@ -109,15 +109,17 @@ std::string drawing_name(std::size_t index) {
     return "counterexample-" + std::to_string(index + 1) + ".svg";
 }
 
-void stage_report_dir(StagedFiles& staged, const std::string& dir, const RunReport& report) {
+void stage_report_dir(StagedFiles& staged, const std::string& dir, const RunReport& report,
+                      bool full_trace) {
     std::vector<std::string> drawings;
     for (std::size_t i = 0; i < report.counterexamples.size(); ++i) {
         const Counterexample& c = report.counterexamples[i];
         const std::string svg = staged.stage((fs::path(dir) / drawing_name(i)).string());
-        write_trace_graph(c.trace, c.violation, svg);
+        write_trace_graph(c.trace, c.violation, svg, full_trace);
         drawings.push_back(read_text(svg));
     }
-    staged.stage_text((fs::path(dir) / "index.html").string(), to_html(report, drawings));
+    staged.stage_text((fs::path(dir) / "index.html").string(),
+                      to_html(report, drawings, full_trace));
 }
 
 // The drawings an earlier run left in a reused --report directory beyond this run's `kept`:
@@ -188,12 +190,12 @@ bool write_report_files(const ReportFiles& files, const RunReport& report, std::
             for (std::size_t i = 0; i < report.counterexamples.size(); ++i)
                 write_trace_graph(report.counterexamples[i].trace,
                                   report.counterexamples[i].violation,
-                                  staged.stage(numbered(files.trace, i)));
+                                  staged.stage(numbered(files.trace, i)), files.full_trace);
         if (!files.json.empty()) staged.stage_text(files.json, to_json(report));
         if (!files.junit.empty()) staged.stage_text(files.junit, to_junit({report}));
         if (!files.report.empty()) {
             create_report_dir(files.report);
-            stage_report_dir(staged, files.report, report);
+            stage_report_dir(staged, files.report, report, files.full_trace);
         }
         staged.commit();
         if (!files.report.empty())

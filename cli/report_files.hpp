@@ -16,6 +16,8 @@ struct ReportFiles {
     std::string json;   // the JSON report
     std::string junit;  // JUnit XML
     std::string report; // a directory for index.html and the drawings
+    // --full-trace: traces and drawings show every step, none folded (the printed trace too).
+    bool full_trace = false;
 };
 
 // "lockcheck rename-pin --json 'my run.json'": argv as a shell would take it back.

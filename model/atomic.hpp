@@ -11,8 +11,12 @@ struct spinlock_t;
 struct atomic_t final : Object {
     explicit atomic_t(std::string name, int i = 0) : Object(std::move(name)), counter(i) {}
     void describe(std::string& out) const override;
-    // The value, without a scheduling point: for invariants and final checks only.
-    int peek() const { return counter; }
+    // The value, without a scheduling point: for invariants and final checks only (a report of
+    // their failure shows what they read).
+    int peek() const {
+        Execution::peeked(*this);
+        return counter;
+    }
 
     int counter;
 };

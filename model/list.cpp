@@ -122,6 +122,7 @@ void list_splice_tail_init(list_head* list, list_head* head, std::source_locatio
 }
 
 std::vector<const list_head*> list_entries(const list_head& head) {
+    Execution::peeked(head);
     std::vector<const list_head*> entries;
     for (const list_head* p = head.next; p != &head; p = p->next)
         entries.push_back(p);

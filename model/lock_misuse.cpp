@@ -4,10 +4,10 @@
 namespace lockcheck {
 
 void report_recursive_locking(const char* op, const Object* lock, std::source_location loc) {
-    this_execution().fail(ViolationKind::lock_misuse, "recursive-locking",
-                          "possible recursive locking detected: " + current()->name() + " calls " +
-                              op + "(" + lock->name() + ") while holding it",
-                          loc);
+    this_execution().fail_attempt(Operation{.name = op, .obj = lock, .location = loc},
+                                  ViolationKind::lock_misuse, "recursive-locking",
+                                  "possible recursive locking detected: " + current()->name() +
+                                      " calls " + op + "(" + lock->name() + ") while holding it");
 }
 
 void report_bad_unlock(const char* op, const Object* lock, const Task* owner,

@@ -6,7 +6,8 @@
 
 namespace lockcheck {
 
-// "possible recursive locking detected" (lockdep). `loc`: the model's call of `op`.
+// "possible recursive locking detected" (lockdep), found before `op`'s scheduling point: the
+// attempt is the trace's last step. `loc`: the model's call of `op`.
 void report_recursive_locking(const char* op, const Object* lock, std::source_location loc);
 // "bad unlock balance detected": releasing a lock this task does not hold. `owner` is the
 // task that holds it, if any.

@@ -19,8 +19,12 @@ struct lock_class {
 struct dependency {
     int from;
     int to;
+    TaskId task_id;
     std::string task;
-    std::uint32_t step;            // it asked for `to` after this step
+    // The step that took `to` once `taken`; until then the step after which the task asked
+    // for it (a dependency is recorded when a lock is asked for, before its step is taken).
+    std::uint32_t step;
+    bool taken;
     std::source_location location; // the model's call that asked
 };
 
@@ -100,30 +104,33 @@ std::string pad(std::string s, std::size_t width) {
     return s;
 }
 
-// "balance0 took it after step 4, tree_lock.cpp:142 balance_level"
-std::string took_it(const std::string& task, const char* when, std::uint32_t step,
+// "balance0 took it at step 5, tree_lock.cpp:142 balance_level"
+std::string took_it(const std::string& task, bool taken, std::uint32_t step,
                     const std::source_location& loc) {
     const CallSite site = call_site(loc);
-    return task + " took it " + when + " step " + std::to_string(step) +
+    return task + (taken ? " took it at step " : " asked for it after step ") +
+           std::to_string(step) + (taken ? "" : " and has not got it yet") +
            (site.known() ? ", " + site.text() : "");
 }
 
 void report_cycle(const lockdep_graph& g, const held_lock& held_by_me, int held, int next,
-                  const std::vector<int>& chain, std::source_location loc) {
+                  const std::vector<int>& chain, const Operation& attempt) {
     task_struct* me = current();
     std::string chain_text;
     for (int c : chain)
         chain_text += (chain_text.empty() ? "" : " --> ") + g.classes[c].name;
     std::vector<std::string> lines;
+    std::vector<std::uint32_t> cited{held_by_me.acquired_at};
     lines.push_back(me->name() + " is trying to acquire " + g.classes[next].name +
                     " while holding " + g.classes[held].name);
     lines.push_back("  " + g.classes[held].name + ": " +
-                    took_it(me->name(), "at", held_by_me.acquired_at, held_by_me.location));
+                    took_it(me->name(), true, held_by_me.acquired_at, held_by_me.location));
     lines.push_back("existing dependency chain: " + chain_text);
     for (std::size_t i = 0; i + 1 < chain.size(); ++i) {
         const dependency& d = g.edge(chain[i], chain[i + 1]);
+        cited.push_back(d.step);
         lines.push_back("  " + g.classes[d.from].name + " --> " + g.classes[d.to].name + ": " +
-                        took_it(d.task, "after", d.step, d.location));
+                        took_it(d.task, d.taken, d.step, d.location));
     }
     // The kernel's two-column scenario: this task, and the one whose dependency on the held
     // lock closes the chain.
@@ -138,20 +145,19 @@ void report_cycle(const lockdep_graph& g, const held_lock& held_by_me, int held,
     lines.push_back("  " + pad("", col) + "lock(" + g.classes[held].name + ");");
     lines.push_back("  lock(" + g.classes[next].name + ");");
     lines.push_back(" *** DEADLOCK ***");
-    this_execution().fail_with_details(
-        ViolationKind::lock_order, "circular-locking-dependency",
+    this_execution().fail_attempt(
+        attempt, ViolationKind::lock_order, "circular-locking-dependency",
         "possible circular locking dependency detected: " + g.classes[held].name + " --> " +
             g.classes[next].name + " closes " + chain_text,
-        std::move(lines), loc);
+        std::move(lines), std::move(cited));
 }
 
-void report_recursive(const lockdep_graph& g, int cls, std::source_location loc) {
-    this_execution().fail(ViolationKind::lock_order, "recursive-locking",
-                          "possible recursive locking detected: " + current()->name() +
-                              " acquires " + g.classes[cls].name +
-                              " while holding a lock of the same class (missing a _nested "
-                              "annotation?)",
-                          loc);
+void report_recursive(const lockdep_graph& g, int cls, const Operation& attempt) {
+    this_execution().fail_attempt(attempt, ViolationKind::lock_order, "recursive-locking",
+                                  "possible recursive locking detected: " + current()->name() +
+                                      " acquires " + g.classes[cls].name +
+                                      " while holding a lock of the same class (missing a "
+                                      "_nested annotation?)");
 }
 
 } // namespace
@@ -166,18 +172,19 @@ void lockdep_set_class(lockdep_map* map, std::string class_name) {
 
 void lockdep_assert_held(const Object* lock, std::source_location loc) {
     if (holds_lock(current(), lock)) return;
-    this_execution().fail(ViolationKind::lock_misuse, "lockdep-assert-held",
-                          "WARNING: lockdep_assert_held(" + lock->name() +
-                              ") failed: " + current()->name() + " does not hold it",
-                          loc);
+    this_execution().fail_attempt(
+        Operation{.name = "lockdep_assert_held", .obj = lock, .location = loc},
+        ViolationKind::lock_misuse, "lockdep-assert-held",
+        "WARNING: lockdep_assert_held(" + lock->name() + ") failed: " + current()->name() +
+            " does not hold it");
 }
 
 void lockdep_off() {
     this_execution().local<lockdep_graph>().off = true;
 }
 
-void lock_acquire(const Object* lock, const lockdep_map* map, int subclass, bool trylock,
-                  std::source_location loc) {
+void lock_acquire(const char* op, const Object* lock, const lockdep_map* map, int subclass,
+                  bool trylock, std::source_location loc) {
     if (subclass < 0 || subclass >= MAX_LOCKDEP_SUBCLASSES)
         this_execution().fail(ViolationKind::lock_misuse, "invalid-subclass",
                               "BUG: looking up invalid subclass: " + std::to_string(subclass) +
@@ -196,14 +203,15 @@ void lock_acquire(const Object* lock, const lockdep_map* map, int subclass, bool
         if (!h.map) continue; // a lock lockdep does not track
         const int held = g.node(h.map, h.subclass);
         if (held < 0) return;
+        const Operation attempt{.name = op, .obj = lock, .location = loc};
         if (held == next && !trylock) {
-            report_recursive(g, next, loc);
+            report_recursive(g, next, attempt);
             return;
         }
         if (!trylock && !g.depends(held, next)) {
             std::vector<int> chain = g.path(next, held);
             if (!chain.empty()) {
-                report_cycle(g, h, held, next, chain, loc);
+                report_cycle(g, h, held, next, chain, attempt);
                 return;
             }
             if (g.edges.size() == MAX_LOCKDEP_ENTRIES) {
@@ -211,10 +219,21 @@ void lock_acquire(const Object* lock, const lockdep_map* map, int subclass, bool
                 return;
             }
             g.add(held, next);
-            g.edges.push_back({held, next, me->name(), this_execution().step(), loc});
+            g.edges.push_back(
+                {held, next, me->id(), me->name(), this_execution().step(), false, loc});
+            me->lockdep_asked = true;
         }
         if (!h.trylock) break;
     }
+}
+
+void lockdep_acquired(task_struct* task) {
+    task->lockdep_asked = false;
+    for (dependency& d : this_execution().local<lockdep_graph>().edges)
+        if (!d.taken && d.task_id == task->id()) {
+            d.step = this_execution().step();
+            d.taken = true;
+        }
 }
 
 } // namespace lockcheck

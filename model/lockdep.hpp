@@ -30,9 +30,13 @@ void lockdep_off();
 
 // Called by every lock before it may block: records and checks the dependencies from the
 // locks the current task holds. A trylock adds none (it cannot wait, so it cannot deadlock).
-// `loc`: the model's call that takes the lock, which reports name.
-void lock_acquire(const Object* lock, const lockdep_map* map, int subclass, bool trylock,
-                  std::source_location loc);
+// `op(lock)` at `loc`: the model's call that takes the lock; a report makes it the last step
+// of the trace.
+void lock_acquire(const char* op, const Object* lock, const lockdep_map* map, int subclass,
+                  bool trylock, std::source_location loc);
+// `task` took the lock it asked for last (its step is being run): the dependencies that
+// request recorded (task->lockdep_asked) name this step.
+void lockdep_acquired(task_struct* task);
 
 // lockdep_assert_held(): the current task must hold `lock` (any lock of the model).
 void lockdep_assert_held(const Object* lock,

@@ -16,7 +16,7 @@ void lock(const char* op, struct mutex* lock, int subclass, std::source_location
     might_sleep(op, lock, loc);
     task_struct* me = current();
     if (lock->owner == me) report_recursive_locking(op, lock, loc);
-    lock_acquire(lock, &lock->dep_map, subclass, false, loc);
+    lock_acquire(op, lock, &lock->dep_map, subclass, false, loc);
     this_execution().visible(op, lock, loc, &unowned);
     count_sleep_if_blocked();
     lock->owner = me;
@@ -42,7 +42,7 @@ int mutex_trylock(struct mutex* lock, std::source_location loc) {
     int taken = lock->owner == nullptr;
     if (taken) {
         lock->owner = current();
-        lock_acquire(lock, &lock->dep_map, 0, true, loc);
+        lock_acquire("mutex_trylock", lock, &lock->dep_map, 0, true, loc);
         lock_acquired(lock->owner, lock, "mutex", &lock->dep_map, loc, 0, true);
     } else {
         this_execution().nothing_written();

@@ -65,6 +65,11 @@ const cpumask* cpu_online_mask() {
     return &state().mask();
 }
 
+bool cpumask_test_cpu(int cpu, const cpumask* mask) {
+    Execution::peeked(*mask);
+    return (mask->bits >> cpu) & 1;
+}
+
 bool cpu_online(int cpu, std::source_location loc) {
     const cpumask* mask = cpu_online_mask();
     this_execution().visible_read("cpu_online", mask, loc, OpArgs{{cpu, 0}, 1});
@@ -115,10 +120,11 @@ int raw_smp_processor_id() {
 int smp_processor_id(std::source_location loc) {
     task_struct* me = current();
     if (me->preempt_count == 0)
-        this_execution().fail(ViolationKind::preempt, "smp-processor-id-preemptible",
-                              "BUG: using smp_processor_id() in preemptible code: " + me->name() +
-                                  " (this_cpu_ptr() without preempt_disable())",
-                              loc);
+        this_execution().fail_attempt(
+            Operation{.name = "smp_processor_id", .location = loc}, ViolationKind::preempt,
+            "smp-processor-id-preemptible",
+            "BUG: using smp_processor_id() in preemptible code: " + me->name() +
+                " (this_cpu_ptr() without preempt_disable())");
     return me->cpu;
 }
 

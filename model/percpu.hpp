@@ -25,6 +25,8 @@ void set_nr_cpus(int n);
 int nr_cpu_ids();
 const cpumask* cpu_online_mask();
 bool cpu_online(int cpu, std::source_location loc = std::source_location::current());
+// Whether `cpu` is set in `mask`, without a scheduling point: for invariants and final checks.
+bool cpumask_test_cpu(int cpu, const cpumask* mask);
 // The next CPU set in `mask` after `n`, or nr_cpu_ids(): one read of the mask.
 int cpumask_next(int n, const cpumask* mask,
                  std::source_location loc = std::source_location::current());

@@ -27,6 +27,7 @@ void percpu_counter::describe(std::string& out) const {
 }
 
 long long percpu_counter::peek_sum() const {
+    Execution::peeked(*this);
     long long sum = count;
     for (long long c : counters)
         sum += c;

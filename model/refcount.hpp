@@ -20,8 +20,12 @@ struct refcount_t final : Object {
     // REFCOUNT_INIT(n).
     explicit refcount_t(std::string name, int n = 0) : Object(std::move(name)), refs(n) {}
     void describe(std::string& out) const override;
-    // The count, without a scheduling point: for invariants and final checks only.
-    int peek() const { return refs; }
+    // The count, without a scheduling point: for invariants and final checks only (a report of
+    // their failure shows what they read).
+    int peek() const {
+        Execution::peeked(*this);
+        return refs;
+    }
 
     int refs;
 };

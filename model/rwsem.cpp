@@ -39,7 +39,7 @@ void down(const char* op, rw_semaphore* sem, int subclass, bool write, std::sour
     might_sleep(op, sem, loc);
     task_struct* me = current();
     if (held_by(sem, me)) report_recursive_locking(op, sem, loc);
-    lock_acquire(sem, &sem->dep_map, subclass, false, loc);
+    lock_acquire(op, sem, &sem->dep_map, subclass, false, loc);
     this_execution().visible(op, sem, loc, write ? &free_sem : &no_writer);
     count_sleep_if_blocked();
     if (write)
@@ -53,7 +53,7 @@ int down_trylock(const char* op, rw_semaphore* sem, bool write, std::source_loca
     const Task& me = *current();
     const int taken = write ? free_sem(sem, me) : no_writer(sem, me);
     if (taken) {
-        lock_acquire(sem, &sem->dep_map, 0, true, loc);
+        lock_acquire(op, sem, &sem->dep_map, 0, true, loc);
         if (write)
             take_write(sem, current(), 0, true, loc);
         else

@@ -19,10 +19,11 @@ void might_sleep(const char* what, const Object* obj, std::source_location loc) 
     if (me->preempt_count == 0) return;
     std::string op = what;
     if (obj) op += "(" + obj->name() + ")";
-    this_execution().fail(ViolationKind::sleep_in_atomic, "sleep-in-atomic",
-                          "BUG: sleeping function called from invalid context: " + me->name() +
-                              " calls " + op + " while atomic (holding " + held_spinlock(me) + ")",
-                          loc);
+    this_execution().fail_attempt(
+        Operation{.name = what, .obj = obj, .location = loc}, ViolationKind::sleep_in_atomic,
+        "sleep-in-atomic",
+        "BUG: sleeping function called from invalid context: " + me->name() + " calls " + op +
+            " while atomic (holding " + held_spinlock(me) + ")");
 }
 
 void set_current_state(long state, std::source_location loc) {
@@ -38,10 +39,11 @@ void __set_current_state(long state, std::source_location loc) {
 void schedule(std::source_location loc) {
     task_struct* me = current();
     if (me->preempt_count != 0)
-        this_execution().fail(ViolationKind::sleep_in_atomic, "sleep-in-atomic",
-                              "BUG: scheduling while atomic: " + me->name() + " calls schedule() " +
-                                  "holding " + held_spinlock(me),
-                              loc);
+        this_execution().fail_attempt(
+            Operation{.name = "schedule", .obj = me->sleeping_on, .location = loc},
+            ViolationKind::sleep_in_atomic, "sleep-in-atomic",
+            "BUG: scheduling while atomic: " + me->name() + " calls schedule() holding " +
+                held_spinlock(me));
     this_execution().visible("schedule", me->sleeping_on, loc, [](const Object*, const Task& t) {
         return static_cast<const task_struct&>(t).state == TASK_RUNNING;
     });

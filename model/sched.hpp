@@ -7,8 +7,8 @@
 namespace lockcheck {
 
 // Reports "sleeping function called from invalid context" if the current task is atomic.
-// Not a scheduling point. `what` names the sleeping operation for the report, `loc` where the
-// model calls it.
+// Not a scheduling point. `what(obj)` is the sleeping operation: the report makes its attempt
+// the last step of the trace; `loc` is where the model calls it.
 void might_sleep(const char* what = "might_sleep", const Object* obj = nullptr,
                  std::source_location loc = std::source_location::current());
 void set_current_state(long state, std::source_location loc = std::source_location::current());

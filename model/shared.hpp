@@ -40,7 +40,10 @@ template <class T> class shared final : public Object {
                     std::source_location loc = std::source_location::current()) {
         store(v, op, DataAccess::marked, loc);
     }
-    T peek() const { return value_; }
+    T peek() const {
+        Execution::peeked(*this);
+        return value_;
+    }
     // For atomic read-modify-write primitives built on a word (bit operations): call only
     // right after their own scheduling point, declared with DataAccess::atomic.
     T& word() { return value_; }

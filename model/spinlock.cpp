@@ -22,7 +22,7 @@ void acquire(spinlock_t* lock, task_struct* me, int subclass, bool trylock,
 void lock(const char* op, spinlock_t* lock, int subclass, std::source_location loc) {
     task_struct* me = current();
     if (lock->owner == me) report_recursive_locking(op, lock, loc);
-    lock_acquire(lock, &lock->dep_map, subclass, false, loc);
+    lock_acquire(op, lock, &lock->dep_map, subclass, false, loc);
     this_execution().visible(op, lock, loc, &unlocked);
     if (this_execution().current_task().was_blocked()) ++this_execution().counters().spins;
     acquire(lock, me, subclass, false, loc);
@@ -46,7 +46,7 @@ int spin_trylock(spinlock_t* lock, std::source_location loc) {
     this_execution().visible("spin_trylock", lock, loc);
     int taken = lock->owner == nullptr;
     if (taken) {
-        lock_acquire(lock, &lock->dep_map, 0, true, loc);
+        lock_acquire("spin_trylock", lock, &lock->dep_map, 0, true, loc);
         acquire(lock, current(), 0, true, loc);
     } else {
         this_execution().nothing_written();

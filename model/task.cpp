@@ -1,6 +1,7 @@
 // task_struct's exit check and the held-lock stack.
 #include "task.hpp"
 
+#include "lockdep.hpp"
 #include "percpu.hpp"
 
 #include <cstring>
@@ -59,6 +60,7 @@ void lock_acquired(task_struct* task, const Object* lock, const char* type, cons
     task->held_locks[task->lockdep_depth++] = held_lock{
         lock,   type, map, loc, this_execution().step(), static_cast<std::uint8_t>(subclass),
         trylock};
+    if (task->lockdep_asked) lockdep_acquired(task);
 }
 
 bool lock_released(task_struct* task, const Object* lock) {

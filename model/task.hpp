@@ -44,6 +44,9 @@ class task_struct final : public Task {
     std::array<held_lock, kMaxHeldLocks> held_locks{};
     int lockdep_depth = 0;
     int cpu = 0; // the CPU it runs on (see percpu.hpp)
+    // Its pending lock request recorded lockdep dependencies, which name the step that
+    // takes the lock (lockdep_acquired()).
+    bool lockdep_asked = false;
 
     // The innermost held lock of a type, or nullptr.
     const held_lock* find_held(const char* type) const;

@@ -258,7 +258,7 @@ void xfs_log_commit_cil(xfs_cil* cil, const CilPushPolicy& p, xfs_trans* tp) {
 
 // Whether a push splices the lists of `cpu`, with the online mask as it is now.
 bool push_walks(const CilPushPolicy& p, int cpu) {
-    return p.push_walks_possible || ((cpu_online_mask()->bits >> cpu) & 1);
+    return p.push_walks_possible || cpumask_test_cpu(cpu, cpu_online_mask());
 }
 
 // Where each transaction's item and busy extent end up once the final push wrote the current
@@ -287,9 +287,10 @@ std::vector<Landing> after_final_push(xfs_cil& cil, const CilPushPolicy& p) {
     }
     land(cil.xc_cil, current);
     for_each_possible_cpu(cpu) {
-        if (!push_walks(p, cpu)) continue;
-        land(*pcp_cil_cpu(&cil, cpu), current);
-        land(*pcp_busy_cpu(&cil, cpu), current);
+        // What stays on a CPU's lists the push does not walk is in no checkpoint (0).
+        const int seq = push_walks(p, cpu) ? current : 0;
+        land(*pcp_cil_cpu(&cil, cpu), seq);
+        land(*pcp_busy_cpu(&cil, cpu), seq);
     }
     return landed;
 }

@@ -193,10 +193,12 @@ Agedge_t* edge(Agraph_t* g, Agnode_t* from, Agnode_t* to) {
 // and pin it there: Graphviz only routes the edges and renders.
 class TraceDrawing {
   public:
-    TraceDrawing(Agraph_t* g, const Trace& trace, const Violation& violation)
-        : g_(g), trace_(trace) {
-        for (const TraceStep& s : trace.steps)
-            if (s.step == violation.step) violating_ = &s;
+    TraceDrawing(Agraph_t* g, const Trace& trace, const Violation& violation, bool full)
+        : g_(g), trace_(trace), story_(story(trace)), full_(full) {
+        // A final check breaks after every step: no step is the violating one.
+        if (violation.kind != ViolationKind::final_check)
+            for (const TraceStep& s : trace.steps)
+                if (s.step == violation.step) violating_ = &s;
         set_defaults(g);
         set(g, "label",
             label("VIOLATION (" + std::string(kind_name(violation.kind)) + ") at step " +
@@ -226,9 +228,12 @@ class TraceDrawing {
         grid_.emplace_back(trace_.tasks.size());
         for (std::size_t t = 0; t < trace_.tasks.size(); ++t)
             lane_head(t);
-        for (const TraceStep& s : trace_.steps) {
+        for (const TraceRow& row : trace_rows(trace_, story_, full_)) {
             grid_.emplace_back(trace_.tasks.size());
-            step_node(s);
+            if (row.folded)
+                folded_nodes(row);
+            else
+                step_node(trace_.steps[row.first]);
         }
         if (trace_.pending.empty()) return;
         grid_.emplace_back(trace_.tasks.size());
@@ -281,8 +286,24 @@ class TraceDrawing {
             set(n, "fillcolor", kViolationFill);
             set(n, "color", kRed);
             set(n, "penwidth", "2");
-        } else if (violating_ && !s.object.empty() && s.object == violating_->object) {
+        } else if (story_.cause[static_cast<std::size_t>(&s - trace_.steps.data())]) {
             set(n, "color", kRed);
+        }
+    }
+
+    // A run of steps the violation does not depend on: one box in each lane that has some.
+    void folded_nodes(const TraceRow& row) {
+        std::vector<std::size_t> count(trace_.tasks.size(), 0);
+        for (std::size_t i = row.first; i <= row.last; ++i)
+            ++count[trace_.steps[i].task_id];
+        for (std::size_t t = 0; t < count.size(); ++t) {
+            if (!count[t]) continue;
+            Agnode_t* n = put(t, "f" + std::to_string(grid_.size() - 1) + "_" + std::to_string(t),
+                              {folded_text(count[t], "", /*ascii=*/true)});
+            set(n, "class", "folded");
+            set(n, "style", "rounded,dashed");
+            set(n, "color", kGrey);
+            set(n, "fontcolor", kGrey);
         }
     }
 
@@ -354,7 +375,8 @@ class TraceDrawing {
     void add_syncs() {
         for (const TraceStep& s : trace_.steps) {
             auto from = steps_.find(s.synced_from);
-            if (!s.synced_from || from == steps_.end()) continue;
+            // Either end folded: no edge.
+            if (!s.synced_from || from == steps_.end() || !steps_.count(s.step)) continue;
             Agedge_t* e = edge(g_, from->second.node, steps_.at(s.step).node);
             facing_sides(e, from->second.task, s.task_id);
             set(e, "style", "dashed");
@@ -402,6 +424,8 @@ class TraceDrawing {
 
     Agraph_t* g_;
     const Trace& trace_;
+    const Story story_;
+    const bool full_;
     const TraceStep* violating_ = nullptr;
     std::vector<std::vector<Cell>> grid_; // [row][task]
     std::map<std::uint32_t, Step> steps_; // by step number
@@ -409,12 +433,13 @@ class TraceDrawing {
 
 } // namespace
 
-void write_trace_graph(const Trace& trace, const Violation& violation, const std::string& path) {
+void write_trace_graph(const Trace& trace, const Violation& violation, const std::string& path,
+                       bool full) {
     const char* renderer = renderer_for(path);
     if (!renderer) throw std::invalid_argument(graph_format_problem(path));
     GraphvizMessages messages;
     Graphviz gv;
-    const TraceDrawing drawing(gv.graph, trace, violation);
+    const TraceDrawing drawing(gv.graph, trace, violation, full);
     const auto fail = [&](const char* stage) {
         return std::runtime_error("cannot " + std::string(stage) + " the trace graph '" + path +
                                   "': " + messages.line());

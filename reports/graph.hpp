@@ -16,14 +16,19 @@ namespace lockcheck {
 // render or write the file. Not thread-safe: Graphviz keeps global state.
 //
 // What the drawing promises to tools that read the .dot: step N is node "sN" with
-// class="step", and the violating step alone has style "filled" and color "red"; task T's
+// class="step", and the violating step alone has style "filled" and color "red" (none for a
+// final check, which breaks after every step); the other steps the violation names or whose
+// changes the broken property read have color "red" unfilled; unless `full`, each run of steps
+// the violation does not depend on is one node per lane, "fR_T" for row R, lane T, with
+// class="folded", labelled "... N steps ..."; task T's
 // lane is headed by node "laneT" (class="lane", labelled with its name) and every node of
 // the lane has its x; a step's tooltip ends with the model's line that made it
 // ("rename_pin.cpp:142 btrfs_sync_log"); a task unfinished at the end is node "pT"
 // (class="pending", its tooltip the line of what it was about to do), and a
 // blocked one has an edge of class="wait-for" to the node of the task it waits for (one edge
 // with dir=both when two tasks wait for each other).
-void write_trace_graph(const Trace& trace, const Violation& violation, const std::string& path);
+void write_trace_graph(const Trace& trace, const Violation& violation, const std::string& path,
+                       bool full = false);
 // Empty if write_trace_graph draws `path`'s format, else why not (the message it would throw):
 // lets a caller refuse a bad file name before the work of a check.
 std::string graph_format_problem(const std::string& path);

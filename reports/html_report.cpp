@@ -137,7 +137,8 @@ std::string properties_table(const std::vector<PropertyStats>& properties) {
 
 } // namespace
 
-std::string to_html(const RunReport& report, const std::vector<std::string>& drawings) {
+std::string to_html(const RunReport& report, const std::vector<std::string>& drawings,
+                    bool full_trace) {
     const Summary& s = report.summary;
     const std::string title = "lockcheck " + s.model + " --variant " + s.variant + size_options(s);
     std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -161,7 +162,7 @@ std::string to_html(const RunReport& report, const std::vector<std::string>& dra
         // A report is read beside the model: every step names the model's line that made it.
         // The trace is coloured as on a terminal: its violating row is red.
         html += "<pre>" + escaped(format_violation(c.violation)) +
-                coloured(format_trace(c.trace, /*colour=*/true, /*locations=*/true)) +
+                coloured(format_trace(c.trace, /*colour=*/true, /*locations=*/true, full_trace)) +
                 "replay: " + escaped(c.replay_command) + "\n</pre>\n";
     }
     return html + "</body>\n</html>\n";

@@ -11,7 +11,9 @@
 
 namespace lockcheck {
 
-// `drawings[i]` is the SVG document of `report.counterexamples[i]`.
-std::string to_html(const RunReport& report, const std::vector<std::string>& drawings);
+// `drawings[i]` is the SVG document of `report.counterexamples[i]`; `full_trace`: the traces
+// fold no step.
+std::string to_html(const RunReport& report, const std::vector<std::string>& drawings,
+                    bool full_trace = false);
 
 } // namespace lockcheck

@@ -73,12 +73,28 @@ struct Summary {
 Judgement judge(const Expectation& expected, const std::vector<Finding>& found,
                 const Summary& summary);
 
+// A row of a trace as reports show it: one step, or a run of steps the violation does not
+// depend on, folded.
+struct TraceRow {
+    std::size_t first = 0; // index into the trace's steps
+    std::size_t last = 0;  // the same as `first` for a step shown
+    bool folded = false;
+};
+// The steps the violation depends on (its Story), a row each, and a row for each run of two or
+// more others (a run of one is shown: its row is no longer than a folded one). `full`: a row
+// for every step.
+std::vector<TraceRow> trace_rows(const Trace& trace, const Story& story, bool full);
+// "… 24 steps …", "… 24 steps of balance0 …": what a folded row stands for; `ascii`: with
+// "..." for a drawing, whose fonts may lack the ellipsis.
+std::string folded_text(std::size_t steps, const std::string& tasks = "", bool ascii = false);
 // "set_bit(1, log_tree) -> 0": a step's operation, arguments, object and value.
 std::string operation_text(const TraceStep& step);
 // The swim-lane table of a trace (reports/trace_table.cpp); `colour`: ANSI colours, for a
 // terminal; `locations`: a last column with the model's line that made each step
-// ("rename_pin.cpp:142 btrfs_sync_log"). Without it the table is as it always was.
-std::string format_trace(const Trace& trace, bool colour = false, bool locations = false);
+// ("rename_pin.cpp:142 btrfs_sync_log"). Without it the table is as it always was. Steps the
+// violation does not depend on are folded into "… N steps of T …" rows unless `full`.
+std::string format_trace(const Trace& trace, bool colour = false, bool locations = false,
+                         bool full = false);
 // "VIOLATION (kind) at step N: " and the violation's headline, then its details.
 std::string format_violation(const Violation& violation);
 // What a run may claim, as tools read it: the verdict line's kind, in the order it is decided.

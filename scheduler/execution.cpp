@@ -72,6 +72,7 @@ Execution::~Execution() {
 }
 
 thread_local Execution* Execution::current_ = nullptr;
+thread_local std::vector<const Object*>* Execution::peeks_ = nullptr;
 
 int Execution::register_object(Object* obj, ObjectKind kind) {
     objects_.push_back(obj);
@@ -107,6 +108,7 @@ Outcome Execution::run() {
     Execution* const outer = g_running;
     g_running = this;
     Execution* const outer_watched = g_watched.exchange(this);
+    if (sink_) sink_->on_start(*this);
     // Every escape out of a running task lands here (see escape()). Nothing below may keep
     // state in locals across it.
     if (sigsetjmp(escape_jump_, 0) == 0) {
@@ -118,11 +120,16 @@ Outcome Execution::run() {
         on_escape();
     }
     strategy_.end(*this);
+    // The attempt that broke a property is the trace's last step (see fail_attempt()).
+    const std::uint32_t steps = attempt_task_ ? step_ + 1 : step_;
+    if (sink_ && attempt_task_)
+        sink_->on_step(*this, steps, *attempt_task_, attempt_, std::nullopt,
+                       TraceSink::Context{task_bit(attempt_task_->id()), false});
     if (sink_) sink_->on_end(*this);
     unwind_all();
     g_running = outer;
     g_watched.store(outer_watched);
-    outcome_.steps = step_;
+    outcome_.steps = steps;
     return std::move(outcome_);
 }
 
@@ -232,11 +239,18 @@ Task* Execution::advance() {
     return &t;
 }
 
-// A property that throws is a broken model, reported like any other exception.
+// A property that throws is a broken model, reported like any other exception. Traced, what
+// the property reads is kept until one holds, so that the first one broken keeps its reads.
 bool Execution::holds(Property& property) {
     ++property.evaluations;
+    const bool traced = sink_ && !failed();
+    if (traced) {
+        property_reads_.clear();
+        peeks_ = &property_reads_;
+    }
+    bool held = true;
     try {
-        return property.holds();
+        held = property.holds();
     } catch (const std::exception& e) {
         record(ViolationKind::exception, "exception",
                "property '" + property.name + "' threw " + demangle(typeid(e).name()) + ": " +
@@ -244,7 +258,9 @@ bool Execution::holds(Property& property) {
     } catch (...) {
         record(ViolationKind::exception, "exception", "property '" + property.name + "' threw");
     }
-    return true;
+    peeks_ = nullptr;
+    if (traced && held && !failed()) property_reads_.clear();
+    return held;
 }
 
 void Execution::check_invariants() {
@@ -459,7 +475,7 @@ Violation* Execution::record(ViolationKind kind, std::string property, std::stri
                              std::source_location loc) {
     // Tearing down a cut or failed execution is not a new finding.
     if (unwinding_ || failed()) return nullptr;
-    Violation v{kind, std::move(property), std::move(message), step_, {}, call_site(loc)};
+    Violation v{kind, std::move(property), std::move(message), step_, {}, call_site(loc), {}};
     const std::size_t reached = schedule_.size();
     if (!survivable(kind) || (reached >= limits_.keep_going_until &&
                               (!limits_.reproduces || limits_.reproduces->key() == v.key())))
@@ -516,6 +532,26 @@ void Execution::fail_with_details(ViolationKind kind, std::string property, std:
     if (unwinding_) return;
     if (Violation* v = record(kind, std::move(property), std::move(message), loc))
         v->details = std::move(details);
+    if (running_ && failed() && std::uncaught_exceptions() == 0) throw Unwind{};
+}
+
+void Execution::fail_attempt(const Operation& attempt, ViolationKind kind, std::string property,
+                             std::string message, std::vector<std::string> details,
+                             std::vector<std::uint32_t> cited) {
+    if (unwinding_) return;
+    if (Violation* v = record(kind, std::move(property), std::move(message), attempt.location)) {
+        v->details = std::move(details);
+        v->cited = std::move(cited);
+        // The attempt is the violation's step, the one after the execution's last. Only an
+        // attempt that ends the execution is appended as that step here; one the run goes on
+        // past (--keep-going) is declared and scheduled as usual, and its replay, which ends
+        // there, shows it.
+        if (running_) v->step = step_ + 1;
+        if (running_ && failed()) {
+            attempt_ = attempt;
+            attempt_task_ = running_;
+        }
+    }
     if (running_ && failed() && std::uncaught_exceptions() == 0) throw Unwind{};
 }
 
@@ -577,6 +613,7 @@ void Execution::report_race(const RaceDetector::Race& race) {
     Violation* v = record(ViolationKind::data_race, "data race on " + var,
                           "data race on " + var + ": " + text(race.earlier) + " and " +
                               text(race.later) + " are not ordered");
+    if (v) v->cited = {race.earlier.step};
     // Where each access was made, a line each (as KCSAN gives each access its stack).
     for (const RaceDetector::Access* a : {&race.earlier, &race.later})
         if (const CallSite site = call_site(a->location); site.known())

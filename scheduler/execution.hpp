@@ -205,6 +205,13 @@ class Execution {
     // A nondeterministic choice of the model, in [0, n): the strategy decides and the
     // schedule records it. Call only from task code, right after a scheduling point.
     std::uint32_t choose(std::uint32_t n);
+    // A property (an invariant, a final check) read `obj` without a scheduling point (peek()).
+    // Kept only while a traced execution evaluates one, so that the report of its failure can
+    // show what it read; else the cost is one test of a null pointer.
+    static void peeked(const Object& obj) {
+        if (peeks_) [[unlikely]]
+            peeks_->push_back(&obj);
+    }
     // Records the value the operation just read, wrote or returned (for traces).
     void note(std::int64_t value) { value_ = value; }
     // The check() with `message` is evaluated now; `after_release`: the running task's step
@@ -226,6 +233,14 @@ class Execution {
                            std::vector<std::string> details, std::source_location loc = {});
     // Whether a violation ended the execution: no step follows.
     bool failed() const { return outcome_.end == End::violation; }
+    // fail() for a property checked before a scheduling point (lockdep, might_sleep(),
+    // recursive locking): `attempt`, the operation the running task was about to declare, is
+    // what breaks it. When the violation ends the execution, the attempt becomes a step of its
+    // own right after the execution's last one, the last of the trace and the violation's step;
+    // nothing is scheduled for it, so schedules do not change.
+    void fail_attempt(const Operation& attempt, ViolationKind kind, std::string property,
+                      std::string message, std::vector<std::string> details = {},
+                      std::vector<std::uint32_t> cited = {});
     bool in_task() const { return running_ != nullptr; }
     Task& current_task() {
         if (!running_) [[unlikely]]
@@ -246,6 +261,9 @@ class Execution {
     const std::vector<Property>& invariants() const { return invariants_; }
     const std::vector<Property>& final_checks() const { return final_checks_; }
     const std::vector<CheckSite>& check_sites() const { return check_sites_; }
+    // With a trace sink, the objects the property that broke read (an invariant or a final
+    // check), in the order read, with repeats; empty if none broke.
+    const std::vector<const Object*>& property_reads() const { return property_reads_; }
 
   private:
     friend class Object;
@@ -334,6 +352,7 @@ class Execution {
     std::vector<Property> invariants_;
     std::vector<Property> final_checks_;
     std::vector<CheckSite> check_sites_;
+    std::vector<const Object*> property_reads_;
     Schedule schedule_;
     Outcome outcome_;
     std::uint32_t step_ = 0;
@@ -355,11 +374,14 @@ class Execution {
     // check_resumed): set once the execution is torn down or memory was freed, so that the
     // step of an execution that frees nothing tests this one flag and nothing else.
     bool resume_checks_ = false;
-    bool ended_early_ = false; // a choice ended the execution from inside a task
+    bool ended_early_ = false;           // a choice ended the execution from inside a task
+    Operation attempt_{};                // see fail_attempt()
+    const Task* attempt_task_ = nullptr; // who attempted it; null: no attempt ended the execution
     sigjmp_buf escape_jump_;
     Fault fault_; // why escape_jump_ was taken
     Execution* previous_;
     static thread_local Execution* current_;
+    static thread_local std::vector<const Object*>* peeks_; // see peeked()
 };
 
 template <class T, class... Args> T& Execution::make(Args&&... args) {

@@ -21,6 +21,8 @@ class TraceSink {
         TaskSet enabled = 0; // the tasks that could have taken it
         bool waited = false; // its operation could not run at some earlier step
     };
+    // Called once set-up is done, before the first step: the objects' first states.
+    virtual void on_start(const Execution& ex) = 0;
     // Called after `task` performed `op` as step `step`; `value` is what the operation read,
     // wrote or returned, when it has one.
     virtual void on_step(const Execution& ex, std::uint32_t step, const Task& task,

@@ -50,6 +50,9 @@ struct Violation {
     std::vector<std::string> details; // further lines: blocked tasks, the wait-for cycle
     // The model's call that broke it (a failed check(), a misused lock), if one did.
     CallSite location{};
+    // Earlier steps the report names (lockdep's chain, a race's first access): a trace that
+    // folds the steps the violation does not depend on keeps these in view.
+    std::vector<std::uint32_t> cited{};
 
     // The message and, if known, where: "check failed: X (buffered_write.cpp:170 f)".
     std::string headline() const;

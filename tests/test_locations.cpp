@@ -672,13 +672,14 @@ TEST(Locations, lockdep_names_where_each_acquisition_of_the_cycle_was_made) {
     const Mark& second_takes_b = nth_mark(r, 1, 0);
     const Mark& second_takes_a = nth_mark(r, 1, 1);
     CHECK_EQUAL(second_takes_a.site, v.location);
-    // The step second took B at: the one after its mark (nothing else could run then).
+    // The steps second and first took B at: each the one after its mark (nothing else could
+    // run then).
     const std::vector<std::string> expected = {
         "second is trying to acquire A while holding B",
         "  B: second took it at step " + std::to_string(second_takes_b.after + 1) + ", " +
             second_takes_b.site.text(),
         "existing dependency chain: A --> B",
-        "  A --> B: first took it after step " + std::to_string(first_takes_b.after) + ", " +
+        "  A --> B: first took it at step " + std::to_string(first_takes_b.after + 1) + ", " +
             first_takes_b.site.text()};
     CHECK(v.details.size() > expected.size());
     for (std::size_t i = 0; i < expected.size(); ++i)

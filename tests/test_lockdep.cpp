@@ -91,7 +91,7 @@ TEST(Lockdep, an_abba_order_that_never_deadlocks_is_still_a_circular_dependency)
     CHECK_EQUAL("circular-locking-dependency", v.property);
     CHECK_EQUAL("possible circular locking dependency detected: B --> A closes A --> B", v.message);
     CHECK_TEXT(has_line(v, "second is trying to acquire A while holding B"), describe(r).c_str());
-    CHECK_TEXT(has_line_starting(v, "  A --> B: first took it after step 1, test_lockdep.cpp:"),
+    CHECK_TEXT(has_line_starting(v, "  A --> B: first took it at step 2, test_lockdep.cpp:"),
                describe(r).c_str());
     CHECK_TEXT(has_line(v, " *** DEADLOCK ***"), describe(r).c_str());
 }

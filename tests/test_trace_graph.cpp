@@ -2,6 +2,7 @@
 // node per step in a lane per task, lanes in task order, time flowing down, the violating step
 // alone in red and the broken property in the caption; 60 steps fit a screen, no box on another;
 // SVG, PNG and PDF render; a deadlock shows its wait-for cycle; an unknown extension is refused.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -150,13 +151,18 @@ void check_drawing(const Counterexample& c, Agraph_t* g) {
         CHECK_TEXT(lane, what);
         CHECK_EQUAL_TEXT(c.trace.tasks[t], attr(lane, "label"), what);
     }
-    // Exactly one red-filled step, and it is the violating one.
+    // Exactly one red-filled step, and it is the violating one; none for a final check, which
+    // breaks after every step.
     std::vector<std::string> red;
     for (Agnode_t* n : nodes_of_class(g, "step"))
         if (attr(n, "style").find("filled") != std::string::npos && attr(n, "color") == "red")
             red.emplace_back(agnameof(n));
-    CHECK_EQUAL_TEXT(1u, red.size(), what);
-    CHECK_EQUAL_TEXT("s" + std::to_string(c.violation.step), red.front(), what);
+    if (c.violation.kind == ViolationKind::final_check) {
+        CHECK_EQUAL_TEXT(0u, red.size(), what);
+    } else {
+        CHECK_EQUAL_TEXT(1u, red.size(), what);
+        CHECK_EQUAL_TEXT("s" + std::to_string(c.violation.step), red.front(), what);
+    }
     // A node for each task still there at the end.
     CHECK_EQUAL_TEXT(c.trace.pending.size(), nodes_of_class(g, "pending").size(), what);
 }
@@ -247,7 +253,7 @@ void for_each_drawing(void (*check)(const Counterexample&, Agraph_t*)) {
     for (const Counterexample& c : broken_variants()) {
         CHECK_TEXT(!c.trace.steps.empty(), (c.what + ": no counterexample").c_str());
         TempFile dot(".dot");
-        write_trace_graph(c.trace, c.violation, dot.path());
+        write_trace_graph(c.trace, c.violation, dot.path(), /*full=*/true);
         DotFile read(dot.path());
         CHECK_TEXT(read.graph(), (c.what + ": the .dot does not read back").c_str());
         check(c, read.graph());
@@ -272,7 +278,7 @@ TEST(TraceGraph, every_broken_variant_puts_lanes_in_task_order_and_each_step_bel
 TEST(TraceGraph, a_60_step_trace_fits_a_screen_and_each_lane_is_a_column_of_separate_boxes) {
     const Counterexample c = sixty_steps();
     TempFile dot(".dot");
-    write_trace_graph(c.trace, c.violation, dot.path());
+    write_trace_graph(c.trace, c.violation, dot.path(), /*full=*/true);
     DotFile read(dot.path());
     Agraph_t* g = read.graph();
     CHECK(g);
@@ -380,7 +386,7 @@ TEST(TraceGraph, a_file_graphviz_cannot_write_is_a_runtime_error) {
 TEST(TraceGraph, each_step_names_the_models_line_in_its_tooltip) {
     const Counterexample c = no_pin();
     TempFile dot(".dot");
-    write_trace_graph(c.trace, c.violation, dot.path());
+    write_trace_graph(c.trace, c.violation, dot.path(), /*full=*/true);
     DotFile read(dot.path());
     Agraph_t* g = read.graph();
     CHECK(g);
@@ -391,7 +397,7 @@ TEST(TraceGraph, each_step_names_the_models_line_in_its_tooltip) {
         CHECK_TEXT(tip.ends_with("\\n" + where), tip.c_str());
     }
     TempFile svg(".svg");
-    write_trace_graph(c.trace, c.violation, svg.path());
+    write_trace_graph(c.trace, c.violation, svg.path(), /*full=*/true);
     std::ifstream in(svg.path(), std::ios::binary);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     CHECK_TEXT(contains(text, "&#10;" + c.trace.steps.front().location.text() + "\""),
@@ -411,4 +417,51 @@ TEST(TraceGraph, a_pending_task_names_the_line_it_waits_at_in_its_tooltip) {
         CHECK_EQUAL(t.location.text(),
                     attr(node(read.graph(), "p" + std::to_string(t.task_id)), "tooltip"));
     }
+}
+
+// Folded, a drawing keeps every step: as its own box, or counted in a lane's "... N steps ..."
+// box; the violating step stays a box of its own, red.
+TEST(TraceGraph, a_folded_drawing_counts_every_step_it_does_not_draw) {
+    for (const Counterexample& c : broken_variants()) {
+        const char* what = c.what.c_str();
+        TempFile dot(".dot");
+        write_trace_graph(c.trace, c.violation, dot.path());
+        DotFile read(dot.path());
+        Agraph_t* g = read.graph();
+        CHECK_TEXT(g, what);
+        std::size_t steps = nodes_of_class(g, "step").size();
+        for (Agnode_t* n : nodes_of_class(g, "folded")) {
+            const std::string label = attr(n, "label");
+            CHECK_TEXT(label.starts_with("... ") && label.ends_with(" ..."), label.c_str());
+            steps += std::strtoul(label.c_str() + 4, nullptr, 10);
+        }
+        CHECK_EQUAL_TEXT(c.trace.steps.size(), steps, what);
+        if (c.violation.kind != ViolationKind::final_check)
+            CHECK_EQUAL_TEXT("red", attr(node(g, "s" + std::to_string(c.violation.step)), "color"),
+                             what);
+    }
+}
+
+// cil-push hotplug: the final check finds an item on no checkpoint. Its drawing outlines what
+// put it there (the item added to cpu1's list, cpu1 going offline, the push's walk of the
+// online CPUs), not the xc_ctx_lock operations of the last step.
+TEST(TraceGraph, a_final_check_outlines_the_steps_that_changed_what_it_read) {
+    const Protocol* p = find_registered_model("cil-push");
+    const Counterexample c = counterexample_of(*p, *p->find_variant("hotplug"));
+    TempFile dot(".dot");
+    write_trace_graph(c.trace, c.violation, dot.path());
+    DotFile read(dot.path());
+    Agraph_t* g = read.graph();
+    CHECK(g);
+    std::vector<std::string> outlined;
+    for (Agnode_t* n : nodes_of_class(g, "step"))
+        if (attr(n, "color") == "red") outlined.push_back(attr(n, "label"));
+    const auto outlines = [&outlined](const std::string& part) {
+        return std::any_of(outlined.begin(), outlined.end(),
+                           [&part](const std::string& l) { return contains(l, part); });
+    };
+    CHECK_TEXT(outlines("list_add_tail(xc_pcp@cpu1.p_cil)"), c.what.c_str());
+    CHECK_TEXT(outlines("remove_cpu(1, cpu_online_mask)"), c.what.c_str());
+    CHECK_TEXT(outlines("cpumask_next("), c.what.c_str());
+    CHECK_TEXT(!outlines("xc_ctx_lock"), c.what.c_str());
 }

@@ -30,6 +30,7 @@ struct Step {
 // Records the steps of one execution.
 class StepRecorder final : public TraceSink {
   public:
+    void on_start(const Execution&) override {}
     void on_step(const Execution& ex, std::uint32_t, const Task& task, const Operation& op,
                  std::optional<std::int64_t>, Context) override {
         Access access = access_of(op);
