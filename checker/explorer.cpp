@@ -25,6 +25,13 @@ PropertyStats& entry(std::vector<PropertyStats>& properties, PropertyKind kind,
     return added;
 }
 
+void add_property(std::vector<PropertyStats>& properties, PropertyKind kind,
+                  const Execution::Property& p) {
+    PropertyStats& e = entry(properties, kind, p.name);
+    e.evaluations += p.evaluations;
+    e.checked = p.checked;
+}
+
 // Whether `text` is `op(object)`, compared without building it.
 bool spells(const std::string& text, std::string_view op, const std::string& object) {
     return text.size() == op.size() + object.size() + 2 && text.starts_with(op) &&
@@ -92,9 +99,9 @@ void SearchStats::add(const Execution& ex, const Outcome& out) {
         it->stats.longest = std::max(it->stats.longest, h.longest);
     }
     for (const Execution::Property& p : ex.invariants())
-        entry(properties, PropertyKind::invariant, p.name).evaluations += p.evaluations;
+        add_property(properties, PropertyKind::invariant, p);
     for (const Execution::Property& p : ex.final_checks())
-        entry(properties, PropertyKind::final_check, p.name).evaluations += p.evaluations;
+        add_property(properties, PropertyKind::final_check, p);
     for (const Execution::CheckSite& site : ex.check_sites())
         add_check(properties, site);
 }
@@ -188,6 +195,21 @@ std::string divergence(const Execution& ex, std::uint32_t step, const Outcome& o
 }
 
 } // namespace
+
+std::vector<PropertyStats> declared_properties(const Setup& setup, const CheckOptions& options) {
+    StackPool stacks(options.stack_size);
+    Replay strategy(Schedule{});
+    CheckOptions all = options;
+    all.unchecked.clear();
+    Execution ex(stacks, strategy, all.limits(options.depth));
+    setup();
+    std::vector<PropertyStats> declared;
+    for (const Execution::Property& p : ex.invariants())
+        add_property(declared, PropertyKind::invariant, p);
+    for (const Execution::Property& p : ex.final_checks())
+        add_property(declared, PropertyKind::final_check, p);
+    return declared;
+}
 
 ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOptions& options,
                     const Violation* reproduces) {

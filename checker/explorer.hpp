@@ -30,14 +30,20 @@ struct CheckOptions {
     // Once it holds a signal's number, the search stops after the execution running then.
     const StopRequest* stop = nullptr;
     std::uint32_t spin_bound = 32; // see Execution::Limits::spin_bound
+    // The properties checked (see Execution::Limits): lockdep's reports, data races, and the
+    // model's invariants and final checks but those named in `unchecked`.
+    bool lockdep = true;
+    bool races = true;
+    std::vector<std::string> unchecked;
 
     // The limits of one execution of at most `steps` steps. With keep_going it goes on past
     // the violations the kernel survives, so that each one's later steps are checked too,
     // under every strategy alike: a partial-order reduction needs their races to run the
     // executions that reorder them.
     Execution::Limits limits(std::uint32_t steps) const {
-        return Execution::Limits{steps, step_timeout, spin_bound,
-                                 keep_going ? Execution::kNoEnd : 0};
+        return Execution::Limits{
+            steps,   step_timeout, spin_bound, keep_going ? Execution::kNoEnd : 0,
+            nullptr, lockdep,      races,      unchecked.empty() ? nullptr : &unchecked};
     }
 };
 
@@ -81,6 +87,7 @@ struct PropertyStats {
     // release ("spin_unlock(table_lock)") when it was always the same one (else empty).
     std::uint64_t after_release = 0;
     std::string release;
+    bool checked = true; // false: switched off (--no-check), so never evaluated
 };
 
 struct SearchStats {
@@ -124,6 +131,10 @@ struct SearchResult {
 };
 
 SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions& options);
+
+// The model's invariants and final checks as its set-up declares them, in that order; no task
+// runs. What --check and --no-check may name.
+std::vector<PropertyStats> declared_properties(const Setup& setup, const CheckOptions& options);
 
 struct ReplayResult {
     bool ok = false;

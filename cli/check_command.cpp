@@ -27,6 +27,8 @@ Summary summary_of(const CheckRequest& r, std::string strategy, std::string boun
         s.parameters.emplace_back(r.protocol->parameters[i].name, r.values[i]);
     s.strategy = std::move(strategy);
     s.bound = std::move(bound);
+    s.lockdep = r.options.lockdep;
+    s.races = r.options.races;
     return s;
 }
 
@@ -184,6 +186,11 @@ std::string replay_command(const CheckRequest& r, const Schedule& schedule) {
         cmd += " --" + r.protocol->parameters[i].name + " " + std::to_string(r.values[i]);
     if (r.options.spin_bound != CheckOptions{}.spin_bound)
         cmd += " --spin-bound " + std::to_string(r.options.spin_bound);
+    // What is checked decides where an execution ends.
+    if (!r.options.lockdep) cmd += " --no-lockdep";
+    if (!r.options.races) cmd += " --no-races";
+    for (const std::string& name : r.options.unchecked)
+        cmd += " --no-check " + shell_word(name);
     return cmd + " --replay " + format_schedule(schedule);
 }
 
@@ -228,6 +235,12 @@ RunReport search(const CheckRequest& r, std::ostream& out) {
 int exit_code_of(const Summary& s) {
     if (s.violations) return kExitViolation;
     return s.stats.stopped_by.empty() && s.stats.full_tables.empty() ? kExitOk : kExitIncomplete;
+}
+
+bool select_properties(CheckRequest& r, std::string& error) {
+    if (r.properties.empty()) return true;
+    return unchecked_properties(r.properties, declared_properties(setup_of(r), r.options),
+                                r.options.unchecked, error);
 }
 
 int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {

@@ -9,6 +9,7 @@
 #include "checker/protocol.hpp"
 #include "checker/search.hpp"
 #include "progress_line.hpp"
+#include "property_selection.hpp"
 #include "report_files.hpp"
 #include "reports/text.hpp"
 
@@ -57,9 +58,14 @@ struct CheckRequest {
     // The command's own name, as replay lines print it: a user's binary built with
     // lockcheck_add_model replays its own models.
     std::string program = "lockcheck";
-    std::string command; // the whole command line, as the reports record it
-    ReportFiles files;   // --trace, --json, --junit, --report
+    std::string command;       // the whole command line, as the reports record it
+    ReportFiles files;         // --trace, --json, --junit, --report
+    PropertyChoice properties; // --check, --no-check: resolved into options.unchecked
 };
+
+// Resolves request.properties against the properties its model declares (running the model's
+// set-up, no task) into request.options.unchecked. False with a one-line reason in `error`.
+bool select_properties(CheckRequest& request, std::string& error);
 
 int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err);
 // The exit code of a check or replay whose summary is `summary`.

@@ -379,6 +379,19 @@ int main(int argc, char** argv) {
         add_quiet_flag(sub, quiet[i]);
         sub->add_flag("--keep-going", r.options.keep_going,
                       "collect every distinct violation instead of stopping at the first");
+        sub->add_flag("!--no-lockdep", r.options.lockdep,
+                      "no lockdep reports (circular or recursive lock-class dependencies), so "
+                      "that the deadlock behind an inversion runs to its end");
+        sub->add_flag("!--no-races", r.options.races, "no data-race reports");
+        sub->add_option("--check", r.properties.only,
+                        "check only this invariant or final check of the model (its name, or "
+                        "the start of it; repeatable)")
+            ->type_name("NAME")
+            ->allow_extra_args(false);
+        sub->add_option("--no-check", r.properties.off,
+                        "do not check this invariant or final check of the model (repeatable)")
+            ->type_name("NAME")
+            ->allow_extra_args(false);
         sub->add_option("--stack-size", stack_kib[i], "stack of each task fiber, in KiB")
             ->check(CLI::Range(16u, 65536u))
             ->capture_default_str();
@@ -507,6 +520,7 @@ int main(int argc, char** argv) {
         const auto progress = progress_line(quiet[i]);
         r.progress = progress.get();
         try {
+            if (std::string error; !lc::cli::select_properties(r, error)) return usage_error(error);
             return lc::cli::run_check(r, std::cout, std::cerr);
         } catch (const std::exception& e) {
             // The model's set-up itself failed (too many tasks, say): nothing was checked.

@@ -54,6 +54,12 @@ bool request_of(const RunReport& report, unsigned index, CheckRequest& r, std::s
     }
     r.options.depth = report.depth;
     r.options.spin_bound = report.spin_bound;
+    // The replay checks what the run checked: a property switched off there may have let it
+    // go on past where a check would have ended it.
+    r.options.lockdep = report.summary.lockdep;
+    r.options.races = report.summary.races;
+    for (const PropertyStats& p : report.summary.stats.properties)
+        if (!p.checked) r.options.unchecked.push_back(p.name);
     r.replay = report.counterexamples[index - 1].schedule;
     return true;
 }

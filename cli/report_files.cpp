@@ -142,22 +142,21 @@ void remove_stale_drawings(const std::string& dir, std::size_t kept) {
 
 } // namespace
 
+std::string shell_word(const std::string& word) {
+    const bool plain = !word.empty() &&
+                       word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                              "0123456789_-./=:,+@%") == std::string::npos;
+    if (plain) return word;
+    std::string quoted = "'";
+    for (char c : word)
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
 std::string command_line(int argc, const char* const* argv) {
     std::string line;
-    for (int i = 0; i < argc; ++i) {
-        const std::string word = argv[i];
-        const bool plain =
-            !word.empty() &&
-            word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                   "0123456789_-./=:,+@%") == std::string::npos;
-        std::string quoted = plain ? word : "'";
-        if (!plain) {
-            for (char c : word)
-                quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-            quoted += "'";
-        }
-        line += (i ? " " : "") + quoted;
-    }
+    for (int i = 0; i < argc; ++i)
+        line += (i ? " " : "") + shell_word(argv[i]);
     return line;
 }
 

@@ -22,6 +22,8 @@ struct ReportFiles {
 
 // "lockcheck rename-pin --json 'my run.json'": argv as a shell would take it back.
 std::string command_line(int argc, const char* const* argv);
+// One word as a shell takes it back: as it is when it needs no quoting, else in single quotes.
+std::string shell_word(const std::string& word);
 
 // Before the search: whether every file asked for can be written (its directory takes a new
 // file, and it is not a directory); creates the --report directory. False with a one-line

@@ -192,7 +192,7 @@ void lock_acquire(const char* op, const Object* lock, const lockdep_map* map, in
                                   std::to_string(MAX_LOCKDEP_SUBCLASSES - 1) + ")",
                               loc);
     lockdep_graph& g = this_execution().local<lockdep_graph>();
-    if (g.off || g.full) return;
+    if (g.off || g.full || !this_execution().limits().lockdep) return;
     const int next = g.node(map, subclass);
     if (next < 0) return;
     task_struct* me = current();

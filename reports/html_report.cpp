@@ -105,6 +105,8 @@ std::string run_table(const RunReport& report) {
     if (s.judgement) rows.emplace_back("declared", declared_text(s.judgement->expected));
     rows.emplace_back("strategy", s.strategy);
     rows.emplace_back("bound", s.bound);
+    rows.emplace_back("checks", std::string("lockdep ") + (s.lockdep ? "on" : "off") +
+                                    ", data races " + (s.races ? "on" : "off"));
     rows.emplace_back("verdict", verdict(s));
     rows.emplace_back("lockcheck", kLockcheckVersion);
     std::string html = "<table class=\"run\">\n";
@@ -130,8 +132,9 @@ std::string properties_table(const std::vector<PropertyStats>& properties) {
                        "<th>evaluations</th><th>note</th></tr>\n";
     for (const PropertyStats& p : properties)
         html += "<tr><td>" + escaped(property_kind_text(p.kind)) + "</td><td>" + escaped(p.name) +
-                "</td><td>" + std::to_string(p.evaluations) + "</td><td class=\"note\">" +
-                escaped(property_note(p)) + "</td></tr>\n";
+                "</td><td>" + (p.checked ? std::to_string(p.evaluations) : "off") +
+                "</td><td class=\"note\">" + (p.checked ? escaped(property_note(p)) : "") +
+                "</td></tr>\n";
     return html + "</table>\n";
 }
 

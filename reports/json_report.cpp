@@ -38,7 +38,8 @@ Json stats_json(const SearchStats& s) {
                                   {"name", p.name},
                                   {"evaluations", p.evaluations},
                                   {"after_release", p.after_release},
-                                  {"release", p.release}});
+                                  {"release", p.release},
+                                  {"checked", p.checked}});
     return Json{{"executions", s.executions},
                 {"cut", s.cut},
                 {"sleep_blocked", s.sleep_blocked},
@@ -262,6 +263,8 @@ SearchStats read_stats(const Value& v) {
             out.evaluations = p["evaluations"].count<std::uint64_t>();
             out.after_release = p["after_release"].count<std::uint64_t>();
             out.release = p["release"].string();
+            // Added in version 1.5.
+            if (p.has("checked")) out.checked = p["checked"].boolean();
             s.properties.push_back(std::move(out));
         }
     return s;
@@ -402,6 +405,11 @@ RunReport read_report(const Value& doc) {
     r.depth = doc["depth"].count<std::uint32_t>();
     // Added in version 1.4.
     if (doc.has("spin_bound")) r.spin_bound = doc["spin_bound"].count<std::uint32_t>();
+    // Added in version 1.5.
+    if (doc.has("checks")) {
+        r.summary.lockdep = doc["checks"]["lockdep"].boolean();
+        r.summary.races = doc["checks"]["races"].boolean();
+    }
     r.summary.bound = doc["bound"].string();
     r.summary.violations = doc["violations"].count<std::size_t>();
     // Added in version 1.3; null for a replay.
@@ -447,6 +455,7 @@ Json report_json(const RunReport& r) {
         {"strategy", r.summary.strategy},
         {"depth", r.depth},
         {"spin_bound", r.spin_bound},
+        {"checks", Json{{"lockdep", r.summary.lockdep}, {"races", r.summary.races}}},
         {"bound", r.summary.bound},
         {"violations", r.summary.violations},
         {"verdict", std::string(verdict_name(verdict_of(r.summary)))},

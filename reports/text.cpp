@@ -17,6 +17,11 @@ std::string pad(const std::string& s, std::size_t width) {
     return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
 }
 
+// "1 execution", "7 executions"
+std::string count(std::uint64_t n, const char* noun) {
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 } // namespace
 
 std::string format_violation(const Violation& v) {
@@ -66,9 +71,10 @@ std::string_view verdict_name(Verdict verdict) {
     return kNames[static_cast<int>(verdict)];
 }
 
-std::string verdict(const Summary& s) {
+namespace {
+std::string verdict_text(const Summary& s, Verdict v) {
     const std::string executions = std::to_string(s.stats.executions) + " executions";
-    switch (verdict_of(s)) {
+    switch (v) {
     case Verdict::violation:
         return "VIOLATION (" + std::to_string(s.violations) + " found)";
     case Verdict::incomplete:
@@ -97,6 +103,34 @@ std::string verdict(const Summary& s) {
     }
     return "verified: no violation in any execution";
 }
+} // namespace
+
+namespace {
+// What a user switched off, for a verdict that found nothing: "lockdep (--no-lockdep), 1 model
+// property (--no-check)".
+std::string unchecked_text(const Summary& s) {
+    std::vector<std::string> off;
+    if (!s.lockdep) off.emplace_back("lockdep (--no-lockdep)");
+    if (!s.races) off.emplace_back("data races (--no-races)");
+    const auto model_off = std::count_if(s.stats.properties.begin(), s.stats.properties.end(),
+                                         [](const PropertyStats& p) { return !p.checked; });
+    if (model_off)
+        off.push_back(count(static_cast<std::uint64_t>(model_off), "model property") +
+                      " (--no-check)");
+    std::string text;
+    for (const std::string& o : off)
+        text += (text.empty() ? "" : ", ") + o;
+    return text;
+}
+} // namespace
+
+std::string verdict(const Summary& s) {
+    const Verdict v = verdict_of(s);
+    // A run that found nothing says what it did not look for.
+    const std::string off = unchecked_text(s);
+    if (v == Verdict::violation || off.empty()) return verdict_text(s, v);
+    return verdict_text(s, v) + " (not checked: " + off + ")";
+}
 
 std::string sizes_text(const std::vector<std::pair<std::string, int>>& parameters) {
     std::string text;
@@ -108,11 +142,6 @@ std::string sizes_text(const std::vector<std::pair<std::string, int>>& parameter
 namespace {
 
 constexpr std::string_view kAgreementNames[] = {"as-declared", "differs", "incomplete"};
-
-// "1 execution", "7 executions"
-std::string count(std::uint64_t n, const char* noun) {
-    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
-}
 
 // "deadlock", "invariant \"committed log never holds ...\"": a violation by its kind, and its
 // property where that says more than the kind.
@@ -151,6 +180,18 @@ bool parse_agreement(std::string_view name, Agreement& agreement) {
     return parse_enum_name(kAgreementNames, name, agreement);
 }
 
+namespace {
+// The option that switched off the property a variant declares broken, if one did.
+std::string switched_off(const Expectation& expected, const Summary& s) {
+    if (!expected.expects_violation) return "";
+    if (expected.kind == ViolationKind::lock_order && !s.lockdep) return "--no-lockdep";
+    if (expected.kind == ViolationKind::data_race && !s.races) return "--no-races";
+    for (const PropertyStats& p : s.stats.properties)
+        if (!p.checked && p.name == expected.property) return "--no-check";
+    return "";
+}
+} // namespace
+
 Judgement judge(const Expectation& expected, const std::vector<Finding>& found,
                 const Summary& summary) {
     Judgement j{expected, Agreement::as_declared, {}};
@@ -177,6 +218,14 @@ Judgement judge(const Expectation& expected, const std::vector<Finding>& found,
     if (matched) {
         j.text = declared + ": as declared";
         if (!others.empty()) j.text += ", and also " + undeclared(false);
+        return j;
+    }
+    // A declared violation whose property was switched off cannot be found: the run does not
+    // differ from the declaration, it did not look.
+    if (const std::string off = switched_off(expected, summary); !off.empty()) {
+        j.agreement = Agreement::incomplete;
+        j.text = declared + ": not checked (" + off + ")";
+        if (!others.empty()) j.text += ", got " + undeclared(false);
         return j;
     }
     j.agreement = Agreement::differs;
@@ -282,9 +331,16 @@ std::string cut_name(const std::string& name) {
 
 // "final check \"log_writers is back to zero\": 397 evaluations", and its note.
 std::string property_text(const PropertyStats& p) {
+    if (!p.checked) return property_kind_text(p.kind) + " \"" + cut_name(p.name) + "\": off";
     const std::string note = property_note(p);
     return property_kind_text(p.kind) + " \"" + cut_name(p.name) +
            "\": " + count(p.evaluations, "evaluation") + (note.empty() ? "" : ": " + note);
+}
+
+// "lockdep on, data races off (--no-races)": the property classes a user can switch off.
+std::string checks_text(const Summary& s) {
+    return std::string("lockdep ") + (s.lockdep ? "on" : "off (--no-lockdep)") + ", data races " +
+           (s.races ? "on" : "off (--no-races)");
 }
 
 } // namespace
@@ -329,6 +385,7 @@ std::string format_summary(const Summary& s) {
                                             "; what did not fit went unchecked");
     for (const LockHolds& l : s.stats.holds)
         rows.emplace_back("held", l.lock + ": " + hold_text(l.stats));
+    rows.emplace_back("checks", checks_text(s));
     for (const PropertyStats& p : s.stats.properties)
         rows.emplace_back(&p == &s.stats.properties.front() ? "properties" : "", property_text(p));
     rows.emplace_back("elapsed", elapsed);

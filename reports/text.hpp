@@ -60,6 +60,10 @@ struct Summary {
     std::optional<std::uint32_t> preemption_bound;   // dfs --preemptions K
     std::uint32_t pct_depth = 0;                     // pct: the bug depth d aimed at (0: not pct)
     std::uint32_t pct_steps = 0;                     // pct: k, the steps change points fall in
+    // The property classes checked (--no-lockdep, --no-races); the model's own properties
+    // switched off are those of stats.properties not `checked`.
+    bool lockdep = true;
+    bool races = true;
     // The run against its variant's declared verdict; none for a replay, which runs one
     // schedule and declares nothing.
     std::optional<Judgement> judgement;

@@ -93,12 +93,24 @@ void Execution::spawn(std::unique_ptr<Task> task, std::function<void()> body) {
     tasks_.push_back(std::move(task));
 }
 
+namespace {
+// A property the user did not switch off: it is kept all the same, so that the summary lists it
+// as off rather than not at all.
+Execution::Property property(const std::vector<std::string>* unchecked, std::string name,
+                             std::function<bool()> holds) {
+    const bool off =
+        unchecked && std::find(unchecked->begin(), unchecked->end(), name) != unchecked->end();
+    return {std::move(name), std::move(holds), 0, !off};
+}
+} // namespace
+
 void Execution::add_invariant(std::string name, std::function<bool()> holds) {
-    invariants_.push_back({std::move(name), std::move(holds)});
+    invariants_.push_back(property(limits_.unchecked, std::move(name), std::move(holds)));
+    if (invariants_.back().checked) ++checked_invariants_;
 }
 
 void Execution::add_final_check(std::string name, std::function<bool()> holds) {
-    final_checks_.push_back({std::move(name), std::move(holds)});
+    final_checks_.push_back(property(limits_.unchecked, std::move(name), std::move(holds)));
 }
 
 Outcome Execution::run() {
@@ -135,7 +147,8 @@ Outcome Execution::run() {
 
 void Execution::run_final_checks() {
     for (Property& c : final_checks_)
-        if (!holds(c)) fail(ViolationKind::final_check, c.name, "final check failed: " + c.name);
+        if (c.checked && !holds(c))
+            fail(ViolationKind::final_check, c.name, "final check failed: " + c.name);
 }
 
 inline void Execution::finish_step() {
@@ -147,7 +160,7 @@ inline void Execution::finish_step() {
         if (obj) obj->last_written = step_;
     }
     if (const RaceDetector::Race* race = races_.end_step()) [[unlikely]]
-        report_race(*race);
+        if (limits_.races) report_race(*race);
     if (t.turn_start_ && obj) {
         if (t.turn_count_ < Task::kTurnObjects)
             t.turn_objects_[t.turn_count_++] = obj;
@@ -163,7 +176,7 @@ Task* Execution::advance() {
     if (stepping_) {
         finish_step();
         if (failed() || ended_early_) return nullptr;
-        if (!invariants_.empty()) {
+        if (checked_invariants_) {
             check_invariants();
             if (failed()) return nullptr;
         }
@@ -264,9 +277,8 @@ bool Execution::holds(Property& property) {
 }
 
 void Execution::check_invariants() {
-    if (invariants_.empty()) return;
     for (Property& c : invariants_) {
-        if (!holds(c)) {
+        if (c.checked && !holds(c)) {
             fail(ViolationKind::invariant, c.name, "invariant violated: " + c.name);
             return;
         }

@@ -108,6 +108,13 @@ class Execution {
         // violation that is another finding (Violation::key) does not end the execution
         // either: one met at the same step before it.
         const Violation* reproduces = nullptr;
+        // The property classes checked (--no-lockdep, --no-races): one switched off reports
+        // nothing, so that what it would have stopped at can run on to what else breaks.
+        bool lockdep = true;
+        bool races = true;
+        // The names of the model's invariants and final checks not checked (--no-check,
+        // --check); null: every one is.
+        const std::vector<std::string>* unchecked = nullptr;
     };
     static constexpr std::size_t kNoEnd = static_cast<std::size_t>(-1);
 
@@ -149,6 +156,7 @@ class Execution {
         std::string name;
         std::function<bool()> holds;
         std::uint64_t evaluations = 0;
+        bool checked = true; // false: switched off (Limits::unchecked), never evaluated
     };
     // A check() in task code, known by its message (a static string) once reached.
     struct CheckSite {
@@ -254,8 +262,9 @@ class Execution {
     const Schedule& schedule() const { return schedule_; }
     // Whether properties are checked after every step: they may read any object, so the
     // order of any two writes can matter to them.
-    bool has_invariants() const { return !invariants_.empty(); }
+    bool has_invariants() const { return checked_invariants_ != 0; }
     std::uint32_t step() const { return step_; }
+    const Limits& limits() const { return limits_; }
     Counters& counters() { return counters_; }
     const Counters& counters() const { return counters_; }
     const std::vector<Property>& invariants() const { return invariants_; }
@@ -350,6 +359,7 @@ class Execution {
     std::vector<Object*> objects_;
     std::vector<std::unique_ptr<Task>> tasks_;
     std::vector<Property> invariants_;
+    std::size_t checked_invariants_ = 0; // those not switched off
     std::vector<Property> final_checks_;
     std::vector<CheckSite> check_sites_;
     std::vector<const Object*> property_reads_;
