@@ -53,10 +53,10 @@ void print_table(const std::vector<Row>& rows, std::ostream& out) {
         {"model", "variant", "sizes", "expected", "got", "judged", "executions", "time"}};
     for (const Row& row : rows) {
         const Summary& s = row.report.summary;
-        cells.push_back({s.model, s.variant, sizes_text(s.parameters),
-                         expected_text(s.judgement->expected), got_text(row.report),
-                         std::string(agreement_name(s.judgement->agreement)),
-                         std::to_string(s.stats.executions), seconds(s.stats.elapsed_seconds)});
+        cells.push_back(
+            {s.model, s.variant, sizes_text(s.parameters), expected_text(s.judgement->expected),
+             got_text(row.report), std::string(agreement_name(s.judgement->agreement)),
+             std::to_string(s.stats.executions), s.timed ? seconds(s.stats.elapsed_seconds) : "-"});
     }
     std::vector<std::size_t> widths(cells.front().size(), 0);
     for (const auto& line : cells)
@@ -109,6 +109,7 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
         r.search.search = kDefaultSearch;
         r.options.depth = p->depth_for(v);
         r.options.time_limit = request.time_limit;
+        r.timing = request.timing;
         // The first counterexample found is shown as found: a variant that differs is
         // rerun by its own command, which minimizes it.
         r.minimize = false;

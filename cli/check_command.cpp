@@ -29,7 +29,16 @@ Summary summary_of(const CheckRequest& r, std::string strategy, std::string boun
     s.bound = std::move(bound);
     s.lockdep = r.options.lockdep;
     s.races = r.options.races;
+    s.timed = r.timing;
     return s;
+}
+
+// --no-timing: the times are dropped, so that every byte of every output is the same from one
+// run of a command to the next.
+void forget_times(Summary& s) {
+    if (s.timed) return;
+    s.stats.elapsed_seconds = 0;
+    s.stats.minimizing_seconds = 0;
 }
 
 // The time minimizing may still take, shared by a run's counterexamples in the order found.
@@ -152,6 +161,7 @@ int run_replay(const CheckRequest& r, std::ostream& out, std::ostream& err) {
         report.counterexamples.push_back(Counterexample{
             *rr.outcome.violation, *r.replay, std::move(rr.trace), replay_command(r, *r.replay)});
     report.summary = std::move(s);
+    forget_times(report.summary);
     return finish(r, report, out, err);
 }
 
@@ -228,6 +238,7 @@ RunReport search(const CheckRequest& r, std::ostream& out) {
         s.stats.declare_check(expected.property);
     s.judgement = judge(expected, result.findings, s);
     report.summary = std::move(s);
+    forget_times(report.summary);
     return report;
 }
 

@@ -55,6 +55,7 @@ struct CheckRequest {
     ProgressLine* progress = nullptr; // drawn while the run goes on (a terminal, no -q)
     bool colour = false;              // the output is a terminal
     bool locations = false;           // --locations: the trace names each step's line in the model
+    bool timing = true;               // false: --no-timing, no elapsed time in any output
     // The command's own name, as replay lines print it: a user's binary built with
     // lockcheck_add_model replays its own models.
     std::string program = "lockcheck";

@@ -236,6 +236,12 @@ void add_quiet_flag(CLI::App* sub, bool& quiet) {
                   "gone on for a second)");
 }
 
+void add_timing_flag(CLI::App* sub, bool& timing) {
+    sub->add_flag("!--no-timing", timing,
+                  "no elapsed times in the summary, table or report files (0 there), so that "
+                  "reruns are byte-identical");
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -300,6 +306,7 @@ int main(int argc, char** argv) {
     add_colour_option(check_all_cmd, check_all_colour);
     bool check_all_quiet = false;
     add_quiet_flag(check_all_cmd, check_all_quiet);
+    add_timing_flag(check_all_cmd, check_all.timing);
 
     const auto& protocols = lc::registered_models();
     std::vector<lc::cli::CheckRequest> requests(protocols.size());
@@ -377,6 +384,7 @@ int main(int argc, char** argv) {
             ->type_name("LIMIT")
             ->default_str(lc::cli::MinimizeTime{}.text);
         add_quiet_flag(sub, quiet[i]);
+        add_timing_flag(sub, r.timing);
         sub->add_flag("--keep-going", r.options.keep_going,
                       "collect every distinct violation instead of stopping at the first");
         sub->add_flag("!--no-lockdep", r.options.lockdep,

@@ -388,7 +388,7 @@ std::string format_summary(const Summary& s) {
     rows.emplace_back("checks", checks_text(s));
     for (const PropertyStats& p : s.stats.properties)
         rows.emplace_back(&p == &s.stats.properties.front() ? "properties" : "", property_text(p));
-    rows.emplace_back("elapsed", elapsed);
+    if (s.timed) rows.emplace_back("elapsed", elapsed);
     if (s.judgement) rows.emplace_back("expected", s.judgement->text);
     rows.emplace_back("verdict", verdict(s));
     std::string out = "== lockcheck summary ==\n";

@@ -64,6 +64,8 @@ struct Summary {
     // switched off are those of stats.properties not `checked`.
     bool lockdep = true;
     bool races = true;
+    // false (--no-timing): no elapsed row, and every time 0, so that reruns are byte-identical.
+    bool timed = true;
     // The run against its variant's declared verdict; none for a replay, which runs one
     // schedule and declares nothing.
     std::optional<Judgement> judgement;

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Same input, same output: runs every model (its default variant and its first variant declared
+# broken) under every strategy, with and without --keep-going, twice each with --no-timing, and
+# requires byte-identical stdout, exit code, JSON and JUnit files.
+# Usage: determinism.sh LOCKCHECK_BINARY
+set -uo pipefail
+binary=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+failed=0 pairs=0
+
+# "MODEL VARIANT" lines: each model's default variant and its first broken one.
+variants=$("$binary" list --json | python3 -c '
+import json, sys
+for m in json.load(sys.stdin)["models"]:
+    vs = m["variants"]
+    default = next(v for v in vs if v["default"])
+    print(m["name"], default["name"])
+    broken = [v for v in vs if v["expected"]["verdict"] == "violation" and v is not default]
+    if broken:
+        print(m["name"], broken[0]["name"])
+')
+
+# run N ARGS...: one run's stdout, exit code and files, kept under $dir/N. Both runs write the
+# same paths: the reports record the command line.
+run() {
+  local n=$1
+  shift
+  rm -rf "$dir/$n" && mkdir -p "$dir/$n"
+  "$binary" "$@" --no-timing -q --json "$dir/run.json" --junit "$dir/run.xml" \
+    >"$dir/$n/out" 2>"$dir/$n/err"
+  echo $? >"$dir/$n/exit"
+  mv "$dir/run.json" "$dir/run.xml" "$dir/$n/"
+}
+
+while read -r model variant; do
+  for strategy in dfs dpor optimal-dpor random pct; do
+    for keep in "" --keep-going; do
+      args=("$model" --variant "$variant" --strategy "$strategy" --max-executions 2000 $keep)
+      [[ $strategy == random || $strategy == pct ]] && args+=(--iterations 300)
+      run a "${args[@]}"
+      run b "${args[@]}"
+      pairs=$((pairs + 1))
+      if ! diff -r "$dir/a" "$dir/b" >"$dir/diff"; then
+        echo "FAIL: lockcheck ${args[*]} --no-timing differs between two runs:"
+        head -20 "$dir/diff"
+        failed=1
+      fi
+      if grep -q "elapsed" "$dir/a/out"; then
+        echo "FAIL: lockcheck ${args[*]} --no-timing prints an elapsed row"
+        failed=1
+      fi
+    done
+  done
+done <<<"$variants"
+echo "$pairs pairs of runs compared"
+exit $failed
