@@ -127,7 +127,7 @@ CounterexampleSize print_finding(const CheckRequest& r, const Finding& found, st
         }
     }
     out << format_violation(f.violation)
-        << format_trace(rr.trace, r.colour, r.locations, r.files.full_trace);
+        << format_trace(rr.trace, r.colour, r.locations, r.files.full_trace, r.columns);
     if (!rr.ok || !rr.outcome.violation || rr.outcome.violation->key() != f.violation.key())
         out << "warning: replaying this schedule did not reproduce the violation; the model "
                "is not deterministic\n";
@@ -155,7 +155,7 @@ int run_replay(const CheckRequest& r, std::ostream& out, std::ostream& err) {
         s.violations = 1;
         out << format_violation(*rr.outcome.violation);
     }
-    out << format_trace(rr.trace, r.colour, r.locations, r.files.full_trace) << "\n";
+    out << format_trace(rr.trace, r.colour, r.locations, r.files.full_trace, r.columns) << "\n";
     RunReport report = report_of(r);
     if (rr.outcome.violation)
         report.counterexamples.push_back(Counterexample{

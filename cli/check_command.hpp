@@ -56,6 +56,7 @@ struct CheckRequest {
     bool colour = false;              // the output is a terminal
     bool locations = false;           // --locations: the trace names each step's line in the model
     bool timing = true;               // false: --no-timing, no elapsed time in any output
+    std::size_t columns = 0;          // the terminal's width traces fit (0: not a terminal)
     // The command's own name, as replay lines print it: a user's binary built with
     // lockcheck_add_model replays its own models.
     std::string program = "lockcheck";

@@ -18,6 +18,8 @@
 #include "checker/model_registry.hpp"
 #include "did_you_mean.hpp"
 #include "list_command.hpp"
+#include "pager.hpp"
+#include "pager.hpp"
 #include "replay_file.hpp"
 #include "reports/graph.hpp"
 
@@ -236,6 +238,17 @@ void add_quiet_flag(CLI::App* sub, bool& quiet) {
                   "gone on for a second)");
 }
 
+void add_pager_flag(CLI::App* sub, bool& no_pager) {
+    sub->add_flag("--no-pager", no_pager,
+                  "on a terminal, print straight to it rather than through $LOCKCHECK_PAGER, "
+                  "$PAGER or less -FRX");
+}
+
+// Whether output goes through the pager: stdout is a terminal, and --no-pager was not given.
+bool wants_pager(bool no_pager) {
+    return !no_pager && isatty(STDOUT_FILENO) != 0;
+}
+
 void add_timing_flag(CLI::App* sub, bool& timing) {
     sub->add_flag("!--no-timing", timing,
                   "no elapsed times in the summary, table or report files (0 there), so that "
@@ -286,6 +299,8 @@ int main(int argc, char** argv) {
     add_report_options(replay_file, replay_files);
     std::string replay_colour = "auto", check_all_colour = "auto";
     add_colour_option(replay_file, replay_colour);
+    bool replay_no_pager = false;
+    add_pager_flag(replay_file, replay_no_pager);
 
     lc::cli::CheckAllRequest check_all;
     CLI::App* check_all_cmd = app.add_subcommand(
@@ -306,6 +321,8 @@ int main(int argc, char** argv) {
     add_colour_option(check_all_cmd, check_all_colour);
     bool check_all_quiet = false;
     add_quiet_flag(check_all_cmd, check_all_quiet);
+    bool check_all_no_pager = false;
+    add_pager_flag(check_all_cmd, check_all_no_pager);
     add_timing_flag(check_all_cmd, check_all.timing);
 
     const auto& protocols = lc::registered_models();
@@ -316,6 +333,7 @@ int main(int argc, char** argv) {
     std::vector<unsigned> stack_kib(protocols.size(), 256);
     std::vector<std::string> minimize_time(protocols.size());
     std::deque<bool> quiet(protocols.size()); // a vector<bool> has no bool& to bind
+    std::deque<bool> no_pager(protocols.size());
     std::vector<std::optional<unsigned>> preemptions(protocols.size());
     for (std::size_t i = 0; i < protocols.size(); ++i) {
         const lc::Protocol& p = protocols[i];
@@ -384,6 +402,7 @@ int main(int argc, char** argv) {
             ->type_name("LIMIT")
             ->default_str(lc::cli::MinimizeTime{}.text);
         add_quiet_flag(sub, quiet[i]);
+        add_pager_flag(sub, no_pager[i]);
         add_timing_flag(sub, r.timing);
         sub->add_flag("--keep-going", r.options.keep_going,
                       "collect every distinct violation instead of stopping at the first");
@@ -481,16 +500,25 @@ int main(int argc, char** argv) {
         install_stop_handlers();
         const auto progress = progress_line(check_all_quiet);
         try {
-            return lc::cli::run_check_all(check_all, models, std::cout, std::cerr, progress.get());
+            lc::cli::Pager pager(wants_pager(check_all_no_pager));
+            return lc::cli::run_check_all(check_all, models, pager.out(), std::cerr,
+                                          progress.get());
         } catch (const std::exception& e) {
             return usage_error("check-all: cannot set up a model: " + std::string(e.what()));
         }
     }
     if (app.got_subcommand("replay")) {
         try {
-            return lc::cli::run_replay_file(replay_path, replay_index, replay_files,
-                                            use_colour(replay_colour), replay_locations, program,
-                                            command_line, std::cout, std::cerr);
+            lc::cli::CheckRequest shown;
+            shown.files = replay_files;
+            shown.colour = use_colour(replay_colour);
+            shown.locations = replay_locations;
+            shown.columns = lc::cli::output_columns();
+            shown.program = program;
+            shown.command = command_line;
+            lc::cli::Pager pager(wants_pager(replay_no_pager));
+            return lc::cli::run_replay_file(replay_path, replay_index, shown, pager.out(),
+                                            std::cerr);
         } catch (const std::exception& e) {
             return usage_error("replay: " + std::string(e.what()));
         }
@@ -529,7 +557,9 @@ int main(int argc, char** argv) {
         r.progress = progress.get();
         try {
             if (std::string error; !lc::cli::select_properties(r, error)) return usage_error(error);
-            return lc::cli::run_check(r, std::cout, std::cerr);
+            r.columns = lc::cli::output_columns();
+            lc::cli::Pager pager(wants_pager(no_pager[i]));
+            return lc::cli::run_check(r, pager.out(), std::cerr);
         } catch (const std::exception& e) {
             // The model's set-up itself failed (too many tasks, say): nothing was checked.
             return usage_error("cannot set up " + protocols[i].name + ": " + e.what());

@@ -66,8 +66,7 @@ bool request_of(const RunReport& report, unsigned index, CheckRequest& r, std::s
 
 } // namespace
 
-int run_replay_file(const std::string& path, unsigned index, const ReportFiles& files, bool colour,
-                    bool locations, const std::string& program, const std::string& command,
+int run_replay_file(const std::string& path, unsigned index, const CheckRequest& shown,
                     std::ostream& out, std::ostream& err) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
@@ -83,11 +82,13 @@ int run_replay_file(const std::string& path, unsigned index, const ReportFiles& 
         err << "lockcheck: replay: " << path << ": " << error << "\n";
         return kExitUsage;
     }
-    r.colour = colour;
-    r.locations = locations;
-    r.program = program;
-    r.command = command;
-    r.files = files;
+    r.colour = shown.colour;
+    r.locations = shown.locations;
+    r.columns = shown.columns;
+    r.timing = shown.timing;
+    r.program = shown.program;
+    r.command = shown.command;
+    r.files = shown.files;
     return run_check(r, out, err);
 }
 

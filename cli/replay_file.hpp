@@ -5,15 +5,14 @@
 #include <iosfwd>
 #include <string>
 
-#include "report_files.hpp"
+#include "check_command.hpp"
 
 namespace lockcheck::cli {
 
-// `index`: which counterexample of the report, from 1; `colour` and `locations` as in
-// CheckRequest; `program`: the command's name, for replay lines; `command`: the whole command
-// line, for the reports. Returns the process exit code.
-int run_replay_file(const std::string& path, unsigned index, const ReportFiles& files, bool colour,
-                    bool locations, const std::string& program, const std::string& command,
+// `index`: which counterexample of the report, from 1; `shown`: how to show it, as a check
+// would (colour, locations, columns, full_trace, program for the replay lines, command and
+// report files); what it checks comes from the report. Returns the process exit code.
+int run_replay_file(const std::string& path, unsigned index, const CheckRequest& shown,
                     std::ostream& out, std::ostream& err);
 
 } // namespace lockcheck::cli

@@ -98,9 +98,11 @@ std::string operation_text(const TraceStep& step);
 // The swim-lane table of a trace (reports/trace_table.cpp); `colour`: ANSI colours, for a
 // terminal; `locations`: a last column with the model's line that made each step
 // ("rename_pin.cpp:142 btrfs_sync_log"). Without it the table is as it always was. Steps the
-// violation does not depend on are folded into "… N steps of T …" rows unless `full`.
+// violation does not depend on are folded into "… N steps of T …" rows unless `full`. `width`:
+// the columns of the terminal it is printed on (0: not a terminal, the table as it always
+// was); lanes wider than that become a list, one row per step naming its task.
 std::string format_trace(const Trace& trace, bool colour = false, bool locations = false,
-                         bool full = false);
+                         bool full = false, std::size_t width = 0);
 // "VIOLATION (kind) at step N: " and the violation's headline, then its details.
 std::string format_violation(const Violation& violation);
 // What a run may claim, as tools read it: the verdict line's kind, in the order it is decided.

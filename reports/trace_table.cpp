@@ -120,75 +120,162 @@ std::string operation_text(const TraceStep& s) {
     return op;
 }
 
-std::string format_trace(const Trace& trace, bool colour, bool locations, bool full) {
-    const Story why = story(trace);
-    const std::vector<TraceRow> rows = trace_rows(trace, why, full);
-    // A column per task with a step shown or left blocked; all of them for the full trace.
-    std::vector<bool> column(trace.tasks.size(), full);
-    for (const TraceRow& row : rows)
-        if (!row.folded) column[trace.steps[row.first].task_id] = true;
-    for (const PendingTask& p : trace.pending)
-        column[p.task_id] = true;
-    std::vector<std::size_t> width(trace.tasks.size());
-    for (std::size_t t = 0; t < trace.tasks.size(); ++t)
-        width[t] = trace.tasks[t].size();
-    std::size_t state_width = 0;
-    const std::string state_header = "state after the step";
-    for (const TraceRow& row : rows) {
-        if (row.folded) continue;
-        const TraceStep& s = trace.steps[row.first];
-        width[s.task_id] = std::max(width[s.task_id], operation_text(s).size());
-        // With locations, the state column is as wide as its widest entry, the locations line
-        // up after it.
-        if (locations)
-            state_width =
-                std::max({state_width, state_header.size(), state_text(s.object, s.state).size()});
+namespace {
+
+// Columns a line takes on a terminal: UTF-8 continuation bytes take none ("…" is one).
+std::size_t columns_of(const std::string& line) {
+    return static_cast<std::size_t>(std::count_if(line.begin(), line.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    }));
+}
+
+// The trace as lines, in one of two layouts: swim lanes, a column per task (who ran when, at a
+// glance), or, narrower, a list that names each step's task (for a terminal the lanes do not
+// fit), where a row still too wide puts its state on a line of its own.
+class TraceLayout {
+  public:
+    TraceLayout(const Trace& trace, bool locations, bool full)
+        : trace_(trace), why_(story(trace)), rows_(trace_rows(trace, why_, full)),
+          locations_(locations), column_(trace.tasks.size(), full), width_(trace.tasks.size()) {
+        // A column per task with a step shown or left blocked; all of them for the full trace.
+        for (const TraceRow& row : rows_)
+            if (!row.folded) column_[trace.steps[row.first].task_id] = true;
+        for (const PendingTask& p : trace.pending)
+            column_[p.task_id] = true;
+        for (std::size_t t = 0; t < trace.tasks.size(); ++t) {
+            width_[t] = trace.tasks[t].size();
+            if (column_[t]) task_width_ = std::max(task_width_, trace.tasks[t].size());
+        }
+        for (const TraceRow& row : rows_) {
+            if (row.folded) continue;
+            const TraceStep& s = trace.steps[row.first];
+            const std::size_t op = operation_text(s).size();
+            width_[s.task_id] = std::max(width_[s.task_id], op);
+            op_width_ = std::max(op_width_, op);
+            // With locations, the state column is as wide as its widest entry, the locations
+            // line up after it.
+            if (locations)
+                state_width_ = std::max(
+                    {state_width_, kStateHeader.size(), state_text(s.object, s.state).size()});
+        }
+        // The row drawn red: the step that broke the property; the last one when that is not
+        // known.
+        violating_ = trace.violating_step;
+        if (!violating_ && trace.reads.empty() && !trace.steps.empty())
+            violating_ = trace.steps.back().step;
     }
-    // The row drawn red: the step that broke the property; the last one when that is not known.
-    std::uint32_t violating = trace.violating_step;
-    if (!violating && trace.reads.empty() && !trace.steps.empty())
-        violating = trace.steps.back().step;
+
+    // The table's lines after its title; `lanes`: swim lanes, else the list; `width`: the
+    // list's limit (0: none).
+    std::string render(bool lanes, bool colour, std::size_t width) const {
+        std::string header = "  step  ";
+        if (lanes) {
+            for (std::size_t t = 0; t < trace_.tasks.size(); ++t)
+                if (column_[t]) header += pad(trace_.tasks[t], width_[t]) + "  ";
+        } else {
+            header +=
+                pad("task", task_width_) + "  " + pad("operation", list_op_width(width)) + "  ";
+        }
+        std::string out =
+            header + (locations_ ? pad(kStateHeader, state_width_) + "  location" : kStateHeader) +
+            "\n";
+        for (const TraceRow& row : rows_)
+            out += render_row(row, lanes, colour, width);
+        return out;
+    }
+
+  private:
+    static inline const std::string kStateHeader = "state after the step";
+
+    std::string render_row(const TraceRow& row, bool lanes, bool colour, std::size_t width) const {
+        const TraceStep& s = trace_.steps[row.first];
+        if (row.folded) {
+            char range[32];
+            std::snprintf(range, sizeof range, "%6u-%u", s.step, trace_.steps[row.last].step);
+            return std::string(range) + "  " + folded_line(trace_, row) + "\n";
+        }
+        char num[16];
+        std::snprintf(num, sizeof num, "%6u", s.step);
+        // The row is red if it broke the property, bold if the report rests on it.
+        const char* row_colour = !colour                 ? nullptr
+                                 : s.step == violating_  ? kRed
+                                 : why_.cause[row.first] ? kBold
+                                                         : nullptr;
+        // After a preemption's yellow star the row's own colour goes on.
+        const std::string star =
+            !s.preempted ? "  "
+            : colour     ? std::string(kYellow) + "*" + (row_colour ? row_colour : kPlain) + " "
+                         : "* ";
+        const std::string op = operation_text(s);
+        std::string cells;
+        if (lanes) {
+            for (std::size_t t = 0; t < trace_.tasks.size(); ++t)
+                if (column_[t]) cells += pad(t == s.task_id ? op : "", width_[t]) + "  ";
+        } else {
+            cells = pad(trace_.tasks[s.task_id], task_width_) + "  " +
+                    pad(op, list_op_width(width)) + "  ";
+        }
+        const std::string state = state_text(s.object, s.state);
+        const std::string rest =
+            locations_ ? pad(state, state_width_) + "  " + s.location.text() : state;
+        // Too wide for the terminal: the state goes on a line of its own, under the operation.
+        std::string line = num + star + cells;
+        if (!lanes && width && !rest.empty() && 8 + columns_of(cells) + columns_of(rest) > width) {
+            trim(line);
+            line += "\n" + std::string(8 + task_width_ + 2, ' ');
+        }
+        line += rest;
+        trim(line);
+        return (row_colour ? row_colour + line + kPlain : line) + "\n";
+    }
+
+    // The list's operation column: as wide as the widest operation, but at most three fifths
+    // of what a terminal `width` wide leaves after the step and task columns (at least 20), so
+    // that most states fit beside it; a longer operation pushes its state right.
+    std::size_t list_op_width(std::size_t width) const {
+        if (!width) return op_width_;
+        const std::size_t left = width > 8 + task_width_ + 2 ? width - 8 - task_width_ - 2 : 0;
+        return std::min(op_width_, std::max<std::size_t>(20, left * 3 / 5));
+    }
+
+    static void trim(std::string& line) {
+        while (!line.empty() && line.back() == ' ')
+            line.pop_back();
+    }
+
+    const Trace& trace_;
+    const Story why_;
+    const std::vector<TraceRow> rows_;
+    const bool locations_;
+    std::vector<bool> column_;
+    std::vector<std::size_t> width_; // of each task's column
+    std::size_t task_width_ = 4;     // the list's task column ("task")
+    std::size_t op_width_ = 9;       // and its operation column ("operation")
+    std::size_t state_width_ = 0;
+    std::uint32_t violating_ = 0;
+};
+
+} // namespace
+
+std::string format_trace(const Trace& trace, bool colour, bool locations, bool full,
+                         std::size_t width) {
+    const TraceLayout layout(trace, locations, full);
     const std::uint32_t preemptions = trace.preemptions();
     std::string out = "trace (" + std::to_string(trace.steps.size()) + " steps, " +
                       std::to_string(preemptions) +
                       (preemptions == 1 ? " preemption" : " preemptions") +
                       (preemptions ? ", marked *" : "") + "):\n";
-    std::string header = "  step  ";
-    for (std::size_t t = 0; t < trace.tasks.size(); ++t)
-        if (column[t]) header += pad(trace.tasks[t], width[t]) + "  ";
-    out +=
-        header + (locations ? pad(state_header, state_width) + "  location" : state_header) + "\n";
-    for (const TraceRow& row : rows) {
-        const TraceStep& s = trace.steps[row.first];
-        if (row.folded) {
-            char range[32];
-            std::snprintf(range, sizeof range, "%6u-%u", s.step, trace.steps[row.last].step);
-            out += std::string(range) + "  " + folded_line(trace, row) + "\n";
-            continue;
+    // Swim lanes unless a terminal `width` columns wide cannot show them.
+    bool lanes = true;
+    if (width) {
+        const std::string plain = layout.render(true, false, 0);
+        for (std::size_t at = 0; at < plain.size() && lanes;) {
+            const std::size_t end = plain.find('\n', at);
+            lanes = columns_of(plain.substr(at, end - at)) <= width;
+            at = end + 1;
         }
-        char num[16];
-        std::snprintf(num, sizeof num, "%6u", s.step);
-        std::string line = std::string(num);
-        // The row is red if it broke the property, bold if the report rests on it.
-        const char* row_colour = !colour                ? nullptr
-                                 : s.step == violating  ? kRed
-                                 : why.cause[row.first] ? kBold
-                                                        : nullptr;
-        // After a preemption's yellow star the row's own colour goes on.
-        if (s.preempted)
-            line += colour ? std::string(kYellow) + "*" + (row_colour ? row_colour : kPlain) + " "
-                           : "* ";
-        else
-            line += "  ";
-        for (std::size_t t = 0; t < trace.tasks.size(); ++t)
-            if (column[t]) line += pad(t == s.task_id ? operation_text(s) : "", width[t]) + "  ";
-        const std::string state = state_text(s.object, s.state);
-        line += locations ? pad(state, state_width) + "  " + s.location.text() : state;
-        while (!line.empty() && line.back() == ' ')
-            line.pop_back();
-        out += (row_colour ? row_colour + line + kPlain : line) + "\n";
     }
-    return out + format_end(end_states(trace));
+    return out + layout.render(lanes, colour, width) + format_end(end_states(trace));
 }
 
 } // namespace lockcheck

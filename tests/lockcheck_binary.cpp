@@ -143,14 +143,16 @@ Run run_lockcheck_interrupted(const std::vector<std::string>& args, int signal, 
     return run_process(LOCKCHECK_BINARY, "lockcheck", args, signal, seconds);
 }
 
-Run run_lockcheck_on_terminal(const std::vector<std::string>& args, unsigned short columns) {
+Run run_lockcheck_on_terminal(const std::vector<std::string>& args, unsigned short columns,
+                              bool stdout_too) {
     TempFile out;
     int terminal = -1, device = -1;
     winsize size{};
     size.ws_row = 24;
     size.ws_col = columns;
     CHECK_TEXT(openpty(&terminal, &device, nullptr, nullptr, &size) == 0, "openpty failed");
-    const pid_t pid = spawn(LOCKCHECK_BINARY, "lockcheck", args, out.fd(), device);
+    const pid_t pid =
+        spawn(LOCKCHECK_BINARY, "lockcheck", args, stdout_too ? device : out.fd(), device);
     close(device);
     Run run;
     // Read as it comes (a full terminal would stall the process); EIO once it has closed it.

@@ -31,9 +31,11 @@ Run run_lockcheck_as(const std::string& argv0, const std::vector<std::string>& a
 Run run_binary(const char* binary, const std::vector<std::string>& args);
 // As run_lockcheck, sending the process `signal` once it has run for `seconds`.
 Run run_lockcheck_interrupted(const std::vector<std::string>& args, int signal, double seconds);
-// As run_lockcheck, with stderr on a pseudo-terminal `columns` wide (stdout still a file), as a
-// user at a terminal sees it: `err` is what the terminal received.
-Run run_lockcheck_on_terminal(const std::vector<std::string>& args, unsigned short columns);
+// As run_lockcheck, with stderr on a pseudo-terminal `columns` wide (stdout still a file, unless
+// `stdout_too`), as a user at a terminal sees it: `err` is what the terminal received (both
+// streams, with `stdout_too`).
+Run run_lockcheck_on_terminal(const std::vector<std::string>& args, unsigned short columns,
+                              bool stdout_too = false);
 
 // The text of `text` before the first `marker` (all of it if there is none).
 std::string text_before(const std::string& text, const std::string& marker);
