@@ -19,7 +19,6 @@
 #include "did_you_mean.hpp"
 #include "list_command.hpp"
 #include "pager.hpp"
-#include "pager.hpp"
 #include "replay_file.hpp"
 #include "reports/graph.hpp"
 
