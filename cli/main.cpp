@@ -1,5 +1,6 @@
 // The lockcheck command line: `lockcheck list`, `lockcheck MODEL [options]`. Parsing is
-// CLI11's; every input error is one line on stderr and exit code 2.
+// CLI11's; every input error is one line on stderr and exit code 2. main() itself is in
+// lockcheck.cpp, so that the fuzz target can link this file without it.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
@@ -18,6 +19,7 @@
 #include "checker/model_registry.hpp"
 #include "did_you_mean.hpp"
 #include "list_command.hpp"
+#include "lockcheck_command.hpp"
 #include "replay_file.hpp"
 #include "reports/graph.hpp"
 
@@ -238,7 +240,7 @@ void add_quiet_flag(CLI::App* sub, bool& quiet) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     // A binary built with a broken model (lockcheck_add_model) says so before anything else.
     if (const auto problems = lc::registration_problems(); !problems.empty())
         return usage_error(problems.front());
@@ -456,6 +458,7 @@ int main(int argc, char** argv) {
         std::vector<const lc::Protocol*> models;
         std::string error;
         if (!lc::cli::select_models(check_all, models, error)) return usage_error(error);
+        if (stage == Stage::validate) return lc::cli::kExitOk;
         check_all.stop = &g_stop;
         install_stop_handlers();
         const auto progress = progress_line(check_all_quiet);
@@ -466,6 +469,7 @@ int main(int argc, char** argv) {
         }
     }
     if (app.got_subcommand("replay")) {
+        if (stage == Stage::validate) return lc::cli::kExitOk;
         try {
             return lc::cli::run_replay_file(replay_path, replay_index, replay_files,
                                             use_colour(replay_colour), replay_locations, program,
@@ -502,6 +506,7 @@ int main(int argc, char** argv) {
             if (!lc::cli::parse_minimize_time(minimize_time[i], r.minimize_time, error))
                 return usage_error(error);
         }
+        if (stage == Stage::validate) return lc::cli::kExitOk;
         r.options.stop = &g_stop;
         install_stop_handlers();
         const auto progress = progress_line(quiet[i]);

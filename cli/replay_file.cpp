@@ -5,7 +5,6 @@
 #include <ostream>
 #include <sstream>
 
-#include "check_command.hpp"
 #include "checker/model_registry.hpp"
 
 namespace lockcheck::cli {
@@ -60,6 +59,12 @@ bool request_of(const RunReport& report, unsigned index, CheckRequest& r, std::s
 
 } // namespace
 
+bool replay_request(const std::string& text, unsigned index, CheckRequest& request,
+                    std::string& error) {
+    RunReport report;
+    return from_json(text, report, error) && request_of(report, index, request, error);
+}
+
 int run_replay_file(const std::string& path, unsigned index, const ReportFiles& files, bool colour,
                     bool locations, const std::string& program, const std::string& command,
                     std::ostream& out, std::ostream& err) {
@@ -70,10 +75,9 @@ int run_replay_file(const std::string& path, unsigned index, const ReportFiles& 
     }
     std::ostringstream text;
     text << in.rdbuf();
-    RunReport report;
     std::string error;
     CheckRequest r;
-    if (!from_json(text.str(), report, error) || !request_of(report, index, r, error)) {
+    if (!replay_request(text.str(), index, r, error)) {
         err << "lockcheck: replay: " << path << ": " << error << "\n";
         return kExitUsage;
     }

@@ -5,9 +5,17 @@
 #include <iosfwd>
 #include <string>
 
+#include "check_command.hpp"
 #include "report_files.hpp"
 
 namespace lockcheck::cli {
+
+// The replay request that the report `text` describes, for its `index`-th counterexample
+// (from 1), with nothing run or read; false with a one-line reason if it is not a report this
+// lockcheck can replay. The fields the command line sets (colour, program, files, ...) are left
+// as they were.
+bool replay_request(const std::string& text, unsigned index, CheckRequest& request,
+                    std::string& error);
 
 // `index`: which counterexample of the report, from 1; `colour` and `locations` as in
 // CheckRequest; `program`: the command's name, for replay lines; `command`: the whole command
