@@ -22,6 +22,7 @@
 #include "lockcheck_command.hpp"
 #include "replay_file.hpp"
 #include "reports/graph.hpp"
+#include "scheduler/one_line.hpp"
 
 namespace lc = lockcheck;
 
@@ -202,8 +203,9 @@ void add_time_limit(CLI::App* sub, double& seconds, const std::string& help) {
             ""));
 }
 
+// `message` quotes what the user typed, which may hold a line break or a terminal escape.
 int usage_error(const std::string& message) {
-    std::cerr << "lockcheck: " << message << "\n";
+    std::cerr << "lockcheck: " << lc::one_line(message) << "\n";
     return lc::cli::kExitUsage;
 }
 
@@ -424,9 +426,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
             if (const std::string unknown = unknown_option(app.get_subcommand(command), argc, argv);
                 !unknown.empty())
                 return usage_error(unknown);
-        std::string what = e.what();
-        if (auto nl = what.find('\n'); nl != std::string::npos) what.resize(nl);
-        return usage_error(what);
+        return usage_error(e.what());
     }
 
     if (app.got_subcommand("list")) {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "checker/model_registry.hpp"
+#include "scheduler/one_line.hpp"
 
 namespace lockcheck::cli {
 
@@ -62,7 +63,10 @@ bool request_of(const RunReport& report, unsigned index, CheckRequest& r, std::s
 bool replay_request(const std::string& text, unsigned index, CheckRequest& request,
                     std::string& error) {
     RunReport report;
-    return from_json(text, report, error) && request_of(report, index, request, error);
+    if (from_json(text, report, error) && request_of(report, index, request, error)) return true;
+    // The report's own strings (a model's name, ...) are quoted in the reason.
+    error = one_line(error);
+    return false;
 }
 
 int run_replay_file(const std::string& path, unsigned index, const ReportFiles& files, bool colour,
@@ -70,7 +74,7 @@ int run_replay_file(const std::string& path, unsigned index, const ReportFiles& 
                     std::ostream& out, std::ostream& err) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        err << "lockcheck: replay: cannot read " << path << "\n";
+        err << "lockcheck: replay: cannot read " << one_line(path) << "\n";
         return kExitUsage;
     }
     std::ostringstream text;
@@ -78,7 +82,7 @@ int run_replay_file(const std::string& path, unsigned index, const ReportFiles& 
     std::string error;
     CheckRequest r;
     if (!replay_request(text.str(), index, r, error)) {
-        err << "lockcheck: replay: " << path << ": " << error << "\n";
+        err << "lockcheck: replay: " << one_line(path) << ": " << error << "\n";
         return kExitUsage;
     }
     r.colour = colour;
