@@ -1,5 +1,6 @@
 // The lockcheck command line: `lockcheck list`, `lockcheck MODEL [options]`. Parsing is
-// CLI11's; every input error is one line on stderr and exit code 2.
+// CLI11's; every input error is one line on stderr and exit code 2. main() itself is in
+// lockcheck.cpp, so that the fuzz target can link this file without it.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
@@ -18,9 +19,11 @@
 #include "checker/model_registry.hpp"
 #include "did_you_mean.hpp"
 #include "list_command.hpp"
+#include "lockcheck_command.hpp"
 #include "pager.hpp"
 #include "replay_file.hpp"
 #include "reports/graph.hpp"
+#include "scheduler/one_line.hpp"
 
 namespace lc = lockcheck;
 
@@ -201,8 +204,9 @@ void add_time_limit(CLI::App* sub, double& seconds, const std::string& help) {
             ""));
 }
 
+// `message` quotes what the user typed, which may hold a line break or a terminal escape.
 int usage_error(const std::string& message) {
-    std::cerr << "lockcheck: " << message << "\n";
+    std::cerr << "lockcheck: " << lc::one_line(message) << "\n";
     return lc::cli::kExitUsage;
 }
 
@@ -256,7 +260,7 @@ void add_timing_flag(CLI::App* sub, bool& timing) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     // A binary built with a broken model (lockcheck_add_model) says so before anything else.
     if (const auto problems = lc::registration_problems(); !problems.empty())
         return usage_error(problems.front());
@@ -461,9 +465,7 @@ int main(int argc, char** argv) {
             if (const std::string unknown = unknown_option(app.get_subcommand(command), argc, argv);
                 !unknown.empty())
                 return usage_error(unknown);
-        std::string what = e.what();
-        if (auto nl = what.find('\n'); nl != std::string::npos) what.resize(nl);
-        return usage_error(what);
+        return usage_error(e.what());
     }
 
     if (app.got_subcommand("list")) {
@@ -495,6 +497,7 @@ int main(int argc, char** argv) {
         std::vector<const lc::Protocol*> models;
         std::string error;
         if (!lc::cli::select_models(check_all, models, error)) return usage_error(error);
+        if (stage == Stage::validate) return lc::cli::kExitOk;
         check_all.stop = &g_stop;
         install_stop_handlers();
         const auto progress = progress_line(check_all_quiet);
@@ -507,6 +510,7 @@ int main(int argc, char** argv) {
         }
     }
     if (app.got_subcommand("replay")) {
+        if (stage == Stage::validate) return lc::cli::kExitOk;
         try {
             lc::cli::CheckRequest shown;
             shown.files = replay_files;
@@ -550,12 +554,14 @@ int main(int argc, char** argv) {
             if (!lc::cli::parse_minimize_time(minimize_time[i], r.minimize_time, error))
                 return usage_error(error);
         }
-        r.options.stop = &g_stop;
-        install_stop_handlers();
-        const auto progress = progress_line(quiet[i]);
-        r.progress = progress.get();
         try {
+            // The property names are checked against the model's set-up (no task runs).
             if (std::string error; !lc::cli::select_properties(r, error)) return usage_error(error);
+            if (stage == Stage::validate) return lc::cli::kExitOk;
+            r.options.stop = &g_stop;
+            install_stop_handlers();
+            const auto progress = progress_line(quiet[i]);
+            r.progress = progress.get();
             r.columns = lc::cli::output_columns();
             lc::cli::Pager pager(wants_pager(no_pager[i]));
             return lc::cli::run_check(r, pager.out(), std::cerr);

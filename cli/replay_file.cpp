@@ -5,8 +5,8 @@
 #include <ostream>
 #include <sstream>
 
-#include "check_command.hpp"
 #include "checker/model_registry.hpp"
+#include "scheduler/one_line.hpp"
 
 namespace lockcheck::cli {
 
@@ -66,20 +66,28 @@ bool request_of(const RunReport& report, unsigned index, CheckRequest& r, std::s
 
 } // namespace
 
+bool replay_request(const std::string& text, unsigned index, CheckRequest& request,
+                    std::string& error) {
+    RunReport report;
+    if (from_json(text, report, error) && request_of(report, index, request, error)) return true;
+    // The report's own strings (a model's name, ...) are quoted in the reason.
+    error = one_line(error);
+    return false;
+}
+
 int run_replay_file(const std::string& path, unsigned index, const CheckRequest& shown,
                     std::ostream& out, std::ostream& err) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        err << "lockcheck: replay: cannot read " << path << "\n";
+        err << "lockcheck: replay: cannot read " << one_line(path) << "\n";
         return kExitUsage;
     }
     std::ostringstream text;
     text << in.rdbuf();
-    RunReport report;
     std::string error;
     CheckRequest r;
-    if (!from_json(text.str(), report, error) || !request_of(report, index, r, error)) {
-        err << "lockcheck: replay: " << path << ": " << error << "\n";
+    if (!replay_request(text.str(), index, r, error)) {
+        err << "lockcheck: replay: " << one_line(path) << ": " << error << "\n";
         return kExitUsage;
     }
     r.colour = shown.colour;

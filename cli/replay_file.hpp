@@ -9,6 +9,13 @@
 
 namespace lockcheck::cli {
 
+// The replay request that the report `text` describes, for its `index`-th counterexample
+// (from 1), with nothing run or read; false with a one-line reason if it is not a report this
+// lockcheck can replay. The fields the command line sets (colour, program, files, ...) are left
+// as they were.
+bool replay_request(const std::string& text, unsigned index, CheckRequest& request,
+                    std::string& error);
+
 // `index`: which counterexample of the report, from 1; `shown`: how to show it, as a check
 // would (colour, locations, columns, full_trace, program for the replay lines, command and
 // report files); what it checks comes from the report. Returns the process exit code.

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "scheduler/one_line.hpp"
+
 namespace lockcheck {
 
 const char* const kLockcheckVersion = LOCKCHECK_VERSION;
@@ -503,11 +505,14 @@ bool from_json(const std::string& text, RunReport& report, std::string& error) {
         const Json doc = Json::parse(text);
         report = read_report(Value(doc, ""));
         return true;
-    } catch (const Json::parse_error& e) {
-        // "[json.exception.parse_error.101] parse error at line 1, ...": keep what follows.
+    } catch (const Json::exception& e) {
+        // Only parse() throws these (the reader checks each value's type before it reads it):
+        // "[json.exception.parse_error.101] parse error at line 1, ...", or for a number that
+        // no double holds "[json.exception.out_of_range.406] number overflow parsing '1e999'".
+        // Keep what follows the id.
         const std::string what = e.what();
         const std::size_t start = what.find("] ");
-        error = "not JSON: " + (start == std::string::npos ? what : what.substr(start + 2));
+        error = "not JSON: " + one_line(start == std::string::npos ? what : what.substr(start + 2));
     } catch (const Malformed& m) {
         error = m.reason;
     }

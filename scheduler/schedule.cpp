@@ -3,6 +3,8 @@
 
 #include <charconv>
 
+#include "one_line.hpp"
+
 namespace lockcheck {
 
 std::string format_schedule(const Schedule& schedule) {
@@ -29,7 +31,7 @@ bool parse_schedule(std::string_view text, Schedule& schedule, std::string& erro
         auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
         if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() ||
             value >= static_cast<unsigned>(kMaxTasks)) {
-            error = "step " + std::to_string(schedule.size() + 1) + ": '" + std::string(item) +
+            error = "step " + std::to_string(schedule.size() + 1) + ": '" + one_line(item) +
                     "' is not a task id (0.." + std::to_string(kMaxTasks - 1) + ")";
             return false;
         }

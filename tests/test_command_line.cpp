@@ -56,6 +56,11 @@ const Refused kRefused[] = {
      "--depth shapes a search, and --replay runs the one schedule it is given"},
     {{"rename-pin", "--replay", "0.0", "--keep-going"}, "--keep-going shapes a search"},
     {{"help", "tree-lok"}, "help: unknown model 'tree-lok' (did you mean 'tree-lock'?)"},
+    // What the user typed is quoted with its control characters escaped, so that the error
+    // stays one line (found by fuzz/fuzz_command_line).
+    {{"rename\rpin"}, "unknown model 'rename\\rpin' (did you mean 'rename-pin'?)"},
+    {{"rename-pin", "--variant", "no\npin"}, "'no\\npin' is not a variant of rename-pin"},
+    {{"rename-pin", "--replay", "0.1\n2"}, "--replay: step 2: '1\\n2' is not a task id"},
 };
 
 // A saved report with its "depth" replaced by `depth`.
@@ -104,6 +109,34 @@ TEST(CommandLine, a_saved_report_with_a_depth_outside_the_range_is_refused) {
         CHECK_TEXT(is_one_line(run.err), run.err.c_str());
         CHECK_TEXT(contains(run.err, "depth " + std::string(depth) + " is outside 1..1000000"),
                    run.err.c_str());
+    }
+    std::remove(json.c_str());
+}
+
+TEST(CommandLine, a_saved_report_naming_what_this_lockcheck_lacks_is_refused_in_one_line) {
+    const std::string json = "/tmp/lockcheck-test-lacks.json";
+    const Run saved = run_lockcheck({"rename-pin", "--variant", "no-pin", "--json", json});
+    CHECK_EQUAL(1, saved.exit_code);
+    const std::string text = read_file(json);
+    // The report's strings are quoted with their control characters escaped
+    // (fuzz/fuzz_replay_json aborted on them): `from` in the report replaced by `to` is
+    // refused, saying `says`.
+    struct Edit {
+        const char *from, *to, *says;
+    };
+    const Edit edits[] = {
+        {"\"model\": \"rename-pin\"", "\"model\": \"rename\\npin\"", "no model 'rename\\npin'"},
+        {"\"variant\": \"no-pin\"", "\"variant\": \"no\\u001b[31mpin\"",
+         "rename-pin has no variant 'no\\x1b[31mpin'"},
+        {"\"name\": \"renames\"", "\"name\": \"re\\rnames\"",
+         "rename-pin has no parameter --re\\rnames"},
+    };
+    for (const Edit& e : edits) {
+        std::ofstream(json) << std::regex_replace(text, std::regex(e.from), e.to);
+        const Run run = run_lockcheck({"replay", json});
+        CHECK_EQUAL_TEXT(2, run.exit_code, run.err.c_str());
+        CHECK_TEXT(is_one_line(run.err), run.err.c_str());
+        CHECK_TEXT(contains(run.err, e.says), run.err.c_str());
     }
     std::remove(json.c_str());
 }

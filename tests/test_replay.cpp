@@ -50,6 +50,10 @@ const BadText kBadTexts[] = {
     {"-1", "step 1: '-1' is not a task id (0..63)"},
     {"1 .0", "step 1: '1 ' is not a task id (0..63)"},
     {"99999999999999999999", "step 1: '99999999999999999999' is not a task id (0..63)"},
+    // Control characters are quoted as escapes: the reason stays one line (found by
+    // fuzz/fuzz_schedule).
+    {"0.1\n2", "step 2: '1\\n2' is not a task id (0..63)"},
+    {"\x1b[31m", "step 1: '\\x1b[31m' is not a task id (0..63)"},
 };
 
 } // namespace

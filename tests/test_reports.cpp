@@ -653,6 +653,9 @@ TEST(Reports, a_bad_json_report_is_refused_with_a_one_line_reason_naming_the_fie
     const Bad bads[] = {
         {"", "", "not JSON: parse error at line 1, column 1: "},
         {"", "{\"schema\": ", "not JSON: parse error at line 1, column 12: "},
+        // A number no double holds is refused, not thrown (fuzz/fuzz_replay_json aborted on it).
+        {"\"elapsed_seconds\": ", "\"elapsed_seconds\": 1e999, \"x\": ",
+         "not JSON: number overflow parsing '1e999'"},
         {"", "[1, 2]", "the document: expected an object"},
         {"", "{\"version\": 1}", "schema: missing"},
         {"\"lockcheck-report\"", "\"lockcheck-trace\"",
