@@ -375,7 +375,8 @@ Trace read_trace(const Value& v) {
 Counterexample read_counterexample(const Value& v) {
     Counterexample c;
     c.violation = read_violation(v["violation"]);
-    // format_schedule writes an empty schedule as "", which parse_schedule refuses.
+    // Before 1.5 format_schedule wrote an empty schedule as "" (now "none"), which
+    // parse_schedule refuses.
     const Value schedule = v["schedule"];
     std::string error;
     if (!schedule.string().empty() && !parse_schedule(schedule.string(), c.schedule, error))

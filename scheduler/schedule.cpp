@@ -7,7 +7,14 @@
 
 namespace lockcheck {
 
+namespace {
+// The schedule of no step: a violation met while the tasks start, before any step is taken.
+// A word, so that the replay line has something to paste.
+constexpr std::string_view kNoSteps = "none";
+} // namespace
+
 std::string format_schedule(const Schedule& schedule) {
+    if (schedule.empty()) return std::string(kNoSteps);
     std::string out;
     for (std::size_t i = 0; i < schedule.size(); ++i) {
         if (i) out += '.';
@@ -18,8 +25,9 @@ std::string format_schedule(const Schedule& schedule) {
 
 bool parse_schedule(std::string_view text, Schedule& schedule, std::string& error) {
     schedule.clear();
+    if (text == kNoSteps) return true;
     if (text.empty()) {
-        error = "the schedule is empty";
+        error = "the schedule is empty (one of no step is 'none')";
         return false;
     }
     std::size_t pos = 0;

@@ -14,7 +14,7 @@ namespace lockcheck {
 
 using Schedule = std::vector<TaskId>;
 
-// "0.0.1.2": task ids in step order, separated by dots.
+// "0.0.1.2": task ids in step order, separated by dots; "none" for the schedule of no step.
 std::string format_schedule(const Schedule& schedule);
 // Parses format_schedule's output; on failure returns false and a one-line reason.
 bool parse_schedule(std::string_view text, Schedule& schedule, std::string& error);

@@ -206,6 +206,7 @@ TEST(MisbehavingModels, a_primitive_called_while_the_model_sets_up_is_refused_by
     } catch (const std::logic_error& e) {
         refused = e.what();
     }
-    CHECK_TEXT(contains(refused, "needs a running task: call it from a task, not while the model sets up"),
-               refused.c_str());
+    CHECK_TEXT(
+        contains(refused, "needs a running task: call it from a task, not while the model sets up"),
+        refused.c_str());
 }

@@ -1,6 +1,7 @@
 // Schedules as values: format and parse are inverse, bad text is refused with the step it
 // breaks at, a schedule that does not fit the model is refused with the step it breaks at,
 // and every counterexample the search finds replays to the very same violation.
+#include <stdexcept>
 #include <string>
 
 #include "checker/protocol.hpp"
@@ -42,7 +43,7 @@ struct BadText {
 };
 
 const BadText kBadTexts[] = {
-    {"", "the schedule is empty"},
+    {"", "the schedule is empty (one of no step is 'none')"},
     {"0..1", "step 2: '' is not a task id (0..63)"},
     {"0.1.", "step 3: '' is not a task id (0..63)"},
     {"0.x", "step 2: 'x' is not a task id (0..63)"},
@@ -67,6 +68,22 @@ TEST(Replay, format_and_parse_are_inverse) {
     std::string error;
     CHECK_TEXT(parse_schedule("0.1.12.63.0", parsed, error), error.c_str());
     CHECK(s == parsed);
+}
+
+TEST(Replay, a_violation_before_the_first_step_replays_with_the_schedule_none) {
+    // The task throws while it starts, before its first scheduling point: no step was taken.
+    const Setup throws_at_start = [] { spawn("t", [] { throw std::runtime_error("at start"); }); };
+    const SearchResult r = check_model(throws_at_start);
+    CHECK_EQUAL(1u, r.findings.size());
+    CHECK(r.findings[0].schedule.empty());
+    CHECK_EQUAL("none", format_schedule(r.findings[0].schedule));
+    Schedule parsed{1, 2};
+    std::string error;
+    CHECK_TEXT(parse_schedule("none", parsed, error), error.c_str());
+    CHECK(parsed.empty());
+    const ReplayResult rr = replay(throws_at_start, parsed, CheckOptions{});
+    CHECK_TEXT(rr.ok, rr.error.c_str());
+    CHECK(rr.outcome.violation && rr.outcome.violation->kind == ViolationKind::exception);
 }
 
 TEST(Replay, text_that_is_not_a_schedule_is_refused_naming_the_step) {
