@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(g++ cmake make pkg-config libboost-context-dev libgraphviz-dev cpputest
-          libcpputest-dev libcli11-dev nlohmann-json3-dev libxml2-dev help2man python3-jsonschema)
+          libcpputest-dev libcli11-dev nlohmann-json3-dev libxml2-dev help2man python3-jsonschema
+          valgrind)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
