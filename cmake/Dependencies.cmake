@@ -28,3 +28,10 @@ lockcheck_require(nlohmann_json_FOUND nlohmann-json3-dev "nlohmann-json")
 # Only the tests use libxml2: they parse the JUnit report with a real XML parser.
 pkg_check_modules(LIBXML2 QUIET IMPORTED_TARGET libxml-2.0)
 lockcheck_require(LIBXML2_FOUND libxml2-dev "libxml2")
+
+# valgrind.h tells valgrind where each fiber stack is (scheduler/stack_pool.cpp); the suite
+# runs memcheck (the Valgrind test).
+find_path(VALGRIND_INCLUDE_DIR valgrind/valgrind.h)
+lockcheck_require(VALGRIND_INCLUDE_DIR valgrind "valgrind.h")
+find_program(VALGRIND_PROGRAM valgrind)
+lockcheck_require(VALGRIND_PROGRAM valgrind "valgrind")

@@ -11,6 +11,10 @@ namespace lockcheck {
 struct Stack {
     void* top = nullptr; // highest address; stacks grow down
     std::size_t size = 0;
+    // Valgrind's id of the stack (VALGRIND_STACK_REGISTER), so that it sees a switch to it as
+    // a switch and not as one frame of millions of bytes; 0 outside valgrind.
+    unsigned valgrind_id = 0;
+    char* bottom() const { return static_cast<char*>(top) - size; }
     // The lowest page of the mapping is PROT_NONE.
     bool guard_contains(const void* addr) const;
 };

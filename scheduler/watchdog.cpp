@@ -3,12 +3,16 @@
 
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <link.h>
+#include <mutex>
 #include <pthread.h>
 #include <thread>
 #include <ucontext.h>
+#include <unistd.h>
 #include <vector>
 
 namespace lockcheck::watchdog {
@@ -21,6 +25,15 @@ std::atomic<unsigned> g_timeout{10};
 void (*g_on_timeout)(bool) = nullptr;
 void (*g_on_stuck)() = nullptr;
 pthread_t g_runner;
+
+// The thread, stopped and joined at exit: a thread still running then leaves its storage
+// behind, which valgrind reports as possibly lost. Its ticks wait on `g_stop` so that the stop
+// does not wait for one to end.
+std::thread g_thread;
+std::mutex g_stop_mutex;
+std::condition_variable g_stop;
+bool g_stopping = false;
+pid_t g_process = 0; // a child forked by a library has no watchdog thread to join
 
 // Text ranges of the runtime libraries: jumping out of them (out of malloc holding its lock)
 // would wedge the checker, so an interrupt landing there waits for the next tick.
@@ -81,7 +94,10 @@ void watch() {
     std::uint64_t last = heartbeat.load(std::memory_order_relaxed);
     auto since = steady_clock::now();
     for (;;) {
-        std::this_thread::sleep_for(milliseconds(100));
+        {
+            std::unique_lock lock(g_stop_mutex);
+            if (g_stop.wait_for(lock, milliseconds(100), [] { return g_stopping; })) return;
+        }
         const std::uint64_t now = heartbeat.load(std::memory_order_relaxed);
         if (now != last || (now & 1) == 0) {
             last = now;
@@ -93,6 +109,16 @@ void watch() {
         if (stuck >= 2 * timeout && g_on_stuck) g_on_stuck(); // every signal came at a bad time
         if (stuck >= timeout) pthread_kill(g_runner, SIGUSR2);
     }
+}
+
+void stop() {
+    if (getpid() != g_process) return;
+    {
+        std::lock_guard lock(g_stop_mutex);
+        g_stopping = true;
+    }
+    g_stop.notify_one();
+    g_thread.join();
 }
 
 } // namespace
@@ -111,7 +137,9 @@ void arm(unsigned timeout_seconds, void (*on_timeout)(bool), void (*on_stuck)())
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER | SA_RESTART;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGUSR2, &sa, nullptr);
-    std::thread(&watch).detach();
+    g_process = getpid();
+    g_thread = std::thread(&watch);
+    std::atexit(&stop);
 }
 
 } // namespace lockcheck::watchdog

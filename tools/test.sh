@@ -10,6 +10,6 @@ tools/setup.sh
 # The fuzz targets' smoke tests (fuzz/, a few seconds each), in a build directory of their own
 # with clang; unoptimized, as they only need to build fast here (README, "Fuzzing", for long runs).
 CC=clang-16 CXX=clang++-16 cmake -S . -B build-fuzz -DLOCKCHECK_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
-cmake --build build-fuzz -j "$(nproc)"
+cmake --build build-fuzz -j "$(nproc)" --target fuzz_schedule fuzz_replay_json fuzz_command_line
 cd build-fuzz
 exec ctest --output-on-failure -j "$(nproc)"
