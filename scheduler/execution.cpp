@@ -71,9 +71,6 @@ Execution::~Execution() {
     current_ = previous_;
 }
 
-thread_local Execution* Execution::current_ = nullptr;
-thread_local std::vector<const Object*>* Execution::peeks_ = nullptr;
-
 int Execution::register_object(Object* obj, ObjectKind kind) {
     objects_.push_back(obj);
     const int id = static_cast<int>(objects_.size() - 1);

@@ -390,8 +390,12 @@ class Execution {
     sigjmp_buf escape_jump_;
     Fault fault_; // why escape_jump_ was taken
     Execution* previous_;
-    static thread_local Execution* current_;
-    static thread_local std::vector<const Object*>* peeks_; // see peeked()
+    // Defined here, so that model code reads them straight from the thread's block (one
+    // load). Declared only, they were read through the TLS wrapper, whose null check on the
+    // address UBSan reported as a null load once the linker relaxed the access to `lea`
+    // (which sets no flags: GCC tests the flags of the `add` it emitted).
+    static inline thread_local Execution* current_ = nullptr;
+    static inline thread_local std::vector<const Object*>* peeks_ = nullptr; // see peeked()
 };
 
 template <class T, class... Args> T& Execution::make(Args&&... args) {
