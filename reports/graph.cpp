@@ -85,9 +85,18 @@ class GraphvizMessages {
     std::string text_;
 };
 
-// The context and the graph, released in the order Graphviz needs (layout, graph, context).
+// One Graphviz context for every drawing of the process, never freed. Graphviz 2.42's pango
+// plugin remembers the last font name it measured as a pointer into the context's font table
+// and compares the next one with it: a context freed between two drawings made the second
+// read freed memory (AddressSanitizer found it in the suite).
+GVC_t* graphviz_context() {
+    static GVC_t* const gvc = gvContext();
+    return gvc;
+}
+
+// The context and the graph; the graph released in the order Graphviz needs (layout, graph).
 struct Graphviz {
-    GVC_t* gvc = gvContext();
+    GVC_t* gvc = graphviz_context();
     Agraph_t* graph = agopen(const_cast<char*>("trace"), Agdirected, nullptr);
     Graphviz() = default;
     Graphviz(const Graphviz&) = delete;
@@ -95,7 +104,6 @@ struct Graphviz {
     ~Graphviz() {
         gvFreeLayout(gvc, graph); // a no-op if there is no layout
         agclose(graph);
-        gvFreeContext(gvc);
     }
 };
 
