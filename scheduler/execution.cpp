@@ -126,6 +126,7 @@ Outcome Execution::run() {
         if (!failed() && !ended_early_)
             if (Task* first = advance()) switch_to(&main_context_, first);
     } else {
+        fiber_sanitizer::end_switch(nullptr);
         on_escape();
     }
     strategy_.end(*this);
@@ -322,6 +323,8 @@ void Execution::fiber_entry(fc::transfer_t transfer) {
     Execution* ex = current_;
     *static_cast<void**>(transfer.data) = transfer.fctx;
     Task& task = *ex->fiber_;
+    // The first task starts from the main context: where ASan learns that context's stack.
+    fiber_sanitizer::end_switch(nullptr, task.starter_ ? nullptr : &ex->main_stack_);
     ex->run_body(task);
     task.finished_ = true;
     ex->exit_fiber(task);
@@ -669,6 +672,10 @@ void Execution::escape(Fault fault, const void* fault_address) {
     else if (ex->running_ != ex->fiber_ || ex->unwinding_)
         return; // scheduler code on a task's fiber, or a teardown: no task's own doing
     ex->fault_ = fault;
+    // A switch to the main context, whose frames below run() are gone; the fiber's are
+    // abandoned (its stack's are forgotten when it goes back to the pool).
+    fiber_sanitizer::forget_frames(ex->main_stack_);
+    fiber_sanitizer::begin_switch(nullptr, ex->main_stack_);
     siglongjmp(ex->escape_jump_, 1);
 }
 

@@ -19,6 +19,7 @@
 #include <boost/context/detail/fcontext.hpp>
 
 #include "faults.hpp"
+#include "fiber_sanitizer.hpp"
 #include "object.hpp"
 #include "operation.hpp"
 #include "race_detector.hpp"
@@ -378,6 +379,7 @@ class Execution {
     Task* running_ = nullptr;          // whose model code runs (null in scheduler code)
     Task* fiber_ = nullptr;            // whose stack runs (null: the main context)
     void* main_context_ = nullptr;
+    Stack main_stack_; // the main context's stack, as ASan knows it (fiber_sanitizer.hpp)
     void* dead_context_ = nullptr; // where an ended fiber's context goes: it is never resumed
     bool unwinding_ = false;
     // Whether a task picked at its scheduling point has more to do than go on (see
@@ -415,7 +417,11 @@ template <class T> T& Execution::local() {
 
 inline void Execution::switch_to(void** save, Task* to) {
     fiber_ = to;
+    void* fake_stack = nullptr; // the leaving fiber's, kept here while it is suspended
+    fiber_sanitizer::begin_switch(save == &dead_context_ ? nullptr : &fake_stack,
+                                  to ? to->stack_ : main_stack_);
     auto back = boost::context::detail::jump_fcontext(to ? to->context_ : main_context_, save);
+    fiber_sanitizer::end_switch(fake_stack);
     // Whoever switched here handed over where its own fiber is to be saved.
     *static_cast<void**>(back.data) = back.fctx;
 }

@@ -1,5 +1,5 @@
 // Guard-paged stacks from Boost.Context's protected_fixedsize_stack, kept for reuse, and known
-// to valgrind as stacks for as long as they exist.
+// to valgrind and AddressSanitizer as stacks for as long as they exist.
 #include "stack_pool.hpp"
 
 #include <cstdint>
@@ -7,6 +7,8 @@
 #include <boost/context/protected_fixedsize_stack.hpp>
 #include <unistd.h>
 #include <valgrind/valgrind.h>
+
+#include "fiber_sanitizer.hpp"
 
 namespace lockcheck {
 
@@ -54,6 +56,8 @@ Stack StackPool::acquire() {
 }
 
 void StackPool::release(Stack stack) {
+    // Its last fiber may have ended by a jump (a fault, the end of a task) with frames left.
+    fiber_sanitizer::forget_frames(stack);
     free_.push_back(stack);
 }
 

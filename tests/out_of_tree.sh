@@ -13,9 +13,13 @@ rm -rf "$work"
 mkdir -p "$work"
 
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
-# Only the prefix: nothing of the lockcheck tree may be needed to build a user's models.
+# Only the prefix: nothing of the lockcheck tree may be needed to build a user's models. The
+# user's code is compiled with the flags lockcheck was: those of a sanitizer build (the asan
+# preset) are needed to link against its libraries.
+cache() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
 cmake -S "$source/examples/out-of-tree" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS="$(cache CMAKE_CXX_FLAGS)" \
+  -DCMAKE_EXE_LINKER_FLAGS="$(cache CMAKE_EXE_LINKER_FLAGS)" >/dev/null
 cmake --build "$work/build" -j 2 >/dev/null
 
 bin="$work/build/my-lockcheck"
