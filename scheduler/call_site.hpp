@@ -24,11 +24,12 @@ struct CallSite {
 
 CallSite call_site(const std::source_location& location);
 
-// The bare name of the function in GCC's function_name() text: "void lockcheck::protocols::
-// {anonymous}::btrfs_sync_log(lockcheck::protocols::{anonymous}::btrfs_root*)" is
+// The bare name of the function in GCC's or clang's function_name() text: "void lockcheck::
+// protocols::{anonymous}::btrfs_sync_log(lockcheck::protocols::{anonymous}::btrfs_root*)" is
 // "btrfs_sync_log". Scopes, the return type, parameters, qualifiers and template arguments
 // go; operators keep their symbol ("operator()"); a lambda is named after the function it is
-// written in, one "::<lambda>" per level ("setup(int)::<lambda()>" is "setup::<lambda>").
+// written in, one "::<lambda>" per level ("setup(int)::<lambda()>" is "setup::<lambda>", and
+// so is clang's "setup(int)::(anonymous class)::operator()() const").
 std::string bare_function_name(std::string_view pretty);
 
 } // namespace lockcheck

@@ -59,18 +59,25 @@ bool is_operator(std::string_view text) {
 } // namespace
 
 std::string bare_function_name(std::string_view pretty) {
-    if (const std::size_t with = pretty.find(" [with "); with != std::string_view::npos)
+    // What a template was instantiated with: GCC's " [with T = int]", clang's " [T = int]".
+    if (const std::size_t with = pretty.find(" ["); with != std::string_view::npos)
         pretty = pretty.substr(0, with);
     // One pass over the text, cutting it into components at "::" and at spaces (after the
     // return type, before qualifiers) outside brackets. The component before a parameter list
-    // is a function; a component "<lambda(...)>" after it, a lambda written in it.
+    // is a function; a lambda written in it is GCC's component "<lambda(...)>", or clang's
+    // "(anonymous class)" (clang 17 on: "(lambda at FILE:LINE:COLUMN)") followed by the
+    // component of its operator().
     std::string name;
-    std::size_t start = 0; // where the component being read begins
-    int depth = 0;         // inside (), <>, [] or {}
+    std::size_t start = 0;     // where the component being read begins
+    int depth = 0;             // inside (), <>, [] or {}
+    bool lambda_class = false; // the component read last was clang's lambda
+    bool lambda_call = false;  // the one being read is that lambda's operator()
     for (std::size_t i = 0; i < pretty.size(); ++i) {
         if (depth == 0 && i == start) {
             const std::string_view rest = pretty.substr(i);
-            if (rest.starts_with("<lambda")) {
+            lambda_call = lambda_class;
+            lambda_class = rest.starts_with("(anonymous class)") || rest.starts_with("(lambda at ");
+            if (lambda_class || rest.starts_with("<lambda")) {
                 name += name.empty() ? "<lambda>" : "::<lambda>";
             } else if (is_operator(rest)) {
                 // Its symbol may hold brackets or a space: skip to its parameter list.
@@ -82,7 +89,7 @@ std::string bare_function_name(std::string_view pretty) {
             }
         }
         const char c = pretty[i];
-        if (c == '(' && depth == 0 && i > start) {
+        if (c == '(' && depth == 0 && i > start && !lambda_call) {
             std::string_view function = pretty.substr(start, i - start);
             // An explicit specialization names its arguments: "f<int>(int)".
             if (!is_operator(function) && function.back() == '>')
