@@ -41,7 +41,7 @@ volatile int g_zero = 0;
 // The faults are this model's on purpose: in a build with UBSan (the asan preset) they must
 // reach the processor as a user's would, not be stopped by the sanitizer before lockcheck
 // sees them.
-[[gnu::no_sanitize("undefined")]] void misbehave(Fault fault) {
+__attribute__((no_sanitize("undefined"))) void misbehave(Fault fault) {
     switch (fault) {
     case null_deref:
         *g_null = 1;

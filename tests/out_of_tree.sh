@@ -14,12 +14,11 @@ mkdir -p "$work"
 
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 # Only the prefix: nothing of the lockcheck tree may be needed to build a user's models. The
-# user's code is compiled with the flags lockcheck was: those of a sanitizer build (the asan
-# preset) are needed to link against its libraries.
-cache() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
+# user's compiler is lockcheck's: a sanitizer build (the asan preset, clang) links the
+# sanitizers' runtimes into the user's binary, and they must be that compiler's.
+compiler=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
 cmake -S "$source/examples/out-of-tree" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS="$(cache CMAKE_CXX_FLAGS)" \
-  -DCMAKE_EXE_LINKER_FLAGS="$(cache CMAKE_EXE_LINKER_FLAGS)" >/dev/null
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$compiler" >/dev/null
 cmake --build "$work/build" -j 2 >/dev/null
 
 bin="$work/build/my-lockcheck"

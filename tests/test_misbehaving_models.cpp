@@ -37,7 +37,7 @@ void overflow_the_stack() {
 // A null dereference on purpose, which under UBSan (the asan preset) must still reach the
 // processor and raise SIGSEGV, as it does in a user's model.
 int* volatile g_null = nullptr; // volatile: the compiler cannot see the fault coming
-[[gnu::no_sanitize("undefined")]] void store_through_null() {
+__attribute__((no_sanitize("undefined"))) void store_through_null() {
     *g_null = 1;
 }
 

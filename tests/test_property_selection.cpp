@@ -52,9 +52,6 @@ std::vector<std::string> replay_words(const std::string& out) {
     return words;
 }
 
-const char* const kCommitted =
-    "committed log never holds the unlink of an old name without the link of its new name";
-
 } // namespace
 
 TEST_GROUP(PropertySelection){};
