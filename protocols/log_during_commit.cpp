@@ -405,7 +405,7 @@ Protocol log_during_commit() {
         .parameters =
             {
                 {"fsyncs", "fsync tasks, each logging its own inode", 1, 1, 8},
-                {"writers", "tasks starting a transaction to write", 1, 0, 8},
+                {"writers", "tasks starting a transaction to write", 0, 0, 8},
             },
         .setup = &setup,
     };
