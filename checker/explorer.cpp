@@ -66,6 +66,33 @@ void SearchStats::declare_check(const std::string& message) {
     entry(properties, PropertyKind::check, message);
 }
 
+void SearchStats::add_contention(const Execution& ex) {
+    for (const Object* obj : ex.objects()) {
+        const LockStats& h = obj->lock_stats;
+        if (h.acquisitions == 0 && h.sleeps == 0 && h.holds == 0) continue;
+        auto it = std::find_if(holds.begin(), holds.end(),
+                               [obj](const LockHolds& l) { return l.lock == obj->name(); });
+        if (it == holds.end()) it = holds.insert(holds.end(), LockHolds{obj->name(), {}});
+        it->stats.acquisitions += h.acquisitions;
+        it->stats.contended += h.contended;
+        it->stats.sleeps += h.sleeps;
+        it->stats.holds += h.holds;
+        it->stats.steps += h.steps;
+        it->stats.longest = std::max(it->stats.longest, h.longest);
+    }
+    for (const OpWait& w : ex.op_waits()) {
+        auto it =
+            std::find_if(ops.begin(), ops.end(), [&w](const OpWaits& o) { return o.op == w.name; });
+        if (it == ops.end()) it = ops.insert(ops.end(), OpWaits{w.name, 0, 0, 0, {}});
+        if (it->count == 0 || w.worst > it->worst) {
+            it->worst = w.worst;
+            it->worst_schedule = ex.schedule();
+        }
+        it->count += w.count;
+        it->total += w.total;
+    }
+}
+
 void SearchStats::add(const Execution& ex, const Outcome& out) {
     ++executions;
     steps += out.steps;
@@ -88,16 +115,9 @@ void SearchStats::add(const Execution& ex, const Outcome& out) {
     most.sleeps = std::max(most.sleeps, c.sleeps);
     most.wakeups = std::max(most.wakeups, c.wakeups);
     most.spins = std::max(most.spins, c.spins);
-    for (const Object* obj : ex.objects()) {
-        const HoldStats& h = obj->hold_stats;
-        if (h.holds == 0) continue;
-        auto it = std::find_if(holds.begin(), holds.end(),
-                               [obj](const LockHolds& l) { return l.lock == obj->name(); });
-        if (it == holds.end()) it = holds.insert(holds.end(), LockHolds{obj->name(), {}});
-        it->stats.holds += h.holds;
-        it->stats.steps += h.steps;
-        it->stats.longest = std::max(it->stats.longest, h.longest);
-    }
+    // An execution a reduction stopped early repeats a prefix explored in full elsewhere:
+    // counted, it would only dilute the figures per execution.
+    if (out.end != End::stopped) add_contention(ex);
     for (const Execution::Property& p : ex.invariants())
         add_property(properties, PropertyKind::invariant, p);
     for (const Execution::Property& p : ex.final_checks())

@@ -55,7 +55,17 @@ struct Finding {
 // A lock's hold times over the whole search, by object (the same in every execution).
 struct LockHolds {
     std::string lock;
-    HoldStats stats;
+    LockStats stats;
+};
+
+// A named operation's waits (scheduler/op_wait.hpp) over the whole search, and the first
+// execution explored in which one instance waited the longest.
+struct OpWaits {
+    std::string op;
+    std::uint64_t count = 0; // instances that finished
+    std::uint64_t total = 0; // steps waited, summed over them
+    std::uint32_t worst = 0;
+    Schedule worst_schedule;
 };
 
 // An internal table that filled (TableFull), and in how many executions.
@@ -105,7 +115,8 @@ struct SearchStats {
     double minimizing_seconds = 0;
     Counters total;               // summed over executions
     Counters most;                // the largest value of each counter in one execution
-    std::vector<LockHolds> holds; // locks that were ever held
+    std::vector<LockHolds> holds; // locks ever taken or slept on
+    std::vector<OpWaits> ops;     // the model's named operations, in the order first finished
     // Set when a limit or a signal stopped the search before the strategy was done:
     // "--time-limit", "SIGINT".
     std::string stopped_by;
@@ -120,9 +131,15 @@ struct SearchStats {
 
     // Adds one finished execution (before it is destroyed).
     void add(const Execution& ex, const Outcome& out);
+    // The executions the figures of `holds` and `ops` come from: all but those a reduction
+    // stopped early.
+    std::uint64_t measured() const { return executions - sleep_blocked; }
     // Lists the check() with `message` even if the search never reached it (a check() is
     // known only once reached, unless a variant declares it may fail).
     void declare_check(const std::string& message);
+
+  private:
+    void add_contention(const Execution& ex);
 };
 
 struct SearchResult {

@@ -30,7 +30,7 @@ void reinit_completion(struct completion* x, std::source_location loc) {
 void wait_for_completion(struct completion* x, std::source_location loc) {
     might_sleep("wait_for_completion", x, loc);
     this_execution().visible("wait_for_completion", x, loc, &is_done);
-    count_sleep_if_blocked();
+    count_sleep_if_blocked(x);
     consume(x);
 }
 

@@ -51,7 +51,7 @@ void lock_extent(extent_io_tree* tree, std::uint64_t start, std::uint64_t end,
     if (mine && mine->locker == me) report_recursive_locking("lock_extent", tree, loc);
     const OpArgs args{{static_cast<std::int64_t>(start), static_cast<std::int64_t>(end)}, 2};
     this_execution().visible("lock_extent", tree, loc, &range_free, args);
-    count_sleep_if_blocked();
+    count_sleep_if_blocked(tree);
     if (tree->nr == extent_io_tree::kMaxRanges) {
         this_execution().table_full("locked ranges per extent_io_tree", extent_io_tree::kMaxRanges,
                                     true);

@@ -14,6 +14,7 @@
 #include "list.hpp"
 #include "lockdep.hpp"
 #include "mutex.hpp"
+#include "op.hpp"
 #include "percpu.hpp"
 #include "percpu_counter.hpp"
 #include "refcount.hpp"

@@ -18,7 +18,7 @@ void lock(const char* op, struct mutex* lock, int subclass, std::source_location
     if (lock->owner == me) report_recursive_locking(op, lock, loc);
     lock_acquire(op, lock, &lock->dep_map, subclass, false, loc);
     this_execution().visible(op, lock, loc, &unowned);
-    count_sleep_if_blocked();
+    count_sleep_if_blocked(lock);
     lock->owner = me;
     lock_acquired(me, lock, "mutex", &lock->dep_map, loc, subclass);
 }
@@ -45,7 +45,7 @@ int mutex_trylock(struct mutex* lock, std::source_location loc) {
         lock_acquire("mutex_trylock", lock, &lock->dep_map, 0, true, loc);
         lock_acquired(lock->owner, lock, "mutex", &lock->dep_map, loc, 0, true);
     } else {
-        this_execution().nothing_written();
+        this_execution().attempt_failed();
     }
     this_execution().note(taken);
     return taken;

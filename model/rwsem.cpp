@@ -41,7 +41,7 @@ void down(const char* op, rw_semaphore* sem, int subclass, bool write, std::sour
     if (held_by(sem, me)) report_recursive_locking(op, sem, loc);
     lock_acquire(op, sem, &sem->dep_map, subclass, false, loc);
     this_execution().visible(op, sem, loc, write ? &free_sem : &no_writer);
-    count_sleep_if_blocked();
+    count_sleep_if_blocked(sem);
     if (write)
         take_write(sem, me, subclass, false, loc);
     else
@@ -59,7 +59,7 @@ int down_trylock(const char* op, rw_semaphore* sem, bool write, std::source_loca
         else
             take_read(sem, current(), 0, true, loc);
     } else {
-        this_execution().nothing_written();
+        this_execution().attempt_failed();
     }
     this_execution().note(taken);
     return taken;

@@ -48,7 +48,7 @@ void schedule(std::source_location loc) {
         return static_cast<const task_struct&>(t).state == TASK_RUNNING;
     });
     // Even without sleeping, schedule() may hand the CPU over and resume elsewhere.
-    count_sleep_if_blocked(false);
+    count_sleep_if_blocked(me->sleeping_on, false);
 }
 
 void cpu_relax(std::source_location loc) {

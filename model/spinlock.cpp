@@ -49,7 +49,7 @@ int spin_trylock(spinlock_t* lock, std::source_location loc) {
         lock_acquire("spin_trylock", lock, &lock->dep_map, 0, true, loc);
         acquire(lock, current(), 0, true, loc);
     } else {
-        this_execution().nothing_written();
+        this_execution().attempt_failed();
     }
     this_execution().note(taken);
     return taken;

@@ -57,6 +57,7 @@ void lock_acquired(task_struct* task, const Object* lock, const char* type, cons
                                     task_struct::kMaxHeldLocks, true);
         return;
     }
+    lock->lock_stats.acquired(task->was_blocked() || task->retrying());
     task->held_locks[task->lockdep_depth++] = held_lock{
         lock,   type, map, loc, this_execution().step(), static_cast<std::uint8_t>(subclass),
         trylock};
@@ -66,7 +67,7 @@ void lock_acquired(task_struct* task, const Object* lock, const char* type, cons
 bool lock_released(task_struct* task, const Object* lock) {
     for (int i = task->lockdep_depth - 1; i >= 0; --i) {
         if (task->held_locks[i].instance != lock) continue;
-        lock->hold_stats.record(this_execution().step() - task->held_locks[i].acquired_at);
+        lock->lock_stats.record(this_execution().step() - task->held_locks[i].acquired_at);
         for (int j = i; j + 1 < task->lockdep_depth; ++j)
             task->held_locks[j] = task->held_locks[j + 1];
         --task->lockdep_depth;
@@ -75,10 +76,11 @@ bool lock_released(task_struct* task, const Object* lock) {
     return false;
 }
 
-void count_sleep_if_blocked(bool count_wakeup) {
+void count_sleep_if_blocked(const Object* on, bool count_wakeup) {
     Execution& ex = this_execution();
     if (ex.current_task().was_blocked()) {
         ++ex.counters().sleeps;
+        if (on) ++on->lock_stats.sleeps;
         if (count_wakeup) ++ex.counters().wakeups;
     }
     resume_on_any_cpu();

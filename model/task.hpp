@@ -71,12 +71,12 @@ void lock_acquired(task_struct* task, const Object* lock, const char* type, cons
 bool lock_released(task_struct* task, const Object* lock);
 bool holds_lock(const task_struct* task, const Object* lock);
 
-// After a blocking operation: if the task had to wait for it, counts the sleep and the
-// wake-up that ended it (a lock or completion hand-off; schedule()'s wake-ups are counted
-// where they happen). Either way the task may go on on any online CPU: every sleeping
-// primitive is a preemption point (might_sleep()), contended or not. Whether it waited
-// changes only the counters, never what the task does next: that depends on the order of
-// dependent operations alone, which partial-order reduction relies on.
-void count_sleep_if_blocked(bool count_wakeup = true);
+// After a blocking operation on `on` (null: a sleep on no object): if the task had to wait
+// for it, counts the sleep, against `on` too, and the wake-up that ended it (a lock or
+// completion hand-off; schedule()'s wake-ups are counted where they happen). Either way the task
+// may go on on any online CPU: every sleeping primitive is a preemption point (might_sleep()),
+// contended or not. Whether it waited changes only the counters, never what the task does next:
+// that depends on the order of dependent operations alone, which partial-order reduction relies on.
+void count_sleep_if_blocked(const Object* on, bool count_wakeup = true);
 
 } // namespace lockcheck

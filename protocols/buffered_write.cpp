@@ -317,15 +317,25 @@ void setup(std::size_t variant, const ParameterValues& values) {
     for (int i = 0; i < writers; ++i) {
         const long long pos = (pages - 1 - i % pages) * PAGE_SIZE;
         if (p.direct_io)
-            spawn("dio_write" + std::to_string(i),
-                  [&bi, &p, pos] { btrfs_direct_write_iter(&bi, p, pos); });
+            spawn("dio_write" + std::to_string(i), [&bi, &p, pos] {
+                op write("write"); // what fio's write latency times
+                btrfs_direct_write_iter(&bi, p, pos);
+            });
         else
-            spawn("write" + std::to_string(i),
-                  [&bi, &p, pos] { btrfs_buffered_write_iter(&bi, p, pos); });
+            spawn("write" + std::to_string(i), [&bi, &p, pos] {
+                op write("write");
+                btrfs_buffered_write_iter(&bi, p, pos);
+            });
     }
-    spawn("truncate", [&bi, &p] { do_truncate(&bi, p, PAGE_SIZE); });
+    spawn("truncate", [&bi, &p] {
+        op truncate("truncate");
+        do_truncate(&bi, p, PAGE_SIZE);
+    });
     if (p.direct_io) {
-        spawn("punch_hole", [&bi, last_page] { btrfs_punch_hole(&bi, last_page, PAGE_SIZE); });
+        spawn("punch_hole", [&bi, last_page] {
+            op punch_hole("punch_hole");
+            btrfs_punch_hole(&bi, last_page, PAGE_SIZE);
+        });
         invariant(kPunchHole, [&bi] {
             for (int i = 0; i < nr_pages(&bi); ++i)
                 if (bi.punching[i] && bi.ordered_extents[i].peek()) return false;

@@ -244,7 +244,11 @@ void xfs_cil_push_worker(xfs_cil* cil, const CilPushPolicy& p) {
 // queues the push work, which a worker then runs. Called with xc_ctx_lock held shared, it
 // releases it.
 void xlog_cil_push_background(xfs_cil* cil, const CilPushPolicy& p, xfs_trans* tp) {
-    if (tp->t_fills_cil) spawn("xfs-cil-push", [cil, &p] { xfs_cil_push_worker(cil, p); });
+    if (tp->t_fills_cil)
+        spawn("xfs-cil-push", [cil, &p] {
+            op push("push");
+            xfs_cil_push_worker(cil, p);
+        });
     if (p.insert_holds_ctx_lock) up_read(&cil->xc_ctx_lock);
 }
 
@@ -351,7 +355,10 @@ void setup(std::size_t variant, const ParameterValues& values) {
         xfs_trans* tp = cil.trans[static_cast<std::size_t>(i)].get();
         tp->t_fills_cil = i < queued;
         spawn_on(i % cpus, name_of("commit", i), [&cil, &p, tp, i, victim] {
-            xfs_log_commit_cil(&cil, p, tp);
+            {
+                op commit("commit");
+                xfs_log_commit_cil(&cil, p, tp);
+            }
             if (i != victim) return;
             spawn("cpuhp", [&cil, victim] {
                 remove_cpu(victim);

@@ -186,9 +186,15 @@ void setup(std::size_t variant, const ParameterValues& values) {
     btrfs_root& root = this_execution().make<btrfs_root>(logged);
 
     for (int i = 0; i < renames; ++i)
-        spawn("rename" + std::to_string(i), [&root, &p, i] { btrfs_rename(&root, p, i); });
+        spawn("rename" + std::to_string(i), [&root, &p, i] {
+            op rename("rename"); // what dbench's Rename row times
+            btrfs_rename(&root, p, i);
+        });
     for (int i = 0; i < fsyncs; ++i)
-        spawn("fsync" + std::to_string(i), [&root] { btrfs_sync_log(&root); });
+        spawn("fsync" + std::to_string(i), [&root] {
+            op fsync("fsync");
+            btrfs_sync_log(&root);
+        });
 
     invariant(kInvariant,
               [&root, renames] { return every_inode_named(root.super_log_root.peek(), renames); });

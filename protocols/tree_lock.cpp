@@ -303,11 +303,20 @@ void setup(std::size_t variant, const ParameterValues& values) {
     const Sizes& s = this_execution().make<Sizes>(Sizes{values[3]});
     locking& l = this_execution().make<locking>(locking{p, s});
     for (int i = 0; i < values[0]; ++i)
-        spawn("balance" + std::to_string(i), [&t, &l] { balance_level(&t, l); });
+        spawn("balance" + std::to_string(i), [&t, &l] {
+            op balance("balance");
+            balance_level(&t, l);
+        });
     for (int i = 0; i < values[1]; ++i)
-        spawn("push" + std::to_string(i), [&t, &l] { push_nodes_for_insert(&t, l); });
+        spawn("push" + std::to_string(i), [&t, &l] {
+            op push("push");
+            push_nodes_for_insert(&t, l);
+        });
     for (int i = 0; i < values[2]; ++i)
-        spawn("reader" + std::to_string(i), [&t, &l] { search_slot(&t, &t.mid, l); });
+        spawn("reader" + std::to_string(i), [&t, &l] {
+            op search("search");
+            search_slot(&t, &t.mid, l);
+        });
 }
 
 } // namespace

@@ -28,9 +28,19 @@ Json stats_json(const SearchStats& s) {
     Json holds = Json::array(), properties = Json::array();
     for (const LockHolds& l : s.holds)
         holds.push_back(Json{{"lock", l.lock},
+                             {"acquisitions", l.stats.acquisitions},
+                             {"contended", l.stats.contended},
+                             {"sleeps", l.stats.sleeps},
                              {"holds", l.stats.holds},
                              {"steps", l.stats.steps},
                              {"longest", l.stats.longest}});
+    Json ops = Json::array();
+    for (const OpWaits& w : s.ops)
+        ops.push_back(Json{{"op", w.op},
+                           {"count", w.count},
+                           {"waited", w.total},
+                           {"worst", w.worst},
+                           {"worst_schedule", format_schedule(w.worst_schedule)}});
     Json full_tables = Json::array();
     for (const FullTable& f : s.full_tables)
         full_tables.push_back(
@@ -54,7 +64,9 @@ Json stats_json(const SearchStats& s) {
                 {"minimizing_seconds", s.minimizing_seconds},
                 {"total", counters_json(s.total)},
                 {"most", counters_json(s.most)},
+                {"measured", s.measured()},
                 {"holds", std::move(holds)},
+                {"ops", std::move(ops)},
                 {"properties", std::move(properties)}};
 }
 
@@ -249,11 +261,31 @@ SearchStats read_stats(const Value& v) {
     for (const Value& h : v["holds"].elements()) {
         LockHolds l;
         l.lock = h["lock"].string();
+        // Added in version 1.6.
+        if (h.has("acquisitions")) {
+            l.stats.acquisitions = h["acquisitions"].count<std::uint64_t>();
+            l.stats.contended = h["contended"].count<std::uint64_t>();
+            l.stats.sleeps = h["sleeps"].count<std::uint64_t>();
+        }
         l.stats.holds = h["holds"].count<std::uint64_t>();
         l.stats.steps = h["steps"].count<std::uint64_t>();
         l.stats.longest = h["longest"].count<std::uint32_t>();
         s.holds.push_back(std::move(l));
     }
+    // Added in version 1.6.
+    if (v.has("ops"))
+        for (const Value& o : v["ops"].elements()) {
+            OpWaits w{o["op"].string(),
+                      o["count"].count<std::uint64_t>(),
+                      o["waited"].count<std::uint64_t>(),
+                      o["worst"].count<std::uint32_t>(),
+                      {}};
+            const Value schedule = o["worst_schedule"];
+            std::string error;
+            if (!parse_schedule(schedule.string(), w.worst_schedule, error))
+                fail(schedule.path(), error);
+            s.ops.push_back(std::move(w));
+        }
     // Added in version 1.3.
     if (v.has("properties"))
         for (const Value& p : v["properties"].elements()) {

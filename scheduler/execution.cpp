@@ -159,6 +159,10 @@ inline void Execution::finish_step() {
     }
     if (const RaceDetector::Race* race = races_.end_step()) [[unlikely]]
         if (limits_.races) report_race(*race);
+    if (t.retrying_since_ && wrote_) [[unlikely]] {
+        settle_retry(t, step_);
+        t.retrying_since_ = 0;
+    }
     if (t.turn_start_ && obj) {
         if (t.turn_count_ < Task::kTurnObjects)
             t.turn_objects_[t.turn_count_++] = obj;
@@ -191,6 +195,9 @@ Task* Execution::advance() {
             enabled |= task_bit(t.id_);
         } else {
             t.blocked_ = true;
+            // The next step is another task's: this one waits (a retrying task's wait is
+            // counted when it settles).
+            if (!t.retrying_since_) ++t.waited_;
             if (op.fallback) spinning |= task_bit(t.id_);
         }
     }
@@ -208,6 +215,8 @@ Task* Execution::advance() {
         const TaskId spinner = next_spinner(spinning);
         if (spinner == kNoTask) return nullptr; // they hang: reported
         enabled = task_bit(spinner);
+        // Its turn is its own step, not a wait.
+        if (!tasks_[spinner]->retrying_since_) --tasks_[spinner]->waited_;
         watched = step_ - last_write_step_ >= limits_.spin_bound;
     } else if (step_ - last_write_step_ >= limits_.spin_bound) [[unlikely]] {
         enabled = watch_repeats(enabled);
@@ -234,6 +243,7 @@ Task* Execution::advance() {
     ++step_;
     schedule_.push_back(id);
     t.last_step_ = step_;
+    ++t.own_steps_;
     races_.begin_step(t.id_, step_, t.pending_);
     // The task declares its next operation while it runs: keep what finishing the step needs.
     stepping_ = &t;
@@ -354,6 +364,49 @@ void Execution::run_body(Task& task) {
     } catch (...) {
         record(ViolationKind::exception, "exception", task.name() + " threw an unknown exception");
     }
+}
+
+void Execution::attempt_failed() {
+    wrote_ = false;
+    Task& t = current_task();
+    if (t.retrying_since_) return;
+    t.retrying_since_ = step_;
+    t.own_steps_then_ = t.own_steps_;
+}
+
+void Execution::settle_retry(Task& t, std::uint32_t step) {
+    t.waited_ += (step - t.retrying_since_) - (t.own_steps_ - t.own_steps_then_);
+    t.retrying_since_ = step;
+    t.own_steps_then_ = t.own_steps_;
+}
+
+void Execution::begin_op(const char* name) {
+    Task& t = current_task();
+    if (t.retrying_since_) settle_retry(t, step_);
+    if (t.open_count_ < Task::kOpenOps)
+        t.open_ops_[t.open_count_] = OpenOp{name, t.waited_};
+    else if (t.open_count_ == Task::kOpenOps)
+        table_full("named operations open in one task (lockcheck::op)", Task::kOpenOps, false);
+    if (t.open_count_ < UINT8_MAX) ++t.open_count_;
+}
+
+void Execution::end_op(const char* name) {
+    if (!running_ || unwinding_) return;
+    Task& t = *running_;
+    if (t.open_count_ == 0 || (t.open_count_ <= Task::kOpenOps &&
+                               std::strcmp(t.open_ops_[t.open_count_ - 1].name, name) != 0))
+        throw std::logic_error(std::string("op_end(\"") + name + "\") in " + t.name() + ": " +
+                               (t.open_count_ ? std::string("the open operation is \"") +
+                                                    t.open_ops_[t.open_count_ - 1].name + "\""
+                                              : std::string("no operation is open")));
+    if (t.retrying_since_) settle_retry(t, step_);
+    if (t.open_count_-- > Task::kOpenOps) return; // never recorded: the table was full
+    const OpenOp& open = t.open_ops_[t.open_count_];
+    const auto waited = static_cast<std::uint32_t>(t.waited_ - open.waited_before);
+    for (OpWait& w : op_waits_)
+        if (w.name == name || std::strcmp(w.name, name) == 0) return w.record(waited);
+    op_waits_.push_back(OpWait{name});
+    op_waits_.back().record(waited);
 }
 
 void Execution::begin_spin_turn() {

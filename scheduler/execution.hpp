@@ -193,8 +193,19 @@ class Execution {
     // A scheduling point that is enabled when `enabled` says so, or else when no other task
     // can run (a turn of a spin loop; see Operation::fallback). It changes nothing.
     void visible_spin(const char* op, std::source_location loc, EnabledFn enabled);
-    // The operation just performed turned out to change nothing (a failed trylock).
+    // The operation just performed turned out to change nothing.
     void nothing_written() { wrote_ = false; }
+    // The operation just performed was an attempt that failed (a trylock): it changed
+    // nothing, and the running task waits, retrying, until it next changes something.
+    void attempt_failed();
+    // A named operation of the running task begins (lockcheck::op; `name` is a string
+    // literal): the steps it waits from here count towards it until end_op(). Not a
+    // scheduling point: naming operations changes no interleaving.
+    void begin_op(const char* name);
+    // The running task's innermost named operation, `name`, ends: its wait is recorded
+    // (op_waits()). Throws std::logic_error if that is not the operation open; does nothing
+    // while the execution is torn down.
+    void end_op(const char* name);
     // The running task read state beyond its operation's object without a scheduling point
     // (a check() that peeks): its step depends on every other step.
     void observed_all() { step_global_ = true; }
@@ -271,6 +282,8 @@ class Execution {
     const std::vector<Property>& invariants() const { return invariants_; }
     const std::vector<Property>& final_checks() const { return final_checks_; }
     const std::vector<CheckSite>& check_sites() const { return check_sites_; }
+    // The waits of the named operations that finished, in the order first finished.
+    const std::vector<OpWait>& op_waits() const { return op_waits_; }
     // With a trace sink, the objects the property that broke read (an invariant or a final
     // check), in the order read, with repeats; empty if none broke.
     const std::vector<const Object*>& property_reads() const { return property_reads_; }
@@ -317,6 +330,9 @@ class Execution {
     // Null when the execution is over.
     Task* advance();
     void finish_step();
+    // Adds to the task's wait the steps other tasks ran since it last failed an attempt, and
+    // counts from now on (it is still retrying).
+    static void settle_retry(Task& task, std::uint32_t step);
     // The cold ends of a step: every task has returned, or none can run.
     [[gnu::cold]] void run_final_checks();
     void check_invariants();
@@ -356,6 +372,7 @@ class Execution {
     template <class T> static constexpr char kLocalKey = 0; // its address names T
     std::vector<std::pair<const void*, void*>> locals_;
     Counters counters_;
+    std::vector<OpWait> op_waits_;
     RaceDetector races_;
     std::vector<Object*> objects_;
     std::vector<std::unique_ptr<Task>> tasks_;

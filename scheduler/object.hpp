@@ -10,11 +10,19 @@ namespace lockcheck {
 
 class Task;
 
-// How long a lock was held, in scheduling steps: the engine's analogue of lock hold times.
-struct HoldStats {
-    std::uint64_t holds = 0;
-    std::uint64_t steps = 0;
+// How a lock (or anything tasks sleep on) was used, in scheduling steps: the engine's analogue
+// of lock_stat's contention counts and hold times.
+struct LockStats {
+    std::uint64_t acquisitions = 0;
+    std::uint64_t contended = 0; // acquisitions that waited: blocked, or after a failed trylock
+    std::uint64_t sleeps = 0;    // tasks that slept on it: the context switches it forced
+    std::uint64_t holds = 0;     // releases, each ending one hold
+    std::uint64_t steps = 0;     // held, summed over the holds
     std::uint32_t longest = 0;
+    void acquired(bool waited) {
+        ++acquisitions;
+        if (waited) ++contended;
+    }
     void record(std::uint32_t held) {
         ++holds;
         steps += held;
@@ -60,8 +68,8 @@ class Object {
     // Appends the object's state as a trace shows it ("held by fsync0", "= 2").
     virtual void describe(std::string& out) const = 0;
 
-    // Filled in by locks as they are released.
-    mutable HoldStats hold_stats;
+    // Filled in by locks as they are taken and released, and by sleeps on the object.
+    mutable LockStats lock_stats;
     // The last step that changed this object (kept by the scheduling step for spin loops).
     mutable std::uint32_t last_written = 0;
 

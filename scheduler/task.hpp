@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 
+#include "op_wait.hpp"
 #include "operation.hpp"
 #include "stack_pool.hpp"
 #include "task_set.hpp"
@@ -30,6 +31,8 @@ class Task {
     // Whether the operation just performed had to wait: it was not enabled at some step
     // after the task declared it (a contended lock, a real sleep).
     bool was_blocked() const { return blocked_; }
+    // Whether it is retrying after a failed trylock: an acquisition now was contended.
+    bool retrying() const { return retrying_since_ != 0; }
     // The step after which it started: 0 when spawned at set-up, else its spawner's step.
     std::uint32_t started_after() const { return started_after_; }
 
@@ -63,6 +66,17 @@ class Task {
     std::uint32_t repeats_since_ = 0;
     std::uint32_t last_step_ = 0;
     std::uint32_t started_after_ = 0;
+    // Waiting (op_wait.hpp): the steps other tasks ran while this one could not go on, in
+    // all; its own steps; and, after a failed trylock, the step it failed at and its own steps
+    // then (0: not retrying), until it next changes something.
+    std::uint64_t waited_ = 0;
+    std::uint32_t own_steps_ = 0;
+    std::uint32_t retrying_since_ = 0;
+    std::uint32_t own_steps_then_ = 0;
+    // The named operations it is inside, innermost last.
+    static constexpr int kOpenOps = 8;
+    OpenOp open_ops_[kOpenOps];
+    std::uint8_t open_count_ = 0;
     Operation pending_;
     std::function<void()> body_;
     Stack stack_;

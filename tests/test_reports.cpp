@@ -78,6 +78,7 @@ RunReport check_variant(const std::string& model, const std::string& variant) {
 void same(const CallSite& e, const CallSite& a, const std::string& at);
 void same(const Counters& e, const Counters& a, const std::string& at);
 void same(const LockHolds& e, const LockHolds& a, const std::string& at);
+void same(const OpWaits& e, const OpWaits& a, const std::string& at);
 void same(const CounterexampleSize& e, const CounterexampleSize& a, const std::string& at);
 void same(const TraceStep& e, const TraceStep& a, const std::string& at);
 void same(const PendingTask& e, const PendingTask& a, const std::string& at);
@@ -117,9 +118,21 @@ void same(const Counters& e, const Counters& a, const std::string& at) {
 
 void same(const LockHolds& e, const LockHolds& a, const std::string& at) {
     same(e.lock, a.lock, at + ".lock");
+    same(e.stats.acquisitions, a.stats.acquisitions, at + ".acquisitions");
+    same(e.stats.contended, a.stats.contended, at + ".contended");
+    same(e.stats.sleeps, a.stats.sleeps, at + ".sleeps");
     same(e.stats.holds, a.stats.holds, at + ".holds");
     same(e.stats.steps, a.stats.steps, at + ".steps");
     same(e.stats.longest, a.stats.longest, at + ".longest");
+}
+
+void same(const OpWaits& e, const OpWaits& a, const std::string& at) {
+    same(e.op, a.op, at + ".op");
+    same(e.count, a.count, at + ".count");
+    same(e.total, a.total, at + ".total");
+    same(e.worst, a.worst, at + ".worst");
+    same(format_schedule(e.worst_schedule), format_schedule(a.worst_schedule),
+         at + ".worst_schedule");
 }
 
 void same(const PropertyStats& e, const PropertyStats& a, const std::string& at) {
@@ -156,6 +169,7 @@ void same(const SearchStats& e, const SearchStats& a, const std::string& at) {
     same(e.total, a.total, at + ".total");
     same(e.most, a.most, at + ".most");
     same(e.holds, a.holds, at + ".holds");
+    same(e.ops, a.ops, at + ".ops");
     same(e.properties, a.properties, at + ".properties");
 }
 
@@ -275,7 +289,8 @@ RunReport corner_cases() {
     r.summary.counterexamples.front().minimize_stopped_by = "--minimize-time 10x";
     r.summary.stats.deepest = std::numeric_limits<std::uint32_t>::max();
     r.summary.stats.most.spins = 7;
-    r.summary.stats.holds = {{"a.lock", {3, 9, 5}}, {"b.lock", {1, 1, 1}}};
+    r.summary.stats.holds = {{"a.lock", {3, 1, 2, 3, 9, 5}}, {"b.lock", {1, 0, 0, 1, 1, 1}}};
+    r.summary.stats.ops = {{"fsync", 4, 10, 7, {1, 0, 1}}, {"r\u00e9name", 1, 0, 0, {}}};
     r.summary.stats.properties = {
         {PropertyKind::invariant, "", 0, 0, ""},
         {PropertyKind::final_check, "fin\u00e4l", std::numeric_limits<std::uint64_t>::max(), 0, ""},

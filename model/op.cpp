@@ -1,0 +1,26 @@
+// Named operations: the model's side of Execution::begin_op/end_op.
+#include "op.hpp"
+
+#include <exception>
+
+#include "task.hpp"
+
+namespace lockcheck {
+
+op::op(const char* name) : name_(name), exceptions_(std::uncaught_exceptions()) {
+    op_begin(name);
+}
+
+op::~op() noexcept(false) {
+    if (std::uncaught_exceptions() == exceptions_) op_end(name_);
+}
+
+void op_begin(const char* name) {
+    this_execution().begin_op(name);
+}
+
+void op_end(const char* name) {
+    this_execution().end_op(name);
+}
+
+} // namespace lockcheck
