@@ -382,11 +382,20 @@ void setup(std::size_t variant, const ParameterValues& values) {
     const int writers = values[1];
     btrfs_fs_info& fs_info = this_execution().make<btrfs_fs_info>(fsyncs);
 
-    spawn("btrfs-transaction", [&fs_info] { btrfs_commit_transaction(&fs_info); });
+    spawn("btrfs-transaction", [&fs_info] {
+        op commit("commit");
+        btrfs_commit_transaction(&fs_info);
+    });
     for (int i = 0; i < writers; ++i)
-        spawn("writer" + std::to_string(i), [&fs_info] { btrfs_write(&fs_info); });
+        spawn("writer" + std::to_string(i), [&fs_info] {
+            op write("write"); // dbench's WriteX
+            btrfs_write(&fs_info);
+        });
     for (int i = 0; i < fsyncs; ++i)
-        spawn("fsync" + std::to_string(i), [&fs_info, &p, i] { btrfs_sync_file(&fs_info, p, i); });
+        spawn("fsync" + std::to_string(i), [&fs_info, &p, i] {
+            op fsync("fsync"); // dbench's Flush
+            btrfs_sync_file(&fs_info, p, i);
+        });
 
     final_check(kDurable, [&fs_info] { return every_super_points_at_written_trees(fs_info); });
     final_check(kInOrder, [&fs_info] { return every_log_over_previous_transaction(fs_info); });
