@@ -30,7 +30,8 @@ const std::vector<Protocol>& benchmark_models();
 // A shipped variant's set-up at the protocol's default sizes.
 Setup default_setup(const Protocol& protocol, std::size_t variant);
 // Whether exhaustive DFS finishes the protocol at its default sizes and depth in seconds, so
-// that tests can compare other searches with it there: all but tree-lock (docs/dpor.md).
+// that tests can compare other searches with it there: all but tree-lock and
+// log-during-commit (docs/dpor.md).
 bool dfs_exhausts(const Protocol& protocol);
 
 // The searches that run every execution within the depth, or one of each class of them: the

@@ -229,8 +229,9 @@ TEST(KeepGoingSearches, dfs_and_both_dpors_find_the_same_distinct_violations_in_
             ++broken;
         }
     }
-    // Within depth 24, DFS finds every broken variant's violations but unlock-no-wake's.
-    CHECK_EQUAL(broken - 1, found);
+    // Within depth 24, DFS finds every broken variant's violations but unlock-no-wake's and
+    // no-super-wait's (its data race is at step 41).
+    CHECK_EQUAL(broken - 2, found);
 }
 
 TEST(KeepGoingSearches, dfs_and_both_dpors_find_the_same_distinct_violations_in_every_example) {

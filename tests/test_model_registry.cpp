@@ -30,8 +30,8 @@ bool mentions(const std::vector<std::string>& problems, const std::string& part)
 TEST_GROUP(ModelRegistry){};
 
 TEST(ModelRegistry, every_shipped_model_registers_itself_without_a_table) {
-    for (const char* name : {"rename-pin", "buffered-write", "tree-lock", "cil-push", "indexer",
-                             "filesystem", "lastzero"})
+    for (const char* name : {"rename-pin", "buffered-write", "tree-lock", "cil-push",
+                             "log-during-commit", "indexer", "filesystem", "lastzero"})
         CHECK_TEXT(find_registered_model(name) != nullptr, name);
     CHECK(find_registered_model("no-such-model") == nullptr);
     CHECK_TRUE(registration_problems().empty());

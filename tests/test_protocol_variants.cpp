@@ -55,6 +55,9 @@ const PinnedCount kPinnedCounts[] = {
     {"buffered-write", "relock-before-dio-end", 2, 3},
     {"buffered-write", "dio-punch-hole", 8139, 8139},
     {"buffered-write", "dio-no-extent-lock", 528, 10895},
+    {"log-during-commit", "before", 12, 12},
+    {"log-during-commit", "after", 12, 12},
+    {"log-during-commit", "no-super-wait", 1, 42},
 };
 
 SearchResult check_variant(const Protocol& p, std::size_t variant, bool keep_going = false) {

@@ -1,0 +1,425 @@
+// log-during-commit: btrfs fsyncs in a new transaction while the previous one still writes its
+// super block (seed 003_74a867d68d8bd5c4: "[PATCH 6/6] btrfs: do not block inode logging for so
+// long during transaction commit", Filipe Manana, November 2020; 47876f7ceffa, in v5.12-rc1).
+//
+// What the kernel does (fs/btrfs/transaction.c and fs/btrfs/tree-log.c, v5.11 and v5.12):
+// - btrfs_commit_transaction() sets the transaction TRANS_STATE_COMMIT_DOING, waits for its
+//   writers (num_writers back to its own handle), takes fs_info->tree_log_mutex, commits the
+//   roots (commit_fs_roots() frees every log tree and the log root tree), copies super_copy,
+//   log root cleared, into super_for_commit, then sets TRANS_STATE_UNBLOCKED and
+//   running_transaction = NULL under trans_lock and wakes transaction_wait: new transactions
+//   start from here. Only then does it write its extent buffers
+//   (btrfs_write_and_wait_transaction()) and the super block (write_all_supers()), and it
+//   releases tree_log_mutex after the super block is written. The patch does not change this.
+// - btrfs_start_transaction() waits in wait_current_trans() while the running transaction is
+//   blocked (COMMIT_START up to UNBLOCKED), then join_transaction() joins it or, with no running
+//   transaction, starts the next one; btrfs_end_transaction() drops num_writers and wakes
+//   writer_wait.
+// - fsync (btrfs_sync_file()) logs the inode: start_log_trans() creates the root's log tree,
+//   and the log root tree if there is none; btrfs_sync_log() writes the log, then the log root
+//   tree, points super_for_commit's log root at it and calls write_all_supers(fs_info, 1).
+//   Before the patch (`before`), start_log_trans() creates the log root tree under
+//   tree_log_mutex, once per transaction: the first fsync of the next transaction sleeps there
+//   until the commit has written its super block, for the whole extent buffer writeback. The
+//   patch (`after`) creates the log root tree under tree_root->log_mutex (tested first with
+//   BTRFS_ROOT_HAS_LOG_TREE) and takes tree_log_mutex in btrfs_sync_log() only around
+//   btrfs_set_super_log_root() and write_all_supers(): the fsync logs and writes its log while
+//   the commit writes, and waits only for the previous transaction's super block.
+// Why that is enough: the super block a log commit writes is super_for_commit, the previous
+// transaction's; written before that transaction's extent buffers, it would point at trees that
+// are not on disk; written while the commit copies super_for_commit to disk, it races with that
+// copy, and the commit's super block, without the log, can land after the fsync's and lose the
+// fsync'd inode. `no-super-wait` drops the tree_log_mutex from btrfs_sync_log(): the first
+// finding is that data race (with --no-races, the lost fsync).
+//
+// Abstracted away: one subvolume root, every fsync logging its own inode there; logging an
+// inode is one atomic step (log_writers and wait_for_writer(), the subject of rename-pin, are
+// left out); the log_commit[]/log_commit_wait[] handshake, with which a log commit waits for
+// the previous one to finish (super block included), is log_root_tree->log_mutex held to the
+// end of the log commit; batching of log commits, log_transid per root, full commit fallbacks,
+// errors. Transaction 1 is committing (its handle is the btrfs-transaction kthread's); only
+// transaction 2 starts after it, and is not committed. COMMIT_START and external writers are
+// folded into COMMIT_DOING; reloc_mutex and the end of the commit (btrfs_finish_extent_commit(),
+// TRANS_STATE_COMPLETED), which nothing here waits for, are left out. A device holds one super
+// block, written in one step: write_all_supers() is numbered, and the device word holds the
+// number of the write it last took (its contents are kept beside it).
+#include <array>
+#include <string>
+#include <vector>
+
+#include <lockcheck/lockcheck.hpp>
+
+namespace lockcheck::protocols {
+
+namespace {
+
+// The patch under review, and the broken variants around it, as data on one model.
+struct LogDuringCommitPolicy {
+    bool start_log_takes_tree_log_mutex = false; // v5.11 start_log_trans()
+    bool sync_log_takes_tree_log_mutex = true;   // v5.12 btrfs_sync_log()
+};
+
+struct LogDuringCommitVariant {
+    Variant variant;
+    LogDuringCommitPolicy policy;
+};
+
+const std::string kDurable = "no log commit points at a tree the super block has not made "
+                             "durable";
+const std::string kInOrder = "super block writes in order: a log is replayed over the "
+                             "transaction before its own";
+const std::string kSynced = "every fsync'd inode is in the super block's transaction or in its "
+                            "log";
+
+const std::array<LogDuringCommitVariant, 3>& variants() {
+    static const std::array<LogDuringCommitVariant, 3> table = {{
+        {{"before",
+          "before the patch: start_log_trans() creates the log root tree under "
+          "tree_log_mutex",
+          Expectation::verified()},
+         {true, false}},
+        {{"after",
+          "the patch: btrfs_sync_log() takes tree_log_mutex only to write the super "
+          "block",
+          Expectation::verified()},
+         {false, true}},
+        {{"no-super-wait",
+          "the patch, but btrfs_sync_log() writes the super block without "
+          "tree_log_mutex",
+          Expectation::violation(ViolationKind::data_race,
+                                 "data race on super_for_commit.log_root")},
+         {false, false}},
+    }};
+    return table;
+}
+
+// fs/btrfs/transaction.h
+enum btrfs_trans_state : int {
+    TRANS_STATE_RUNNING,
+    TRANS_STATE_COMMIT_START,
+    TRANS_STATE_COMMIT_DOING,
+    TRANS_STATE_UNBLOCKED,
+    TRANS_STATE_COMPLETED,
+};
+
+// fs/btrfs/ctree.h: root->state bits.
+constexpr long BTRFS_ROOT_HAS_LOG_TREE = 0;
+
+constexpr int kCommitting = 1; // the transaction btrfs-transaction commits
+constexpr int kNext = 2;       // the one writers and fsyncs start once it is unblocked
+
+struct btrfs_transaction {
+    btrfs_transaction(int id, int writers)
+        : transid(id), state("trans" + std::to_string(id) + ".state", TRANS_STATE_RUNNING),
+          num_writers("trans" + std::to_string(id) + ".num_writers", writers),
+          writer_wait("trans" + std::to_string(id) + ".writer_wait") {}
+    const int transid;
+    shared<int> state;
+    atomic_t num_writers;
+    wait_queue_head_t writer_wait;
+};
+
+struct btrfs_root {
+    explicit btrfs_root(const std::string& name)
+        : log_mutex(name + "->log_mutex"), state(name + "->state"), log_root(name + "->log_root"),
+          logged(name + "->log_root.items") {}
+    struct mutex log_mutex;
+    bitmap_word state;
+    shared<int> log_root; // the transaction its log tree belongs to, 0: none
+    bitmap_word logged;   // the inodes in its log tree, one bit each
+    int log_transid = 0;  // the log root tree's: log commits so far, under log_mutex
+};
+
+// What one log commit wrote: the log root tree numbered by its log_transid.
+struct log_commit {
+    int transid = 0;          // the transaction the logged inodes belong to
+    unsigned long logged = 0; // the inodes in it
+};
+
+// What one write_all_supers() wrote.
+struct btrfs_super_block {
+    int generation = 0;    // the transaction whose trees it points at
+    int log_root = 0;      // the log commit a mount replays over them, 0: none
+    int trees_on_disk = 0; // the newest transaction whose trees were written when it was
+};
+
+struct btrfs_fs_info {
+    explicit btrfs_fs_info(int fsyncs) : fsync_transid(static_cast<std::size_t>(fsyncs), 0) {
+        log_commits.reserve(static_cast<std::size_t>(fsyncs) + 1);
+        log_commits.emplace_back();
+        supers.reserve(static_cast<std::size_t>(fsyncs) + 2);
+        supers.emplace_back(); // mkfs's: generation 0, no log
+    }
+
+    spinlock_t trans_lock{"trans_lock"};
+    shared<int> running_transaction{"running_transaction", kCommitting};
+    wait_queue_head_t transaction_wait{"transaction_wait"};
+    struct mutex tree_log_mutex {
+        "tree_log_mutex"
+    };
+    // Transaction 1 runs with btrfs-transaction's handle; transaction 2 is not started yet.
+    std::array<btrfs_transaction, 2> trans{btrfs_transaction(kCommitting, 1),
+                                           btrfs_transaction(kNext, 0)};
+
+    btrfs_root tree_root{"tree_root"};
+    btrfs_root fs_root{"fs_root"}; // the subvolume the fsync'd inodes live in
+    btrfs_root log_root_tree_root{"log_root_tree"};
+    shared<int> log_root_tree{"fs_info->log_root_tree"}; // its transaction, 0: none
+
+    shared<int> super_generation{"super_for_commit.generation"};
+    shared<int> super_log_root{"super_for_commit.log_root"};
+
+    // On disk: the transaction whose extent buffers are written, and the super block.
+    shared<int> trees_written{"trees_written"};
+    shared<int> dev_super{"dev_super"}; // which write_all_supers() the device holds
+
+    std::vector<log_commit> log_commits;   // [log_transid]; [0]: none
+    std::vector<btrfs_super_block> supers; // [dev_super]; [0]: mkfs's
+    std::vector<int> fsync_transid;        // the transaction each fsync logged in, 0: not done
+
+    btrfs_transaction* transaction(int transid) {
+        return &trans[static_cast<std::size_t>(transid - 1)];
+    }
+};
+
+// --- fs/btrfs/transaction.c ---
+
+bool is_transaction_blocked(int state) {
+    return state >= TRANS_STATE_COMMIT_START && state < TRANS_STATE_UNBLOCKED;
+}
+
+// join_transaction(): joins the running transaction, or with none starts the next one. While
+// the running one is blocked it returns -EBUSY, and start_transaction() waits for it to unblock
+// (wait_current_trans()). The kernel's TRANS_START also waits once before trying: folded here
+// into that retry, which waits on the same transaction_wait for the same state.
+int btrfs_start_transaction(btrfs_fs_info* fs_info) {
+    for (;;) {
+        spin_lock(&fs_info->trans_lock);
+        int transid = fs_info->running_transaction.read();
+        btrfs_transaction* cur_trans = transid ? fs_info->transaction(transid) : nullptr;
+        if (cur_trans && is_transaction_blocked(cur_trans->state.read())) {
+            spin_unlock(&fs_info->trans_lock);
+            wait_event(fs_info->transaction_wait,
+                       READ_ONCE(cur_trans->state) >= TRANS_STATE_UNBLOCKED);
+            continue;
+        }
+        if (!transid) {
+            transid = kNext;
+            fs_info->running_transaction.write(transid);
+        }
+        atomic_inc(&fs_info->transaction(transid)->num_writers);
+        spin_unlock(&fs_info->trans_lock);
+        return transid;
+    }
+}
+
+void btrfs_end_transaction(btrfs_fs_info* fs_info, int transid) {
+    btrfs_transaction* cur_trans = fs_info->transaction(transid);
+    atomic_dec(&cur_trans->num_writers);
+    // cond_wake_up(): a full barrier, then wake only if someone sleeps.
+    if (wq_has_sleeper(&cur_trans->writer_wait)) wake_up(&cur_trans->writer_wait);
+}
+
+// --- fs/btrfs/disk-io.c ---
+
+void write_all_supers(btrfs_fs_info* fs_info) {
+    btrfs_super_block sb;
+    sb.generation = fs_info->super_generation.read();
+    sb.log_root = fs_info->super_log_root.read();
+    // Not the kernel's: what a mount would find beside this super block after a crash.
+    sb.trees_on_disk = READ_ONCE(fs_info->trees_written);
+    fs_info->supers.push_back(sb);
+    WRITE_ONCE(fs_info->dev_super, static_cast<int>(fs_info->supers.size()) - 1);
+}
+
+// btrfs_write_and_wait_transaction(): the extent buffers the transaction dirtied.
+void btrfs_write_and_wait_transaction(btrfs_fs_info* fs_info, int transid) {
+    WRITE_ONCE(fs_info->trees_written, transid);
+}
+
+// commit_fs_roots() frees the subvolume's log tree (btrfs_free_log()); the log root tree goes
+// with it (btrfs_free_log_root_tree()), so the next transaction logs into new ones.
+void commit_fs_roots(btrfs_fs_info* fs_info) {
+    fs_info->fs_root.log_root.write(0, "btrfs_free_log");
+    fs_info->fs_root.logged.write(0, "btrfs_free_log");
+    fs_info->log_root_tree.write(0, "btrfs_free_log_root_tree");
+    clear_bit(BTRFS_ROOT_HAS_LOG_TREE, &fs_info->tree_root.state);
+}
+
+void btrfs_commit_transaction(btrfs_fs_info* fs_info) {
+    btrfs_transaction* cur_trans = fs_info->transaction(kCommitting);
+    spin_lock(&fs_info->trans_lock);
+    WRITE_ONCE(cur_trans->state, TRANS_STATE_COMMIT_DOING);
+    spin_unlock(&fs_info->trans_lock);
+    wait_event(cur_trans->writer_wait, atomic_read(&cur_trans->num_writers) == 1);
+
+    mutex_lock(&fs_info->tree_log_mutex);
+    commit_fs_roots(fs_info);
+    // btrfs_set_super_log_root(super_copy, 0), then memcpy() into super_for_commit.
+    fs_info->super_log_root.write(0);
+    fs_info->super_generation.write(cur_trans->transid);
+
+    spin_lock(&fs_info->trans_lock);
+    WRITE_ONCE(cur_trans->state, TRANS_STATE_UNBLOCKED);
+    fs_info->running_transaction.write(0);
+    spin_unlock(&fs_info->trans_lock);
+    wake_up(&fs_info->transaction_wait);
+
+    btrfs_write_and_wait_transaction(fs_info, cur_trans->transid);
+    write_all_supers(fs_info);
+    // The super is written: the tree-loggers may go about their business.
+    mutex_unlock(&fs_info->tree_log_mutex);
+}
+
+// --- fs/btrfs/tree-log.c ---
+
+void btrfs_init_log_root_tree(btrfs_fs_info* fs_info, int transid) {
+    fs_info->log_root_tree.write(transid);
+}
+
+void start_log_trans(btrfs_fs_info* fs_info, const LogDuringCommitPolicy& p, int transid) {
+    btrfs_root* tree_root = &fs_info->tree_root;
+    btrfs_root* root = &fs_info->fs_root;
+    if (!p.start_log_takes_tree_log_mutex &&
+        !test_bit(BTRFS_ROOT_HAS_LOG_TREE, &tree_root->state)) {
+        mutex_lock(&tree_root->log_mutex);
+        if (!fs_info->log_root_tree.read()) {
+            btrfs_init_log_root_tree(fs_info, transid);
+            set_bit(BTRFS_ROOT_HAS_LOG_TREE, &tree_root->state);
+        }
+        mutex_unlock(&tree_root->log_mutex);
+    }
+
+    mutex_lock(&root->log_mutex);
+    if (!root->log_root.read()) {
+        if (p.start_log_takes_tree_log_mutex) {
+            mutex_lock(&fs_info->tree_log_mutex);
+            if (!fs_info->log_root_tree.read()) btrfs_init_log_root_tree(fs_info, transid);
+            mutex_unlock(&fs_info->tree_log_mutex);
+        }
+        root->log_root.write(transid, "btrfs_add_log_tree");
+    }
+    mutex_unlock(&root->log_mutex);
+}
+
+// btrfs_log_inode(): the inode's items go into the subvolume's log tree.
+void btrfs_log_inode(btrfs_fs_info* fs_info, int ino) {
+    set_bit(ino, &fs_info->fs_root.logged);
+}
+
+void btrfs_sync_log(btrfs_fs_info* fs_info, const LogDuringCommitPolicy& p, int transid) {
+    btrfs_root* log_root_tree = &fs_info->log_root_tree_root;
+    mutex_lock(&log_root_tree->log_mutex);
+    // The log tree and the log root tree are written (btrfs_write_marked_extents() and
+    // btrfs_wait_tree_log_extents()) with what is logged now.
+    const unsigned long logged = READ_ONCE(fs_info->fs_root.logged);
+    const int log_root_start = ++log_root_tree->log_transid;
+    fs_info->log_commits.push_back({transid, logged});
+
+    if (p.sync_log_takes_tree_log_mutex) mutex_lock(&fs_info->tree_log_mutex);
+    fs_info->super_log_root.write(log_root_start, "btrfs_set_super_log_root");
+    write_all_supers(fs_info);
+    if (p.sync_log_takes_tree_log_mutex) mutex_unlock(&fs_info->tree_log_mutex);
+
+    mutex_unlock(&log_root_tree->log_mutex);
+}
+
+// --- fs/btrfs/file.c ---
+
+void btrfs_sync_file(btrfs_fs_info* fs_info, const LogDuringCommitPolicy& p, int ino) {
+    const int transid = btrfs_start_transaction(fs_info);
+    start_log_trans(fs_info, p, transid);
+    btrfs_log_inode(fs_info, ino);
+    btrfs_sync_log(fs_info, p, transid);
+    btrfs_end_transaction(fs_info, transid);
+    fs_info->fsync_transid[static_cast<std::size_t>(ino)] = transid;
+}
+
+// A buffered write dirties its inode in the running transaction (or the next one).
+void btrfs_write(btrfs_fs_info* fs_info) {
+    const int transid = btrfs_start_transaction(fs_info);
+    btrfs_end_transaction(fs_info, transid);
+}
+
+// --- properties, read without scheduling points ---
+
+// A mount replays the super block's log over the trees the super block points at: those must
+// have been written before it, and the log must belong to the transaction after theirs. Each
+// super block write is kept, so that the final checks see every one a crash could have found.
+bool every_super_points_at_written_trees(const btrfs_fs_info& fs_info) {
+    for (const btrfs_super_block& sb : fs_info.supers)
+        if (sb.generation > sb.trees_on_disk) return false;
+    return true;
+}
+
+bool every_log_over_previous_transaction(const btrfs_fs_info& fs_info) {
+    for (const btrfs_super_block& sb : fs_info.supers) {
+        if (!sb.log_root) continue;
+        if (fs_info.log_commits[static_cast<std::size_t>(sb.log_root)].transid != sb.generation + 1)
+            return false;
+    }
+    return true;
+}
+
+const btrfs_super_block& on_disk(const btrfs_fs_info& fs_info) {
+    return fs_info.supers[static_cast<std::size_t>(fs_info.dev_super.peek())];
+}
+
+bool every_fsync_durable(const btrfs_fs_info& fs_info) {
+    const btrfs_super_block& sb = on_disk(fs_info);
+    const log_commit& replayed = fs_info.log_commits[static_cast<std::size_t>(sb.log_root)];
+    for (std::size_t ino = 0; ino < fs_info.fsync_transid.size(); ++ino) {
+        const int transid = fs_info.fsync_transid[ino];
+        if (transid <= sb.generation) continue;
+        if (replayed.transid != transid || !(replayed.logged & (1UL << ino))) return false;
+    }
+    return true;
+}
+
+void setup(std::size_t variant, const ParameterValues& values) {
+    const LogDuringCommitPolicy& p = variants()[variant].policy;
+    const int fsyncs = values[0];
+    const int writers = values[1];
+    btrfs_fs_info& fs_info = this_execution().make<btrfs_fs_info>(fsyncs);
+
+    spawn("btrfs-transaction", [&fs_info] {
+        op commit("commit");
+        btrfs_commit_transaction(&fs_info);
+    });
+    for (int i = 0; i < writers; ++i)
+        spawn("writer" + std::to_string(i), [&fs_info] {
+            op write("write"); // dbench's WriteX
+            btrfs_write(&fs_info);
+        });
+    for (int i = 0; i < fsyncs; ++i)
+        spawn("fsync" + std::to_string(i), [&fs_info, &p, i] {
+            op fsync("fsync"); // dbench's Flush
+            btrfs_sync_file(&fs_info, p, i);
+        });
+
+    final_check(kDurable, [&fs_info] { return every_super_points_at_written_trees(fs_info); });
+    final_check(kInOrder, [&fs_info] { return every_log_over_previous_transaction(fs_info); });
+    final_check(kSynced, [&fs_info] { return every_fsync_durable(fs_info); });
+}
+
+} // namespace
+
+Protocol log_during_commit() {
+    return Protocol{
+        .name = "log-during-commit",
+        .summary = "btrfs fsyncs log while the previous transaction commits, and wait only for "
+                   "its super block",
+        .variants = variants_of(variants()),
+        .default_variant = 1, // after: the patch under review
+        .parameters =
+            {
+                {"fsyncs", "fsync tasks, each logging its own inode", 1, 1, 8},
+                {"writers", "tasks starting a transaction to write", 0, 0, 8},
+            },
+        .setup = &setup,
+    };
+}
+
+LOCKCHECK_MODEL(log_during_commit);
+
+} // namespace lockcheck::protocols
