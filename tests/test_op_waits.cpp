@@ -1,5 +1,6 @@
 // Named operations (lockcheck::op) and how long each waited, on models small enough to count
 // every interleaving by hand, and the contention of each lock: exact values, not ranges.
+#include <optional>
 #include <string>
 
 #include "harness.hpp"
@@ -42,14 +43,8 @@ void a_and_b(bool named) {
         if (named) op_end("a");
     });
     spawn("b", [&s, named] {
-        if (!named) {
-            mutex_lock(&s.m);
-            WRITE_ONCE(s.x, 1);
-            WRITE_ONCE(s.x, 2);
-            mutex_unlock(&s.m);
-            return;
-        }
-        op b("b");
+        std::optional<op> b; // the scoped form
+        if (named) b.emplace("b");
         mutex_lock(&s.m);
         WRITE_ONCE(s.x, 1);
         WRITE_ONCE(s.x, 2);
