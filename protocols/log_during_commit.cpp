@@ -42,7 +42,10 @@
 // folded into COMMIT_DOING; reloc_mutex and the end of the commit (btrfs_finish_extent_commit(),
 // TRANS_STATE_COMPLETED), which nothing here waits for, are left out. A device holds one super
 // block, written in one step: write_all_supers() is numbered, and the device word holds the
-// number of the write it last took (its contents are kept beside it).
+// number of the write it last took (its contents are kept beside it). Extent buffer writeback
+// (btrfs_write_marked_extents()) is one step per buffer: --buffers for the transaction's, the
+// span in which `before` keeps the next transaction's first fsync asleep, and --log-buffers for
+// a log commit's, the work the patch lets an fsync do in that span.
 #include <array>
 #include <string>
 #include <vector>
@@ -144,7 +147,9 @@ struct btrfs_super_block {
 };
 
 struct btrfs_fs_info {
-    explicit btrfs_fs_info(int fsyncs) : fsync_transid(static_cast<std::size_t>(fsyncs), 0) {
+    btrfs_fs_info(int fsyncs, int buffers, int log_buffers)
+        : dirty_buffers(buffers), dirty_log_buffers(log_buffers),
+          fsync_transid(static_cast<std::size_t>(fsyncs), 0) {
         log_commits.reserve(static_cast<std::size_t>(fsyncs) + 1);
         log_commits.emplace_back();
         supers.reserve(static_cast<std::size_t>(fsyncs) + 2);
@@ -169,7 +174,13 @@ struct btrfs_fs_info {
     shared<int> super_generation{"super_for_commit.generation"};
     shared<int> super_log_root{"super_for_commit.log_root"};
 
-    // On disk: the transaction whose extent buffers are written, and the super block.
+    // On disk: the extent buffers written so far of the committing transaction and of the log
+    // commit under way, the transaction whose extent buffers are all written, and the super
+    // block.
+    const int dirty_buffers;
+    const int dirty_log_buffers;
+    shared<int> buffers_written{"buffers_written"};
+    shared<int> log_buffers_written{"log_buffers_written"}; // under log_root_tree's log_mutex
     shared<int> trees_written{"trees_written"};
     shared<int> dev_super{"dev_super"}; // which write_all_supers() the device holds
 
@@ -232,8 +243,15 @@ void write_all_supers(btrfs_fs_info* fs_info) {
     WRITE_ONCE(fs_info->dev_super, static_cast<int>(fs_info->supers.size()) - 1);
 }
 
+// btrfs_write_marked_extents(): `dirty` extent buffers, one write each.
+void btrfs_write_marked_extents(shared<int>& written, int dirty) {
+    for (int buffer = 1; buffer <= dirty; ++buffer)
+        WRITE_ONCE(written, buffer);
+}
+
 // btrfs_write_and_wait_transaction(): the extent buffers the transaction dirtied.
 void btrfs_write_and_wait_transaction(btrfs_fs_info* fs_info, int transid) {
+    btrfs_write_marked_extents(fs_info->buffers_written, fs_info->dirty_buffers);
     WRITE_ONCE(fs_info->trees_written, transid);
 }
 
@@ -313,6 +331,7 @@ void btrfs_sync_log(btrfs_fs_info* fs_info, const LogDuringCommitPolicy& p, int 
     // The log tree and the log root tree are written (btrfs_write_marked_extents() and
     // btrfs_wait_tree_log_extents()) with what is logged now.
     const unsigned long logged = READ_ONCE(fs_info->fs_root.logged);
+    btrfs_write_marked_extents(fs_info->log_buffers_written, fs_info->dirty_log_buffers);
     const int log_root_start = ++log_root_tree->log_transid;
     fs_info->log_commits.push_back({transid, logged});
 
@@ -380,7 +399,7 @@ void setup(std::size_t variant, const ParameterValues& values) {
     const LogDuringCommitPolicy& p = variants()[variant].policy;
     const int fsyncs = values[0];
     const int writers = values[1];
-    btrfs_fs_info& fs_info = this_execution().make<btrfs_fs_info>(fsyncs);
+    btrfs_fs_info& fs_info = this_execution().make<btrfs_fs_info>(fsyncs, values[2], values[3]);
 
     spawn("btrfs-transaction", [&fs_info] {
         op commit("commit");
@@ -415,6 +434,8 @@ Protocol log_during_commit() {
             {
                 {"fsyncs", "fsync tasks, each logging its own inode", 1, 1, 8},
                 {"writers", "tasks starting a transaction to write", 0, 0, 8},
+                {"buffers", "extent buffers the commit writes, one step each", 8, 0, 64},
+                {"log-buffers", "extent buffers each log commit writes, one step each", 4, 0, 64},
             },
         .setup = &setup,
     };
