@@ -12,7 +12,8 @@ namespace lockcheck {
 
 namespace {
 
-constexpr std::string_view kPropertyKindNames[] = {"invariant", "final-check", "check"};
+constexpr std::string_view kPropertyKindNames[] = {"invariant", "final-check", "check",
+                                                   "wait-bound"};
 
 // The entry of a property, added at the end the first time it is seen.
 PropertyStats& entry(std::vector<PropertyStats>& properties, PropertyKind kind,
@@ -124,6 +125,16 @@ void SearchStats::add(const Execution& ex, const Outcome& out) {
         add_property(properties, PropertyKind::final_check, p);
     for (const Execution::CheckSite& site : ex.check_sites())
         add_check(properties, site);
+    add_wait_bounds(ex);
+}
+
+void SearchStats::add_wait_bounds(const Execution& ex) {
+    if (wait_bounds.empty()) wait_bounds = ex.wait_bounds();
+    for (const WaitBound& b : ex.wait_bounds()) {
+        PropertyStats& p = entry(properties, PropertyKind::wait_bound, b.op);
+        for (const OpWait& w : ex.op_waits())
+            if (w.name == b.op) p.evaluations += w.count;
+    }
 }
 
 namespace {
@@ -228,6 +239,8 @@ std::vector<PropertyStats> declared_properties(const Setup& setup, const CheckOp
         add_property(declared, PropertyKind::invariant, p);
     for (const Execution::Property& p : ex.final_checks())
         add_property(declared, PropertyKind::final_check, p);
+    for (const WaitBound& b : ex.wait_bounds())
+        entry(declared, PropertyKind::wait_bound, b.op);
     return declared;
 }
 

@@ -35,15 +35,22 @@ struct CheckOptions {
     bool lockdep = true;
     bool races = true;
     std::vector<std::string> unchecked;
+    std::vector<WaitBound> wait_bounds; // --max-wait
 
     // The limits of one execution of at most `steps` steps. With keep_going it goes on past
     // the violations the kernel survives, so that each one's later steps are checked too,
     // under every strategy alike: a partial-order reduction needs their races to run the
     // executions that reorder them.
     Execution::Limits limits(std::uint32_t steps) const {
-        return Execution::Limits{
-            steps,   step_timeout, spin_bound, keep_going ? Execution::kNoEnd : 0,
-            nullptr, lockdep,      races,      unchecked.empty() ? nullptr : &unchecked};
+        return Execution::Limits{steps,
+                                 step_timeout,
+                                 spin_bound,
+                                 keep_going ? Execution::kNoEnd : 0,
+                                 nullptr,
+                                 lockdep,
+                                 races,
+                                 unchecked.empty() ? nullptr : &unchecked,
+                                 wait_bounds.empty() ? nullptr : &wait_bounds};
     }
 };
 
@@ -80,9 +87,10 @@ enum class PropertyKind : std::uint8_t {
     invariant,   // after every step
     final_check, // when every task has finished
     check,       // where task code calls check(), BUG_ON() or WARN_ON()
+    wait_bound,  // when an instance of the named operation ends (--max-wait, max_wait())
 };
 
-// "invariant", "final-check", "check"
+// "invariant", "final-check", "check", "wait-bound"
 std::string_view property_kind_name(PropertyKind kind);
 // Parses a name produced by property_kind_name; false if there is none such.
 bool parse_property_kind(std::string_view name, PropertyKind& kind);
@@ -91,7 +99,8 @@ bool parse_property_kind(std::string_view name, PropertyKind& kind);
 // evaluated proves nothing, whatever the verdict says).
 struct PropertyStats {
     PropertyKind kind{};
-    std::string name; // the invariant's or final check's name, the check()'s message
+    // The invariant's or final check's name, the check()'s message, the bounded operation.
+    std::string name;
     std::uint64_t evaluations = 0;
     // A check(): evaluations right after its task's own step released a lock, and that
     // release ("spin_unlock(table_lock)") when it was always the same one (else empty).
@@ -128,6 +137,8 @@ struct SearchStats {
     // Every property the model states: its invariants and final checks in the order
     // registered, then each check() in the order first reached.
     std::vector<PropertyStats> properties;
+    // The latency bounds checked (--max-wait's, then the model's own), each also a property.
+    std::vector<WaitBound> wait_bounds;
 
     // Adds one finished execution (before it is destroyed).
     void add(const Execution& ex, const Outcome& out);
@@ -140,6 +151,7 @@ struct SearchStats {
 
   private:
     void add_contention(const Execution& ex);
+    void add_wait_bounds(const Execution& ex);
 };
 
 struct SearchResult {

@@ -108,6 +108,10 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
         r.values = p->default_values();
         r.search.search = kDefaultSearch;
         r.options.depth = p->depth_for(v);
+        if (std::string error; !choose_wait_search(r, false, error)) {
+            err << "lockcheck: " << error << "\n";
+            return kExitUsage;
+        }
         r.options.time_limit = request.time_limit;
         r.timing = request.timing;
         // The first counterexample found is shown as found: a variant that differs is

@@ -201,6 +201,8 @@ std::string replay_command(const CheckRequest& r, const Schedule& schedule) {
     if (!r.options.races) cmd += " --no-races";
     for (const std::string& name : r.options.unchecked)
         cmd += " --no-check " + shell_word(name);
+    for (const WaitBound& b : r.options.wait_bounds)
+        cmd += " --max-wait " + shell_word(b.op + "=" + std::to_string(b.steps));
     return cmd + " --replay " + format_schedule(schedule);
 }
 
@@ -250,8 +252,56 @@ int exit_code_of(const Summary& s) {
 
 bool select_properties(CheckRequest& r, std::string& error) {
     if (r.properties.empty()) return true;
-    return unchecked_properties(r.properties, declared_properties(setup_of(r), r.options),
-                                r.options.unchecked, error);
+    std::vector<PropertyStats> declared = declared_properties(setup_of(r), r.options);
+    // --check and --no-check choose among the invariants and final checks.
+    std::erase_if(declared,
+                  [](const PropertyStats& p) { return p.kind == PropertyKind::wait_bound; });
+    return unchecked_properties(r.properties, declared, r.options.unchecked, error);
+}
+
+bool parse_max_waits(const std::vector<std::string>& given, std::vector<WaitBound>& bounds,
+                     std::string& error) {
+    bounds.clear();
+    for (const std::string& text : given) {
+        const std::size_t equals = text.rfind('=');
+        unsigned steps = 0;
+        const char* end = text.data() + text.size();
+        const char* digits = equals == std::string::npos ? end : text.data() + equals + 1;
+        const auto [ptr, ec] = std::from_chars(digits, end, steps);
+        if (equals == std::string::npos || equals == 0 || digits == end || ec != std::errc() ||
+            ptr != end || steps > kMaxDepth) {
+            error = "--max-wait: '" + text + "' is not OP=STEPS (an operation's name, and the " +
+                    "steps it may wait, from 0 to " + std::to_string(kMaxDepth) + ")";
+            return false;
+        }
+        std::string op = text.substr(0, equals);
+        for (const WaitBound& b : bounds)
+            if (b.op == op) {
+                error = "--max-wait: " + op + " is bounded twice";
+                return false;
+            }
+        bounds.push_back(WaitBound{std::move(op), steps, false});
+    }
+    return true;
+}
+
+bool choose_wait_search(CheckRequest& r, bool strategy_given, std::string& error) {
+    bool bounded = !r.options.wait_bounds.empty();
+    if (!bounded)
+        for (const PropertyStats& p : declared_properties(setup_of(r), r.options))
+            bounded = bounded || p.kind == PropertyKind::wait_bound;
+    if (!bounded) return true;
+    const Search s = r.search.search;
+    if (s == Search::dpor || s == Search::optimal_dpor) {
+        if (strategy_given) {
+            error = std::string("--strategy ") + search_name(s) +
+                    " cannot check a wait bound: a wait depends on the order of independent "
+                    "steps, which it does not explore (use dfs, random or pct)";
+            return false;
+        }
+        r.search.search = Search::dfs;
+    }
+    return true;
 }
 
 int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {

@@ -69,6 +69,14 @@ struct CheckRequest {
 // set-up, no task) into request.options.unchecked. False with a one-line reason in `error`.
 bool select_properties(CheckRequest& request, std::string& error);
 
+// --max-wait OP=K, repeatable, into `bounds`; false with a one-line reason in `error`.
+bool parse_max_waits(const std::vector<std::string>& given, std::vector<WaitBound>& bounds,
+                     std::string& error);
+// Waits depend on the order of independent steps, which a partial-order reduction does not
+// explore: a run that bounds waits (--max-wait, or the model's own max_wait()) searches with
+// dfs unless a strategy is given, and refuses dpor. False with a one-line reason in `error`.
+bool choose_wait_search(CheckRequest& request, bool strategy_given, std::string& error);
+
 int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err);
 // The exit code of a check or replay whose summary is `summary`.
 int exit_code_of(const Summary& summary);

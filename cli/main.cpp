@@ -338,6 +338,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     std::deque<bool> quiet(protocols.size()); // a vector<bool> has no bool& to bind
     std::deque<bool> no_pager(protocols.size());
     std::vector<std::optional<unsigned>> preemptions(protocols.size());
+    std::vector<std::vector<std::string>> max_waits(protocols.size());
     for (std::size_t i = 0; i < protocols.size(); ++i) {
         const lc::Protocol& p = protocols[i];
         lc::cli::CheckRequest& r = requests[i];
@@ -421,6 +422,12 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         sub->add_option("--no-check", r.properties.off,
                         "do not check this invariant or final check of the model (repeatable)")
             ->type_name("NAME")
+            ->allow_extra_args(false);
+        sub->add_option("--max-wait", max_waits[i],
+                        "a violation when an instance of the named operation OP waits more "
+                        "than K steps (repeatable; the search is then dfs by default, never "
+                        "dpor)")
+            ->type_name("OP=K")
             ->allow_extra_args(false);
         sub->add_option("--stack-size", stack_kib[i], "stack of each task fiber, in KiB")
             ->check(CLI::Range(16u, 65536u))
@@ -554,9 +561,15 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
             if (!lc::cli::parse_minimize_time(minimize_time[i], r.minimize_time, error))
                 return usage_error(error);
         }
+        if (std::string error;
+            !lc::cli::parse_max_waits(max_waits[i], r.options.wait_bounds, error))
+            return usage_error(error);
         try {
             // The property names are checked against the model's set-up (no task runs).
             if (std::string error; !lc::cli::select_properties(r, error)) return usage_error(error);
+            if (std::string error;
+                !lc::cli::choose_wait_search(r, !strategy_text[i].empty(), error))
+                return usage_error(error);
             if (stage == Stage::validate) return lc::cli::kExitOk;
             r.options.stop = &g_stop;
             install_stop_handlers();

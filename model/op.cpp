@@ -23,4 +23,8 @@ void op_end(const char* name) {
     this_execution().end_op(name);
 }
 
+void max_wait(const char* name, unsigned steps) {
+    this_execution().add_wait_bound(name, steps);
+}
+
 } // namespace lockcheck

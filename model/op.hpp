@@ -25,4 +25,11 @@ class op {
 void op_begin(const char* name);
 void op_end(const char* name);
 
+// A latency bound, declared at set-up next to the invariants: no instance of the operation
+// `name` may wait more than `steps` steps in any interleaving explored (a wait-bound
+// violation, with the trace of that wait). `--max-wait NAME=K` on the command line replaces
+// it. Waits depend on the order of independent steps, so a model that declares one is
+// checked with dfs (or sampled with random or pct), never with dpor.
+void max_wait(const char* name, unsigned steps);
+
 } // namespace lockcheck

@@ -106,7 +106,8 @@ std::string run_table(const RunReport& report) {
     rows.emplace_back("strategy", s.strategy);
     rows.emplace_back("bound", s.bound);
     rows.emplace_back("checks", std::string("lockdep ") + (s.lockdep ? "on" : "off") +
-                                    ", data races " + (s.races ? "on" : "off"));
+                                    ", data races " + (s.races ? "on" : "off") +
+                                    wait_bounds_text(s.stats.wait_bounds));
     rows.emplace_back("verdict", verdict(s));
     rows.emplace_back("lockcheck", kLockcheckVersion);
     std::string html = "<table class=\"run\">\n";

@@ -41,6 +41,9 @@ Json stats_json(const SearchStats& s) {
                            {"waited", w.total},
                            {"worst", w.worst},
                            {"worst_schedule", format_schedule(w.worst_schedule)}});
+    Json wait_bounds = Json::array();
+    for (const WaitBound& b : s.wait_bounds)
+        wait_bounds.push_back(Json{{"op", b.op}, {"steps", b.steps}, {"declared", b.declared}});
     Json full_tables = Json::array();
     for (const FullTable& f : s.full_tables)
         full_tables.push_back(
@@ -67,6 +70,7 @@ Json stats_json(const SearchStats& s) {
                 {"measured", s.measured()},
                 {"holds", std::move(holds)},
                 {"ops", std::move(ops)},
+                {"wait_bounds", std::move(wait_bounds)},
                 {"properties", std::move(properties)}};
 }
 
@@ -286,6 +290,11 @@ SearchStats read_stats(const Value& v) {
                 fail(schedule.path(), error);
             s.ops.push_back(std::move(w));
         }
+    // Added in version 1.7.
+    if (v.has("wait_bounds"))
+        for (const Value& b : v["wait_bounds"].elements())
+            s.wait_bounds.push_back(WaitBound{b["op"].string(), b["steps"].count<std::uint32_t>(),
+                                              b["declared"].boolean()});
     // Added in version 1.3.
     if (v.has("properties"))
         for (const Value& p : v["properties"].elements()) {

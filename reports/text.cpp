@@ -339,14 +339,25 @@ std::string pct_bound_text(const Summary& s) {
 } // namespace
 
 std::string property_kind_text(PropertyKind kind) {
-    return kind == PropertyKind::final_check ? "final check"
-                                             : std::string(property_kind_name(kind));
+    if (kind == PropertyKind::final_check) return "final check";
+    if (kind == PropertyKind::wait_bound) return "wait bound";
+    return std::string(property_kind_name(kind));
+}
+
+std::string wait_bounds_text(const std::vector<WaitBound>& bounds) {
+    std::string text;
+    for (const WaitBound& b : bounds)
+        text += ", " + b.op + " waits at most " + std::to_string(b.steps) + " steps (" +
+                (b.declared ? "max_wait() in the model" : "--max-wait") + ")";
+    return text;
 }
 
 std::string property_note(const PropertyStats& p) {
     if (p.evaluations == 0) {
         if (p.kind == PropertyKind::final_check) return "NEVER EVALUATED (no execution finished)";
         if (p.kind == PropertyKind::check) return "NEVER EVALUATED (never reached)";
+        if (p.kind == PropertyKind::wait_bound)
+            return "NEVER EVALUATED (the operation never finished)";
         return "NEVER EVALUATED";
     }
     if (p.after_release != p.evaluations) return "";
@@ -378,10 +389,11 @@ std::string property_text(const PropertyStats& p) {
            "\": " + count(p.evaluations, "evaluation") + (note.empty() ? "" : ": " + note);
 }
 
-// "lockdep on, data races off (--no-races)": the property classes a user can switch off.
+// "lockdep on, data races off (--no-races), fsync waits at most 13 steps (--max-wait)": the
+// property classes a user can switch off, and the latency bounds.
 std::string checks_text(const Summary& s) {
     return std::string("lockdep ") + (s.lockdep ? "on" : "off (--no-lockdep)") + ", data races " +
-           (s.races ? "on" : "off (--no-races)");
+           (s.races ? "on" : "off (--no-races)") + wait_bounds_text(s.stats.wait_bounds);
 }
 
 } // namespace

@@ -129,6 +129,8 @@ std::string sizes_text(const std::vector<std::pair<std::string, int>>& parameter
 std::string format_summary(const Summary& summary);
 // "invariant", "final check", "check": a property's kind as the summary names it.
 std::string property_kind_text(PropertyKind kind);
+// ", fsync waits at most 13 steps (--max-wait)" for each latency bound; "" for none.
+std::string wait_bounds_text(const std::vector<WaitBound>& bounds);
 // What a property's count means when it undermines the verdict, else empty: "NEVER
 // EVALUATED (...)", or a check() always evaluated right after its task released a lock.
 std::string property_note(const PropertyStats& property);

@@ -61,6 +61,7 @@ Execution::Execution(StackPool& stacks, Strategy& strategy, Limits limits, Trace
     current_ = this;
     schedule_.reserve(limits.depth);
     races_.reserve(limits.depth);
+    if (limits.wait_bounds) wait_bounds_ = *limits.wait_bounds;
 }
 
 Execution::~Execution() {
@@ -108,6 +109,29 @@ void Execution::add_invariant(std::string name, std::function<bool()> holds) {
 
 void Execution::add_final_check(std::string name, std::function<bool()> holds) {
     final_checks_.push_back(property(limits_.unchecked, std::move(name), std::move(holds)));
+}
+
+void Execution::add_wait_bound(std::string op, std::uint32_t steps) {
+    for (const WaitBound& b : wait_bounds_)
+        if (b.op == op) {
+            if (b.declared) throw std::logic_error("max_wait(\"" + op + "\") declared twice");
+            return;
+        }
+    wait_bounds_.push_back(WaitBound{std::move(op), steps, true});
+}
+
+void Execution::check_wait_bound(const Task& task, const char* op, std::uint32_t waited) {
+    for (const WaitBound& b : wait_bounds_) {
+        if (b.op != op || waited <= b.steps) continue;
+        const std::string bound = std::to_string(b.steps);
+        fail_with_details(
+            ViolationKind::wait_bound, b.op, b.op + " waited more than " + bound + " steps",
+            {task.name() + "'s " + b.op + " waited " + std::to_string(waited) + " steps (" +
+             (b.declared ? "max_wait(\"" + b.op + "\", " + bound + ") in the model"
+                         : "--max-wait " + b.op + "=" + bound) +
+             ")"});
+        return;
+    }
 }
 
 Outcome Execution::run() {
@@ -403,10 +427,14 @@ void Execution::end_op(const char* name) {
     if (t.open_count_-- > Task::kOpenOps) return; // never recorded: the table was full
     const OpenOp& open = t.open_ops_[t.open_count_];
     const auto waited = static_cast<std::uint32_t>(t.waited_ - open.waited_before);
-    for (OpWait& w : op_waits_)
-        if (w.name == name || std::strcmp(w.name, name) == 0) return w.record(waited);
-    op_waits_.push_back(OpWait{name});
-    op_waits_.back().record(waited);
+    auto w = std::find_if(op_waits_.begin(), op_waits_.end(), [name](const OpWait& w) {
+        return w.name == name || std::strcmp(w.name, name) == 0;
+    });
+    if (w == op_waits_.end()) w = op_waits_.insert(op_waits_.end(), OpWait{name});
+    w->record(waited);
+    // Recorded first: the summary's figures count the instance that broke its bound too.
+    if (!wait_bounds_.empty()) [[unlikely]]
+        check_wait_bound(t, name, waited);
 }
 
 void Execution::begin_spin_turn() {

@@ -116,6 +116,9 @@ class Execution {
         // The names of the model's invariants and final checks not checked (--no-check,
         // --check); null: every one is.
         const std::vector<std::string>* unchecked = nullptr;
+        // --max-wait: the latency bounds of named operations (a model's own max_wait() for
+        // the same operation gives way to it); null: none.
+        const std::vector<WaitBound>* wait_bounds = nullptr;
     };
     static constexpr std::size_t kNoEnd = static_cast<std::size_t>(-1);
 
@@ -150,6 +153,8 @@ class Execution {
     template <class T> T& local();
     void add_invariant(std::string name, std::function<bool()> holds);
     void add_final_check(std::string name, std::function<bool()> holds);
+    // A latency bound the model declares (max_wait()), unless --max-wait bounds `op` already.
+    void add_wait_bound(std::string op, std::uint32_t steps);
 
     // A property registered at set-up (an invariant or a final check) and how often this
     // execution evaluated it: one never evaluated proves nothing, and the summary says so.
@@ -284,6 +289,8 @@ class Execution {
     const std::vector<CheckSite>& check_sites() const { return check_sites_; }
     // The waits of the named operations that finished, in the order first finished.
     const std::vector<OpWait>& op_waits() const { return op_waits_; }
+    // The latency bounds checked: --max-wait's, then those the model declared.
+    const std::vector<WaitBound>& wait_bounds() const { return wait_bounds_; }
     // With a trace sink, the objects the property that broke read (an invariant or a final
     // check), in the order read, with repeats; empty if none broke.
     const std::vector<const Object*>& property_reads() const { return property_reads_; }
@@ -349,6 +356,8 @@ class Execution {
     // The picked task performs its pending operation during a watched stretch: remember it.
     [[gnu::cold]] void watch_step(Task& task);
     [[gnu::cold]] void report_livelock(TaskSet repeaters);
+    // An instance of `op` ended having waited `waited` steps: a violation if over its bound.
+    [[gnu::cold]] void check_wait_bound(const Task& task, const char* op, std::uint32_t waited);
     [[gnu::cold]] void report_race(const RaceDetector::Race& race);
     // The running task, picked at its scheduling point, before its model code performs the
     // operation: unwinds it if the execution is torn down, and reports a use-after-free if the
@@ -373,6 +382,7 @@ class Execution {
     std::vector<std::pair<const void*, void*>> locals_;
     Counters counters_;
     std::vector<OpWait> op_waits_;
+    std::vector<WaitBound> wait_bounds_;
     RaceDetector races_;
     std::vector<Object*> objects_;
     std::vector<std::unique_ptr<Task>> tasks_;

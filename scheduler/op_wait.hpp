@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace lockcheck {
 
@@ -25,6 +26,14 @@ struct OpWait {
 struct OpenOp {
     const char* name = nullptr;
     std::uint64_t waited_before = 0; // the task's steps waited when it began
+};
+
+// A latency bound: no instance of the operation `op` may wait more than `steps` steps
+// (--max-wait OP=K, or the model's own max_wait()). Checked when an instance ends.
+struct WaitBound {
+    std::string op;
+    std::uint32_t steps = 0;
+    bool declared = false; // by the model (max_wait()), not on the command line
 };
 
 } // namespace lockcheck

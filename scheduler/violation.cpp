@@ -10,14 +10,14 @@
 namespace lockcheck {
 
 namespace {
-constexpr std::array<std::string_view, 21> kKindNames = {
+constexpr std::array<std::string_view, 22> kKindNames = {
     "check-failed", "invariant",       "final-check",       "deadlock",  "hang",
     "lock-misuse",  "sleep-in-atomic", "lock-held-at-exit", "exception", "stack-overflow",
     "no-progress",  "lock-order",      "list-corruption",   "preempt",   "data-race",
     "refcount",     "use-after-free",  "invalid-free",      "crash",     "exit",
-    "livelock",
+    "livelock",     "wait-bound",
 };
-static_assert(kKindNames.size() == static_cast<std::size_t>(ViolationKind::livelock) + 1,
+static_assert(kKindNames.size() == static_cast<std::size_t>(ViolationKind::wait_bound) + 1,
               "a name for every kind");
 } // namespace
 
@@ -26,7 +26,8 @@ std::string_view kind_name(ViolationKind kind) {
 }
 
 bool survivable(ViolationKind kind) {
-    return kind == ViolationKind::data_race || kind == ViolationKind::lock_order;
+    return kind == ViolationKind::data_race || kind == ViolationKind::lock_order ||
+           kind == ViolationKind::wait_bound;
 }
 
 bool parse_kind(std::string_view name, ViolationKind& kind) {

@@ -32,11 +32,13 @@ enum class ViolationKind : std::uint8_t {
     crash,             // model code raised SIGSEGV, SIGBUS, SIGFPE, SIGILL or SIGABRT
     exit,              // model code called exit(), quick_exit() or _exit()
     livelock,          // tasks that can run go round loops that change nothing, for ever
+    wait_bound,        // a named operation waited longer than its bound (--max-wait)
 };
 
 std::string_view kind_name(ViolationKind kind);
 // Whether the kernel reports a violation of this kind and runs on: KCSAN's data races and
-// lockdep's reports print a splat and change nothing the tasks do. With --keep-going an
+// lockdep's reports print a splat and change nothing the tasks do, and an operation that
+// waited too long still finishes. With --keep-going an
 // execution goes on past one, so that its later steps are checked as well.
 bool survivable(ViolationKind kind);
 // Parses a name produced by kind_name; false if there is none such.

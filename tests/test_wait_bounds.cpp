@@ -1,0 +1,158 @@
+// Latency bounds as a property: --max-wait OP=K and the model's own max_wait(), on a model
+// whose waits are counted by hand (a waits 3 steps at worst: b holds m over two writes and
+// its unlock), and on rename-pin from the command line (fsync waits 15 steps at worst under
+// dfs with log_mutex around the pin).
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "harness.hpp"
+#include "lockcheck_binary.hpp"
+#include "temp_files.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace lockcheck;
+using namespace lockcheck::testing;
+
+namespace {
+
+struct State {
+    mutex m{"m"};
+    shared<int> x{"x"};
+};
+
+// a: its whole life is the operation "a"; b holds m over two writes.
+void a_and_b(int declared_bound) {
+    auto& s = this_execution().make<State>();
+    if (declared_bound >= 0) max_wait("a", static_cast<unsigned>(declared_bound));
+    spawn("a", [&s] {
+        op a("a");
+        mutex_lock(&s.m);
+        mutex_unlock(&s.m);
+    });
+    spawn("b", [&s] {
+        mutex_lock(&s.m);
+        WRITE_ONCE(s.x, 1);
+        WRITE_ONCE(s.x, 2);
+        mutex_unlock(&s.m);
+    });
+}
+
+CheckOptions bounded(unsigned steps) {
+    CheckOptions options;
+    options.wait_bounds = {WaitBound{"a", steps, false}};
+    return options;
+}
+
+const PropertyStats& bound_property(const SearchResult& r) {
+    const auto it = std::find_if(
+        r.stats.properties.begin(), r.stats.properties.end(),
+        [](const PropertyStats& p) { return p.kind == PropertyKind::wait_bound && p.name == "a"; });
+    CHECK_TEXT(it != r.stats.properties.end(), "no wait-bound property for a");
+    return *it;
+}
+
+} // namespace
+
+TEST_GROUP(WaitBounds){};
+
+TEST(WaitBounds, a_wait_over_the_bound_is_a_violation_naming_the_operation_and_its_wait) {
+    const SearchResult r = check_model([] { a_and_b(-1); }, Search::dfs, bounded(2));
+    const Violation& v = only_violation(r);
+    CHECK_EQUAL(ViolationKind::wait_bound, v.kind);
+    CHECK_EQUAL(std::string("a"), v.property);
+    CHECK_EQUAL(std::string("a waited more than 2 steps"), v.message);
+    CHECK_EQUAL(1u, v.details.size());
+    CHECK_EQUAL(std::string("a's a waited 3 steps (--max-wait a=2)"), v.details.front());
+}
+
+TEST(WaitBounds, a_bound_the_worst_wait_meets_holds_and_is_evaluated_once_per_instance) {
+    const SearchResult r = check_model([] { a_and_b(-1); }, Search::dfs, bounded(3));
+    expect_verified(r);
+    CHECK_EQUAL(2u, r.stats.executions);
+    CHECK_EQUAL(2u, bound_property(r).evaluations);
+    CHECK_EQUAL(1u, r.stats.wait_bounds.size());
+    CHECK_FALSE(r.stats.wait_bounds.front().declared);
+}
+
+TEST(WaitBounds, the_models_own_bound_is_checked_and_the_command_lines_replaces_it) {
+    const SearchResult declared = check_model([] { a_and_b(2); }, Search::dfs, {});
+    const Violation& v = only_violation(declared);
+    CHECK_EQUAL(ViolationKind::wait_bound, v.kind);
+    CHECK_EQUAL(std::string("a's a waited 3 steps (max_wait(\"a\", 2) in the model)"),
+                v.details.front());
+    CHECK_TRUE(declared.stats.wait_bounds.front().declared);
+
+    const SearchResult replaced = check_model([] { a_and_b(2); }, Search::dfs, bounded(3));
+    expect_verified(replaced);
+    CHECK_FALSE(replaced.stats.wait_bounds.front().declared);
+}
+
+TEST(WaitBounds, keep_going_reports_one_finding_for_every_wait_over_the_same_bound) {
+    CheckOptions options = bounded(0); // a waits in both executions: 1 and 3 steps
+    options.keep_going = true;
+    const SearchResult r = check_model([] { a_and_b(-1); }, Search::dfs, options);
+    CHECK_EQUAL(2u, r.stats.executions);
+    const Violation& v = only_violation(r);
+    CHECK_EQUAL(std::string("a waited more than 0 steps"), v.message);
+}
+
+TEST(WaitBounds, a_bound_on_an_operation_that_never_finished_says_it_was_never_evaluated) {
+    const Run run = run_lockcheck({"rename-pin", "--max-wait", "fsinc=3", "-q"});
+    CHECK_EQUAL(0, run.exit_code);
+    CHECK_TEXT(contains(run.out, "wait bound \"fsinc\": 0 evaluations: NEVER EVALUATED (the "
+                                 "operation never finished)"),
+               run.out.c_str());
+}
+
+TEST(WaitBounds, max_wait_finds_fsyncs_worst_wait_under_dfs_and_its_replay_line_repeats_it) {
+    const Run over = run_lockcheck(
+        {"rename-pin", "--variant", "log-mutex", "--max-wait", "fsync=14", "--no-minimize"});
+    CHECK_EQUAL(1, over.exit_code);
+    CHECK_TEXT(contains(over.out, "VIOLATION (wait-bound) at step "), over.out.c_str());
+    CHECK_TEXT(contains(over.out, "fsync0's fsync waited 15 steps (--max-wait fsync=14)"),
+               over.out.c_str());
+    CHECK_TEXT(contains(over.out, "strategy      dfs\n"), over.out.c_str());
+    const std::vector<std::string> again = replay_arguments(over.out);
+    CHECK_TEXT(std::find(again.begin(), again.end(), "fsync=14") != again.end(), over.out.c_str());
+    const Run replayed = run_lockcheck(again);
+    CHECK_EQUAL(1, replayed.exit_code);
+    CHECK_TEXT(contains(replayed.out, "fsync0's fsync waited 15 steps"), replayed.out.c_str());
+
+    const Run holds =
+        run_lockcheck({"rename-pin", "--variant", "log-mutex", "--max-wait", "fsync=15", "-q"});
+    CHECK_EQUAL(0, holds.exit_code);
+    CHECK_TEXT(contains(holds.out, "fsync waits at most 15 steps (--max-wait)"), holds.out.c_str());
+    CHECK_TEXT(contains(holds.out, "wait bound \"fsync\": 1302 evaluations"), holds.out.c_str());
+}
+
+TEST(WaitBounds, max_wait_refuses_dpor_and_malformed_bounds_with_one_line_and_exit_2) {
+    const std::vector<std::vector<std::string>> bad = {
+        {"rename-pin", "--max-wait", "fsync=13", "--strategy", "dpor"},
+        {"rename-pin", "--max-wait", "fsync=13", "--strategy", "optimal-dpor"},
+        {"rename-pin", "--max-wait", "fsync"},
+        {"rename-pin", "--max-wait", "=3"},
+        {"rename-pin", "--max-wait", "fsync=-1"},
+        {"rename-pin", "--max-wait", "fsync=3", "--max-wait", "fsync=4"},
+    };
+    for (const auto& args : bad) {
+        const Run run = run_lockcheck(args);
+        CHECK_EQUAL(2, run.exit_code);
+        CHECK_TEXT(is_one_line(run.err), run.err.c_str());
+    }
+}
+
+TEST(WaitBounds, the_json_report_carries_the_bounds_and_the_violation_kind) {
+    const TempDir dir;
+    const std::string json = dir / "wait-bound.json";
+    const Run run = run_lockcheck({"rename-pin", "--variant", "log-mutex", "--max-wait", "fsync=14",
+                                   "--no-minimize", "-q", "--json", json});
+    CHECK_EQUAL(1, run.exit_code);
+    const std::string text = read_file(json);
+    CHECK_TEXT(contains(text, "\"kind\": \"wait-bound\""), text.c_str());
+    CHECK_TEXT(contains(text, "\"wait_bounds\": [\n      {\n        \"op\": \"fsync\",\n        "
+                              "\"steps\": 14,\n        \"declared\": false"),
+               text.c_str());
+    keep_for_schema_check(json);
+}
