@@ -275,7 +275,7 @@ Story wait_story(const Trace& trace, const OpSpan& span) {
     };
     for (std::size_t i = 0; i < n; ++i) {
         const TraceStep& s = trace.steps[i];
-        story.cause[i] = in_span(s) && (s.task_id == span.task_id || waiting_in(s, span.task_id));
+        story.cause[i] = in_span(s) && waiting_in(s, span.task_id);
     }
     involve_dependencies(trace, story);
     for (std::size_t i = 0; i < n; ++i)

@@ -117,8 +117,8 @@ struct Story {
     std::vector<bool> involved;
 };
 Story story(const Trace& trace);
-// How `span` came to wait: the steps it waited and its task's own steps in it are the causes,
-// every step of the span is involved, and so is each step a cause depends on (as in story()).
+// How `span` came to wait: the steps it waited are the causes, every step of the span is
+// involved, and so is each step a cause depends on (as in story()).
 Story wait_story(const Trace& trace, const OpSpan& span);
 
 // The instance of `op` that waited longest, the first of them to end; null if none finished.

@@ -185,11 +185,16 @@ bool check_check_all_files(const std::string& json, const std::string& junit, st
 bool write_report_files(const ReportFiles& files, const RunReport& report, std::string& error) {
     try {
         StagedFiles staged;
+        // --worst-wait: its drawing is FILE, the counterexamples' come after it.
+        const std::size_t first = report.worst_wait ? 1 : 0;
+        if (!files.trace.empty() && report.worst_wait)
+            write_wait_graph(report.worst_wait->trace, report.worst_wait->span,
+                             staged.stage(files.trace), files.full_trace);
         if (!files.trace.empty())
             for (std::size_t i = 0; i < report.counterexamples.size(); ++i)
                 write_trace_graph(report.counterexamples[i].trace,
                                   report.counterexamples[i].violation,
-                                  staged.stage(numbered(files.trace, i)), files.full_trace);
+                                  staged.stage(numbered(files.trace, first + i)), files.full_trace);
         if (!files.json.empty()) staged.stage_text(files.json, to_json(report));
         if (!files.junit.empty()) staged.stage_text(files.junit, to_junit({report}));
         if (!files.report.empty()) {
