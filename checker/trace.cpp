@@ -30,6 +30,52 @@ void TraceRecorder::on_start(const Execution& ex) {
     for (const Object* obj : ex.objects())
         states_.push_back(state_of(*obj));
     changed_at_.assign(states_.size(), 0);
+    note_links(ex);
+}
+
+WaitLink TraceRecorder::link_of(const Task& task) const {
+    const auto innermost = [this](TaskId id) {
+        return id < open_.size() && !open_[id].empty() ? open_[id].back().op : std::string();
+    };
+    WaitLink l;
+    l.task_id = task.id();
+    l.task = task.name();
+    l.op = innermost(task.id());
+    const Operation& op = task.pending();
+    l.operation = op.name ? op.name : "";
+    if (!op.obj) return l;
+    l.object = op.obj->name();
+    const Task* holder = op.obj->holder_for(task);
+    if (holder && holder != &task && !holder->finished()) {
+        l.holder_id = holder->id();
+        l.holder = holder->name();
+        l.holder_op = innermost(holder->id());
+    }
+    return l;
+}
+
+void TraceRecorder::note_links(const Execution& ex) {
+    const auto& tasks = ex.tasks();
+    links_.assign(tasks.size(), std::nullopt);
+    waited_.resize(tasks.size(), 0);
+    for (const auto& t : tasks) {
+        waited_[t->id()] = t->waited();
+        if (!t->finished()) links_[t->id()] = link_of(*t);
+    }
+}
+
+void TraceRecorder::on_op(const Execution& ex, const Task& task, const char* name, bool begins) {
+    if (open_.size() <= task.id()) open_.resize(task.id() + 1);
+    std::vector<OpSpan>& open = open_[task.id()];
+    if (begins) {
+        open.push_back(OpSpan{name, task.id(), task.name(), ex.step()});
+        return;
+    }
+    if (open.empty()) return; // the engine reports the model's mistake
+    OpSpan span = std::move(open.back());
+    open.pop_back();
+    span.ended_at = ex.step();
+    trace_.ops.push_back(std::move(span));
 }
 
 void TraceRecorder::on_step(const Execution& ex, std::uint32_t step, const Task& task,
@@ -73,7 +119,17 @@ void TraceRecorder::on_step(const Execution& ex, std::uint32_t step, const Task&
     s.value = value;
     s.location = call_site(op.location);
     s.stores = !op.read_only && (op.access == DataAccess::plain || op.access == DataAccess::marked);
+    // Who waited while it was taken, as the engine counts it: a blocked task's count grew at
+    // the pick of this step; a retrying one's grows in one go later. Each as it stood before.
+    for (const auto& t : ex.tasks()) {
+        const TaskId id = t->id();
+        if (id == task.id() || t->finished()) continue;
+        const bool blocked = t->waited() != (id < waited_.size() ? waited_[id] : 0);
+        if (!blocked && !t->retrying()) continue;
+        s.waiting.push_back(id < links_.size() && links_[id] ? *links_[id] : link_of(*t));
+    }
     trace_.steps.push_back(std::move(s));
+    note_links(ex);
 }
 
 void TraceRecorder::on_end(const Execution& ex) {
@@ -108,7 +164,37 @@ Trace TraceRecorder::take(const Execution& ex) {
     trace_.tasks.clear();
     for (const auto& t : ex.tasks())
         trace_.tasks.push_back(t->name());
+    for (OpSpan& span : trace_.ops) {
+        span.waited = 0;
+        for (const TraceStep& s : trace_.steps)
+            span.waited +=
+                s.step > span.begun_after && s.step <= span.ended_at && waiting_in(s, span.task_id);
+    }
     return std::move(trace_);
+}
+
+const WaitLink* waiting_in(const TraceStep& step, TaskId task) {
+    for (const WaitLink& l : step.waiting)
+        if (l.task_id == task) return &l;
+    return nullptr;
+}
+
+std::vector<WaitLink> blocking_chain(const TraceStep& step, TaskId task) {
+    std::vector<WaitLink> chain;
+    for (const WaitLink* l = waiting_in(step, task); l;
+         l = l->holder_id ? waiting_in(step, *l->holder_id) : nullptr) {
+        const auto seen = [l](const WaitLink& c) { return c.task_id == l->task_id; };
+        if (std::any_of(chain.begin(), chain.end(), seen)) break;
+        chain.push_back(*l);
+    }
+    return chain;
+}
+
+const OpSpan* worst_span(const Trace& trace, const std::string& op) {
+    const OpSpan* worst = nullptr;
+    for (const OpSpan& span : trace.ops)
+        if (span.op == op && (!worst || span.waited > worst->waited)) worst = &span;
+    return worst;
 }
 
 namespace {
@@ -131,6 +217,9 @@ bool changed_what_touches(const TraceStep& earlier, const TraceStep& later) {
         if (touches(later, o)) return true;
     return false;
 }
+
+// Marks involved each cause and every step one depends on (see Story::involved).
+void involve_dependencies(const Trace& trace, Story& story);
 
 } // namespace
 
@@ -174,6 +263,31 @@ Story story(const Trace& trace) {
                 break;
             }
     }
+    involve_dependencies(trace, story);
+    return story;
+}
+
+Story wait_story(const Trace& trace, const OpSpan& span) {
+    const std::size_t n = trace.steps.size();
+    Story story{std::vector<bool>(n, false), std::vector<bool>(n, false)};
+    const auto in_span = [&span](const TraceStep& s) {
+        return s.step > span.begun_after && s.step <= span.ended_at;
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+        const TraceStep& s = trace.steps[i];
+        story.cause[i] = in_span(s) && waiting_in(s, span.task_id);
+    }
+    involve_dependencies(trace, story);
+    for (std::size_t i = 0; i < n; ++i)
+        if (in_span(trace.steps[i])) story.involved[i] = true;
+    return story;
+}
+
+namespace {
+
+void involve_dependencies(const Trace& trace, Story& story) {
+    const std::vector<TraceStep>& steps = trace.steps;
+    const std::size_t n = steps.size();
     story.involved = story.cause;
     for (std::size_t j = n; j-- > 0;) {
         if (!story.involved[j]) continue;
@@ -197,7 +311,8 @@ Story story(const Trace& trace) {
                 break;
             }
     }
-    return story;
 }
+
+} // namespace
 
 } // namespace lockcheck

@@ -14,6 +14,21 @@
 
 namespace lockcheck {
 
+// A task that could not go on while another task took a step (see op_wait.hpp): blocked, or
+// retrying after a failed trylock; what it was about to do, and who held what it waited for,
+// as they were before the step. A link of a blocking chain (blocking_chain()).
+struct WaitLink {
+    TaskId task_id = 0;
+    std::string task;
+    std::string op;        // its innermost named operation; empty: none
+    std::string operation; // "mutex_lock"
+    std::string object;    // "log_mutex"; empty for an operation on no object
+    // The task holding the object, if one does, and that task's innermost named operation.
+    std::optional<TaskId> holder_id{};
+    std::string holder{};
+    std::string holder_op{};
+};
+
 struct TraceStep {
     std::uint32_t step = 0;
     TaskId task_id = 0;
@@ -35,6 +50,20 @@ struct TraceStep {
     // It stored a value of its task's making (a write of a shared variable), which may come
     // from anything the task read before.
     bool stores = false;
+    // The other tasks that waited while this step was taken, in task order.
+    std::vector<WaitLink> waiting{};
+};
+
+// One instance of a named operation (lockcheck::op) that finished: from the step after it
+// began to the step it ended at. Its wait is the number of steps in between at which its task
+// has a WaitLink, the same figure the search's OpWaits count.
+struct OpSpan {
+    std::string op;
+    TaskId task_id = 0;
+    std::string task;
+    std::uint32_t begun_after = 0; // the step it began after (0: before the first)
+    std::uint32_t ended_at = 0;    // the step it ended after: its task's last step in it
+    std::uint32_t waited = 0;
 };
 
 // A task that had not finished when the execution ended, and what it was about to do.
@@ -67,6 +96,7 @@ struct Trace {
     // check breaks after every step) or it is not known.
     std::uint32_t violating_step = 0;
     std::vector<std::uint32_t> cited{}; // earlier steps the violation's report names
+    std::vector<OpSpan> ops{};          // the named operations that finished, in the order ended
     // Preemptions: steps taken by another task while the task of the step before could go on.
     std::uint32_t preemptions() const;
 };
@@ -87,6 +117,17 @@ struct Story {
     std::vector<bool> involved;
 };
 Story story(const Trace& trace);
+// How `span` came to wait: the steps it waited are the causes, every step of the span is
+// involved, and so is each step a cause depends on (as in story()).
+Story wait_story(const Trace& trace, const OpSpan& span);
+
+// The instance of `op` that waited longest, the first of them to end; null if none finished.
+const OpSpan* worst_span(const Trace& trace, const std::string& op);
+// Whether `task` waited while `step` was taken.
+const WaitLink* waiting_in(const TraceStep& step, TaskId task);
+// Who `task` waited for while `step` was taken: its link, then the holder's if that one
+// waited too, and so on (never round a cycle twice); empty if the task did not wait.
+std::vector<WaitLink> blocking_chain(const TraceStep& step, TaskId task);
 
 class TraceRecorder final : public TraceSink {
   public:
@@ -96,8 +137,17 @@ class TraceRecorder final : public TraceSink {
     void on_end(const Execution& ex) override;
     // Call after the execution ran, while it still exists.
     Trace take(const Execution& ex);
+    void on_op(const Execution& ex, const Task& task, const char* name, bool begins) override;
 
   private:
+    // Every unfinished task's link as of the last step (what it would wait for at the next),
+    // by task id; and the task's steps waited then (Task::waited()).
+    void note_links(const Execution& ex);
+    WaitLink link_of(const Task& task) const;
+    std::vector<std::optional<WaitLink>> links_;
+    std::vector<std::uint64_t> waited_;
+    // The named operations open in each task, innermost last, by task id.
+    std::vector<std::vector<OpSpan>> open_;
     struct LastWrite {
         std::uint32_t step = 0;
         TaskId task = 0;

@@ -10,14 +10,15 @@
 #include "checker/minimize.hpp"
 #include "report_files.hpp"
 #include "reports/text.hpp"
+#include "worst_wait.hpp"
 
 namespace lockcheck::cli {
-
-namespace {
 
 Setup setup_of(const CheckRequest& r) {
     return [&r] { r.protocol->setup(r.variant, r.values); };
 }
+
+namespace {
 
 Summary summary_of(const CheckRequest& r, std::string strategy, std::string bound) {
     Summary s;
@@ -312,6 +313,10 @@ int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
     }
     if (r.replay) return run_replay(r, out, err);
     RunReport report = search(r, out);
+    if (std::string error; !r.worst_wait.empty() && !show_worst_wait(r, report, out, error)) {
+        err << "lockcheck: " << error << "\n";
+        return kExitUsage;
+    }
     return finish(r, report, out, err);
 }
 

@@ -63,7 +63,11 @@ struct CheckRequest {
     std::string command;       // the whole command line, as the reports record it
     ReportFiles files;         // --trace, --json, --junit, --report
     PropertyChoice properties; // --check, --no-check: resolved into options.unchecked
+    std::string worst_wait;    // --worst-wait OP: show where OP waited longest (empty: no)
 };
+
+// The model's set-up as the request sizes and picks its variant.
+Setup setup_of(const CheckRequest& request);
 
 // Resolves request.properties against the properties its model declares (running the model's
 // set-up, no task) into request.options.unchecked. False with a one-line reason in `error`.

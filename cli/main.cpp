@@ -408,6 +408,11 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         add_quiet_flag(sub, quiet[i]);
         add_pager_flag(sub, no_pager[i]);
         add_timing_flag(sub, r.timing);
+        sub->add_option("--worst-wait", r.worst_wait,
+                        "after the search, show the execution in which the named operation OP "
+                        "waited longest: its waited steps marked, whom it waited for at each "
+                        "(with --trace, drawn into FILE)")
+            ->type_name("OP");
         sub->add_flag("--keep-going", r.options.keep_going,
                       "collect every distinct violation instead of stopping at the first");
         sub->add_flag("!--no-lockdep", r.options.lockdep,
@@ -544,6 +549,9 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         if (const std::string ignored = ignored_option(sub, r.search.search, replaying);
             !ignored.empty())
             return usage_error(ignored);
+        if (replaying && sub->count("--worst-wait"))
+            return usage_error("--worst-wait replays the worst wait a search found, and --replay "
+                               "runs the one schedule it is given");
         r.options.depth = depth_text[i].empty()
                               ? protocols[i].depth_for(r.variant)
                               : static_cast<std::uint32_t>(std::stoul(depth_text[i]));

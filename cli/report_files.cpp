@@ -105,6 +105,9 @@ std::string numbered(const std::string& path, std::size_t index) {
         .string();
 }
 
+// --worst-wait's drawing in a --report directory.
+const char* const kWaitDrawing = "worst-wait.svg";
+
 std::string drawing_name(std::size_t index) {
     return "counterexample-" + std::to_string(index + 1) + ".svg";
 }
@@ -118,8 +121,14 @@ void stage_report_dir(StagedFiles& staged, const std::string& dir, const RunRepo
         write_trace_graph(c.trace, c.violation, svg, full_trace);
         drawings.push_back(read_text(svg));
     }
+    std::string wait_drawing;
+    if (report.worst_wait) {
+        const std::string svg = staged.stage((fs::path(dir) / kWaitDrawing).string());
+        write_wait_graph(report.worst_wait->trace, report.worst_wait->span, svg, full_trace);
+        wait_drawing = read_text(svg);
+    }
     staged.stage_text((fs::path(dir) / "index.html").string(),
-                      to_html(report, drawings, full_trace));
+                      to_html(report, drawings, full_trace, wait_drawing));
 }
 
 // The drawings an earlier run left in a reused --report directory beyond this run's `kept`:
@@ -185,11 +194,16 @@ bool check_check_all_files(const std::string& json, const std::string& junit, st
 bool write_report_files(const ReportFiles& files, const RunReport& report, std::string& error) {
     try {
         StagedFiles staged;
+        // --worst-wait: its drawing is FILE, the counterexamples' come after it.
+        const std::size_t first = report.worst_wait ? 1 : 0;
+        if (!files.trace.empty() && report.worst_wait)
+            write_wait_graph(report.worst_wait->trace, report.worst_wait->span,
+                             staged.stage(files.trace), files.full_trace);
         if (!files.trace.empty())
             for (std::size_t i = 0; i < report.counterexamples.size(); ++i)
                 write_trace_graph(report.counterexamples[i].trace,
                                   report.counterexamples[i].violation,
-                                  staged.stage(numbered(files.trace, i)), files.full_trace);
+                                  staged.stage(numbered(files.trace, first + i)), files.full_trace);
         if (!files.json.empty()) staged.stage_text(files.json, to_json(report));
         if (!files.junit.empty()) staged.stage_text(files.junit, to_junit({report}));
         if (!files.report.empty()) {
@@ -197,8 +211,11 @@ bool write_report_files(const ReportFiles& files, const RunReport& report, std::
             stage_report_dir(staged, files.report, report, files.full_trace);
         }
         staged.commit();
-        if (!files.report.empty())
+        if (!files.report.empty()) {
             remove_stale_drawings(files.report, report.counterexamples.size());
+            std::error_code ec; // one an earlier run left, which index.html no longer shows
+            if (!report.worst_wait) fs::remove(fs::path(files.report) / kWaitDrawing, ec);
+        }
     } catch (const std::exception& e) {
         error = e.what();
         return false;

@@ -201,26 +201,42 @@ Agedge_t* edge(Agraph_t* g, Agnode_t* from, Agnode_t* to) {
 // and pin it there: Graphviz only routes the edges and renders.
 class TraceDrawing {
   public:
-    TraceDrawing(Agraph_t* g, const Trace& trace, const Violation& violation, bool full)
-        : g_(g), trace_(trace), story_(story(trace)), full_(full) {
-        // A final check breaks after every step: no step is the violating one.
-        if (violation.kind != ViolationKind::final_check)
-            for (const TraceStep& s : trace.steps)
-                if (s.step == violation.step) violating_ = &s;
-        set_defaults(g);
-        set(g, "label",
-            label("VIOLATION (" + std::string(kind_name(violation.kind)) + ") at step " +
-                  std::to_string(violation.step) + ": " + violation.headline()));
-        set(g, "labelloc", "t");
+    // A counterexample: `violating` is its step that broke the property (null: none did),
+    // the title red.
+    TraceDrawing(Agraph_t* g, const Trace& trace, const std::string& title,
+                 const TraceStep* violating, bool full)
+        : g_(g), trace_(trace), story_(story(trace)), full_(full), violating_(violating) {
+        draw(title);
         set(g, "fontcolor", kRed);
+    }
+    // A named operation's wait: the steps it waited are boxes in its task's lane, each tied to
+    // whom it waited for.
+    TraceDrawing(Agraph_t* g, const Trace& trace, const std::string& title, const OpSpan& wait,
+                 bool full)
+        : g_(g), trace_(trace), story_(wait_story(trace, wait)), full_(full),
+          violating_(step_of(trace, trace.violating_step)), wait_(&wait) {
+        draw(title);
+    }
+
+  private:
+    void draw(const std::string& title) {
+        set_defaults(g_);
+        set(g_, "label", label(title));
+        set(g_, "labelloc", "t");
         add_rows();
         pin();
         add_lifelines();
         add_syncs();
         add_waits();
+        add_chains();
     }
 
-  private:
+    static const TraceStep* step_of(const Trace& trace, std::uint32_t step) {
+        for (const TraceStep& s : trace.steps)
+            if (step && s.step == step) return &s;
+        return nullptr;
+    }
+
     // What a node of the grid shows, as much as its size needs.
     struct Cell {
         Agnode_t* node = nullptr; // none where the task did nothing
@@ -238,10 +254,13 @@ class TraceDrawing {
             lane_head(t);
         for (const TraceRow& row : trace_rows(trace_, story_, full_)) {
             grid_.emplace_back(trace_.tasks.size());
-            if (row.folded)
+            if (row.folded) {
                 folded_nodes(row);
-            else
-                step_node(trace_.steps[row.first]);
+                continue;
+            }
+            const TraceStep& s = trace_.steps[row.first];
+            step_node(s);
+            if (wait_ && s.step > wait_->begun_after && s.step <= wait_->ended_at) waited_nodes(s);
         }
         if (trace_.pending.empty()) return;
         grid_.emplace_back(trace_.tasks.size());
@@ -297,6 +316,39 @@ class TraceDrawing {
         } else if (story_.cause[static_cast<std::size_t>(&s - trace_.steps.data())]) {
             set(n, "color", kRed);
         }
+    }
+
+    // The shown wait's task, and each task of its blocking chain, waited while `s` was taken:
+    // a red dashed box in its lane ("~ waits on log_mutex"), whose tooltip is the chain.
+    void waited_nodes(const TraceStep& s) {
+        const std::vector<WaitLink> chain = blocking_chain(s, wait_->task_id);
+        for (const WaitLink& l : chain) {
+            const std::string what = l.object.empty() ? "in " + l.operation : "on " + l.object;
+            Agnode_t* n =
+                put(l.task_id, "w" + std::to_string(s.step) + "_" + std::to_string(l.task_id),
+                    {"~ waits " + what});
+            set(n, "class", "waited");
+            set(n, "style", "rounded,dashed");
+            set(n, "color", kRed);
+            set(n, "fontcolor", kRed);
+            set(n, "tooltip", label(chain_text(chain)));
+        }
+        if (!chain.empty()) chains_.push_back({grid_.size() - 1, chain});
+    }
+
+    // Each link of a shown chain: from the waiting task's box to its holder's in the same row
+    // (the step it took, or its own wait), where the holder has one.
+    void add_chains() {
+        for (const auto& [row, chain] : chains_)
+            for (const WaitLink& l : chain) {
+                if (!l.holder_id) continue;
+                Agnode_t* holder = grid_[row][*l.holder_id].node;
+                if (!holder) continue;
+                Agedge_t* e = edge(g_, grid_[row][l.task_id].node, holder);
+                facing_sides(e, l.task_id, *l.holder_id);
+                set(e, "color", kRed);
+                set(e, "class", "wait-for");
+            }
     }
 
     // A run of steps the violation does not depend on: one box in each lane that has some.
@@ -435,19 +487,24 @@ class TraceDrawing {
     const Story story_;
     const bool full_;
     const TraceStep* violating_ = nullptr;
+    const OpSpan* wait_ = nullptr;
+    // The rows of the shown wait's steps, and its blocking chain at each.
+    std::vector<std::pair<std::size_t, std::vector<WaitLink>>> chains_;
     std::vector<std::vector<Cell>> grid_; // [row][task]
     std::map<std::uint32_t, Step> steps_; // by step number
 };
 
 } // namespace
 
-void write_trace_graph(const Trace& trace, const Violation& violation, const std::string& path,
-                       bool full) {
+namespace {
+
+// Lays out the drawing `draw` makes on a graph and renders it into `path`.
+template <class Draw> void render(const std::string& path, const Draw& draw) {
     const char* renderer = renderer_for(path);
     if (!renderer) throw std::invalid_argument(graph_format_problem(path));
     GraphvizMessages messages;
     Graphviz gv;
-    const TraceDrawing drawing(gv.graph, trace, violation, full);
+    const TraceDrawing drawing = draw(gv.graph);
     const auto fail = [&](const char* stage) {
         return std::runtime_error("cannot " + std::string(stage) + " the trace graph '" + path +
                                   "': " + messages.line());
@@ -456,6 +513,29 @@ void write_trace_graph(const Trace& trace, const Violation& violation, const std
     if (gvLayout(gv.gvc, gv.graph, "nop2") != 0 || messages.failed()) throw fail("lay out");
     if (gvRenderFilename(gv.gvc, gv.graph, renderer, path.c_str()) != 0 || messages.failed())
         throw fail("write");
+}
+
+} // namespace
+
+void write_trace_graph(const Trace& trace, const Violation& violation, const std::string& path,
+                       bool full) {
+    // A final check breaks after every step: no step is the violating one.
+    const TraceStep* violating = nullptr;
+    if (violation.kind != ViolationKind::final_check)
+        for (const TraceStep& s : trace.steps)
+            if (s.step == violation.step) violating = &s;
+    const std::string title = "VIOLATION (" + std::string(kind_name(violation.kind)) +
+                              ") at step " + std::to_string(violation.step) + ": " +
+                              violation.headline();
+    render(path, [&](Agraph_t* g) { return TraceDrawing(g, trace, title, violating, full); });
+}
+
+void write_wait_graph(const Trace& trace, const OpSpan& wait, const std::string& path, bool full) {
+    const std::string title =
+        "worst wait of " + wait.op + ": " + wait.task + " waited " + std::to_string(wait.waited) +
+        (wait.waited == 1 ? " step" : " steps") + ", from step " +
+        std::to_string(wait.begun_after + 1) + " to step " + std::to_string(wait.ended_at);
+    render(path, [&](Agraph_t* g) { return TraceDrawing(g, trace, title, wait, full); });
 }
 
 std::string graph_format_problem(const std::string& path) {

@@ -29,6 +29,12 @@ namespace lockcheck {
 // with dir=both when two tasks wait for each other).
 void write_trace_graph(const Trace& trace, const Violation& violation, const std::string& path,
                        bool full = false);
+// The execution where the named operation of `wait` waited, drawn as a counterexample is,
+// titled with the wait; the steps it waited are folded in none, and each one's blocking chain
+// is drawn: a node "wSTEP_T" (class="waited") in the lane of each task T of the chain, with an
+// edge of class="wait-for" to the node of the task it waited for in the same row, if any.
+void write_wait_graph(const Trace& trace, const OpSpan& wait, const std::string& path,
+                      bool full = false);
 // Empty if write_trace_graph draws `path`'s format, else why not (the message it would throw):
 // lets a caller refuse a bad file name before the work of a check.
 std::string graph_format_problem(const std::string& path);

@@ -142,7 +142,7 @@ std::string properties_table(const std::vector<PropertyStats>& properties) {
 } // namespace
 
 std::string to_html(const RunReport& report, const std::vector<std::string>& drawings,
-                    bool full_trace) {
+                    bool full_trace, const std::string& wait_drawing) {
     const Summary& s = report.summary;
     const std::string title = "lockcheck " + s.model + " --variant " + s.variant + size_options(s);
     std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -156,6 +156,19 @@ std::string to_html(const RunReport& report, const std::vector<std::string>& dra
                 "\">expected " + escaped(s.judgement->text) + "</p>\n";
     html += "<h2>Summary</h2>\n<pre>" + escaped(format_summary(s)) + "</pre>\n";
     if (!s.stats.properties.empty()) html += properties_table(s.stats.properties);
+    if (report.worst_wait) {
+        const WorstWait& w = *report.worst_wait;
+        html += "<h2>Worst wait of " + escaped(w.span.op) + ": " + escaped(w.span.task) +
+                " waited " + std::to_string(w.span.waited) +
+                (w.span.waited == 1 ? " step" : " steps") + "</h2>\n";
+        if (!wait_drawing.empty())
+            html += "<div class=\"drawing\">\n" + svg_element(wait_drawing) + "</div>\n";
+        html += "<pre>" +
+                coloured(format_trace(w.trace, /*colour=*/true, /*locations=*/true, full_trace,
+                                      /*width=*/0, &w.span)) +
+                escaped(format_wait(w.trace, w.span)) + "replay: " + escaped(w.replay_command) +
+                "\n</pre>\n";
+    }
     for (std::size_t i = 0; i < report.counterexamples.size(); ++i) {
         const Counterexample& c = report.counterexamples[i];
         html += "<h2 class=\"violation\">" +

@@ -12,8 +12,8 @@
 namespace lockcheck {
 
 // `drawings[i]` is the SVG document of `report.counterexamples[i]`; `full_trace`: the traces
-// fold no step.
+// fold no step. With report.worst_wait, a section shows it, drawn by `wait_drawing` (SVG).
 std::string to_html(const RunReport& report, const std::vector<std::string>& drawings,
-                    bool full_trace = false);
+                    bool full_trace = false, const std::string& wait_drawing = "");
 
 } // namespace lockcheck

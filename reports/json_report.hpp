@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,12 +34,22 @@ struct Counterexample {
     std::string replay_command; // the command line that replays it
 };
 
+// --worst-wait OP: the execution in which an instance of OP waited longest, replayed, and
+// that instance's span in it.
+struct WorstWait {
+    Schedule schedule;
+    Trace trace;
+    OpSpan span;
+    std::string replay_command;
+};
+
 // What a run checked (enough to rerun it: the summary holds the model's sizes) and found.
 struct RunReport {
     Summary summary;
     std::uint32_t depth = 0;
     std::uint32_t spin_bound = CheckOptions{}.spin_bound;
     std::vector<Counterexample> counterexamples;
+    std::optional<WorstWait> worst_wait; // drawn by --trace and --report; not in the JSON
     std::string command; // the command line that ran it, as a shell would take it back
     int exit_code = 0;   // what that command exited with (the verdict's, never an output error)
 };

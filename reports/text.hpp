@@ -101,8 +101,17 @@ std::string operation_text(const TraceStep& step);
 // violation does not depend on are folded into "… N steps of T …" rows unless `full`. `width`:
 // the columns of the terminal it is printed on (0: not a terminal, the table as it always
 // was); lanes wider than that become a list, one row per step naming its task.
+// `wait`: a span of the trace to show instead of a violation: the steps it waited are marked
+// "~", its task's lane says what it waited on, and the steps outside it that it does not
+// depend on fold (wait_story()).
 std::string format_trace(const Trace& trace, bool colour = false, bool locations = false,
-                         bool full = false, std::size_t width = 0);
+                         bool full = false, std::size_t width = 0, const OpSpan* wait = nullptr);
+// "fsync0 (fsync) waits on log_mutex (mutex_lock), held by rename0 (rename), which waits on
+// ...": a blocking chain in one line.
+std::string chain_text(const std::vector<WaitLink>& chain);
+// What `span` waited: its total ("wait: 15 steps"), then a line per run of waited steps with
+// the same blocking chain ("  steps 9-21 (13): fsync0 (fsync) waits on ...").
+std::string format_wait(const Trace& trace, const OpSpan& span);
 // "VIOLATION (kind) at step N: " and the violation's headline, then its details.
 std::string format_violation(const Violation& violation);
 // What a run may claim, as tools read it: the verdict line's kind, in the order it is decided.

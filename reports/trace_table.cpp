@@ -2,6 +2,7 @@
 // glance. Steps the violation does not depend on (checker/trace.hpp's Story) are folded into
 // one line per run, unless the full trace is asked for; the states of what the violation
 // involves close the table. On request a last column names the model's line of each step.
+// Shown for a named operation's wait instead, the table marks the steps it waited.
 #include <algorithm>
 #include <cstdio>
 #include <set>
@@ -18,6 +19,11 @@ constexpr const char* kBold = "\033[1m";
 constexpr const char* kPlain = "\033[0m";
 // The closing states stay on one line up to this many bytes.
 constexpr std::size_t kEndLineWidth = 100;
+
+// "1 step", "15 steps"
+std::string steps_text(std::uint32_t n) {
+    return std::to_string(n) + (n == 1 ? " step" : " steps");
+}
 
 std::string pad(const std::string& s, std::size_t width) {
     return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
@@ -134,9 +140,10 @@ std::size_t columns_of(const std::string& line) {
 // fit), where a row still too wide puts its state on a line of its own.
 class TraceLayout {
   public:
-    TraceLayout(const Trace& trace, bool locations, bool full)
-        : trace_(trace), why_(story(trace)), rows_(trace_rows(trace, why_, full)),
-          locations_(locations), column_(trace.tasks.size(), full), width_(trace.tasks.size()) {
+    TraceLayout(const Trace& trace, bool locations, bool full, const OpSpan* wait)
+        : trace_(trace), wait_(wait), why_(wait ? wait_story(trace, *wait) : story(trace)),
+          rows_(trace_rows(trace, why_, full)), locations_(locations),
+          column_(trace.tasks.size(), full), width_(trace.tasks.size()) {
         // A column per task with a step shown or left blocked; all of them for the full trace.
         for (const TraceRow& row : rows_)
             if (!row.folded) column_[trace.steps[row.first].task_id] = true;
@@ -151,6 +158,8 @@ class TraceLayout {
             const TraceStep& s = trace.steps[row.first];
             const std::size_t op = operation_text(s).size();
             width_[s.task_id] = std::max(width_[s.task_id], op);
+            if (const WaitLink* l = waited(s))
+                width_[l->task_id] = std::max(width_[l->task_id], waits_text(*l).size());
             op_width_ = std::max(op_width_, op);
             // With locations, the state column is as wide as its widest entry, the locations
             // line up after it.
@@ -161,7 +170,7 @@ class TraceLayout {
         // The row drawn red: the step that broke the property; the last one when that is not
         // known.
         violating_ = trace.violating_step;
-        if (!violating_ && trace.reads.empty() && !trace.steps.empty())
+        if (!violating_ && !wait && trace.reads.empty() && !trace.steps.empty())
             violating_ = trace.steps.back().step;
     }
 
@@ -202,15 +211,22 @@ class TraceLayout {
                                  : why_.cause[row.first] ? kBold
                                                          : nullptr;
         // After a preemption's yellow star the row's own colour goes on.
+        const WaitLink* wait = waited(s);
+        const std::string mark = wait ? "~" : " ";
         const std::string star =
-            !s.preempted ? "  "
-            : colour     ? std::string(kYellow) + "*" + (row_colour ? row_colour : kPlain) + " "
-                         : "* ";
+            !s.preempted ? " " + mark
+            : colour     ? std::string(kYellow) + "*" + (row_colour ? row_colour : kPlain) + mark
+                         : "*" + mark;
         const std::string op = operation_text(s);
         std::string cells;
         if (lanes) {
             for (std::size_t t = 0; t < trace_.tasks.size(); ++t)
-                if (column_[t]) cells += pad(t == s.task_id ? op : "", width_[t]) + "  ";
+                if (column_[t])
+                    cells += pad(t == s.task_id               ? op
+                                 : wait && t == wait->task_id ? waits_text(*wait)
+                                                              : "",
+                                 width_[t]) +
+                             "  ";
         } else {
             cells = pad(trace_.tasks[s.task_id], task_width_) + "  " +
                     pad(op, list_op_width(width)) + "  ";
@@ -238,12 +254,24 @@ class TraceLayout {
         return std::min(op_width_, std::max<std::size_t>(20, left * 3 / 5));
     }
 
+    // The link of the shown span's task if it waited at step `s`, else null.
+    const WaitLink* waited(const TraceStep& s) const {
+        if (!wait_ || s.step <= wait_->begun_after || s.step > wait_->ended_at) return nullptr;
+        return waiting_in(s, wait_->task_id);
+    }
+
+    // "~ waits on log_mutex": the waiting task's cell at a step it waited.
+    static std::string waits_text(const WaitLink& l) {
+        return "~ waits " + (l.object.empty() ? "in " + l.operation : "on " + l.object);
+    }
+
     static void trim(std::string& line) {
         while (!line.empty() && line.back() == ' ')
             line.pop_back();
     }
 
     const Trace& trace_;
+    const OpSpan* wait_;
     const Story why_;
     const std::vector<TraceRow> rows_;
     const bool locations_;
@@ -258,13 +286,16 @@ class TraceLayout {
 } // namespace
 
 std::string format_trace(const Trace& trace, bool colour, bool locations, bool full,
-                         std::size_t width) {
-    const TraceLayout layout(trace, locations, full);
+                         std::size_t width, const OpSpan* wait) {
+    const TraceLayout layout(trace, locations, full, wait);
     const std::uint32_t preemptions = trace.preemptions();
-    std::string out = "trace (" + std::to_string(trace.steps.size()) + " steps, " +
-                      std::to_string(preemptions) +
-                      (preemptions == 1 ? " preemption" : " preemptions") +
-                      (preemptions ? ", marked *" : "") + "):\n";
+    std::string out =
+        "trace (" + std::to_string(trace.steps.size()) + " steps, " + std::to_string(preemptions) +
+        (preemptions == 1 ? " preemption" : " preemptions") + (preemptions ? ", marked *" : "") +
+        (wait ? "; " + wait->task + " waited " + steps_text(wait->waited) +
+                    (wait->waited ? ", marked ~" : "")
+              : "") +
+        "):\n";
     // Swim lanes unless a terminal `width` columns wide cannot show them.
     bool lanes = true;
     if (width) {
@@ -276,6 +307,46 @@ std::string format_trace(const Trace& trace, bool colour, bool locations, bool f
         }
     }
     return out + layout.render(lanes, colour, width) + format_end(end_states(trace));
+}
+
+std::string chain_text(const std::vector<WaitLink>& chain) {
+    const auto who = [](const std::string& task, const std::string& op) {
+        return op.empty() ? task : task + " (" + op + ")";
+    };
+    std::string text;
+    for (const WaitLink& l : chain) {
+        text += text.empty() ? who(l.task, l.op) + " waits " : ", which waits ";
+        text +=
+            l.object.empty() ? "in " + l.operation : "on " + l.object + " (" + l.operation + ")";
+        if (!l.holder.empty()) text += ", held by " + who(l.holder, l.holder_op);
+    }
+    return text;
+}
+
+std::string format_wait(const Trace& trace, const OpSpan& span) {
+    std::string out = "wait: " + steps_text(span.waited) + "\n";
+    // Runs of waited steps with the same chain: first and last step, how many, the chain.
+    struct Run {
+        std::uint32_t first = 0, last = 0, count = 0;
+        std::string chain;
+    };
+    std::vector<Run> runs;
+    for (const TraceStep& s : trace.steps) {
+        if (s.step <= span.begun_after || s.step > span.ended_at) continue;
+        std::string chain = chain_text(blocking_chain(s, span.task_id));
+        if (chain.empty()) continue;
+        if (runs.empty() || runs.back().chain != chain)
+            runs.push_back(Run{s.step, s.step, 0, std::move(chain)});
+        runs.back().last = s.step;
+        ++runs.back().count;
+    }
+    for (const Run& r : runs)
+        out += "  " +
+               (r.first == r.last
+                    ? "step " + std::to_string(r.first)
+                    : "steps " + std::to_string(r.first) + "-" + std::to_string(r.last)) +
+               " (" + std::to_string(r.count) + "): " + r.chain + "\n";
+    return out;
 }
 
 } // namespace lockcheck

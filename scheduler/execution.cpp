@@ -412,6 +412,7 @@ void Execution::begin_op(const char* name) {
     else if (t.open_count_ == Task::kOpenOps)
         table_full("named operations open in one task (lockcheck::op)", Task::kOpenOps, false);
     if (t.open_count_ < UINT8_MAX) ++t.open_count_;
+    if (sink_) sink_->on_op(*this, t, name, true);
 }
 
 void Execution::end_op(const char* name) {
@@ -424,6 +425,7 @@ void Execution::end_op(const char* name) {
                                                     t.open_ops_[t.open_count_ - 1].name + "\""
                                               : std::string("no operation is open")));
     if (t.retrying_since_) settle_retry(t, step_);
+    if (sink_) sink_->on_op(*this, t, name, false);
     if (t.open_count_-- > Task::kOpenOps) return; // never recorded: the table was full
     const OpenOp& open = t.open_ops_[t.open_count_];
     const auto waited = static_cast<std::uint32_t>(t.waited_ - open.waited_before);

@@ -33,6 +33,9 @@ class Task {
     bool was_blocked() const { return blocked_; }
     // Whether it is retrying after a failed trylock: an acquisition now was contended.
     bool retrying() const { return retrying_since_ != 0; }
+    // The steps other tasks ran while it could not go on, so far (op_wait.hpp); those of a
+    // stretch of retrying after a failed trylock are added when it next changes something.
+    std::uint64_t waited() const { return waited_; }
     // The step after which it started: 0 when spawned at set-up, else its spawner's step.
     std::uint32_t started_after() const { return started_after_; }
 

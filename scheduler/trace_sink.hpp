@@ -28,6 +28,12 @@ class TraceSink {
     virtual void on_step(const Execution& ex, std::uint32_t step, const Task& task,
                          const Operation& op, std::optional<std::int64_t> value,
                          Context context) = 0;
+    // Called when the running `task` begins (`begins`) or ends the named operation `name`
+    // (lockcheck::op), between its steps: after step ex.step(), so the first step the
+    // operation may wait is the next one. An operation left by an exception never ends.
+    virtual void on_op(const Execution& ex, const Task& task, const char* name, bool begins) {
+        (void)ex, (void)task, (void)name, (void)begins;
+    }
     // Called when the execution is over, before its unfinished tasks are torn down (their
     // pending operations still show what they were about to do).
     virtual void on_end(const Execution& ex) = 0;
