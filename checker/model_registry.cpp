@@ -80,6 +80,14 @@ std::vector<std::string> model_problems(const std::vector<Protocol>& models) {
                 problems.push_back(model + ": size option --" + s.name +
                                    ": the default is not within [min, max]");
         }
+        if (const auto& c = p.comparison) {
+            for (const std::string& v : {c->before, c->after})
+                if (!variants.contains(v))
+                    problems.push_back(model + ": comparison: no variant '" + v + "'");
+            if (c->strategy != "dfs" && c->strategy != "random" && c->strategy != "pct")
+                problems.push_back(model + ": comparison: strategy '" + c->strategy +
+                                   "' is not dfs, random or pct (waits need every order)");
+        }
     }
     return problems;
 }

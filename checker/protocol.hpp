@@ -42,6 +42,20 @@ struct Parameter {
 
 using ParameterValues = std::vector<int>; // in Protocol::parameters order
 
+// The change a model is about, for `lockcheck compare`: the variant before the patch and the
+// one after it, and how to explore both so that their waits compare. Waits are measured by
+// dfs (every interleaving, weighed once); where dfs cannot finish at the model's sizes, by a
+// sample of random schedules (weighed by how likely a schedule is), or by dfs within a
+// preemption bound. A dpor search would not do: a wait depends on the order of independent
+// steps, which it does not explore.
+struct Comparison {
+    std::string before;
+    std::string after;
+    std::string strategy = "dfs";                  // dfs, random or pct
+    std::optional<std::uint32_t> preemptions = {}; // dfs: at most this many per execution
+    std::uint64_t iterations = 0;                  // random, pct: executions (0: the default)
+};
+
 // Every member has a default, so that a model's designated initializer may leave out what it
 // does not need (a model without sizes) without a -Wextra warning in the user's build.
 struct Protocol {
@@ -53,6 +67,8 @@ struct Protocol {
     std::uint32_t default_depth = 200;
     // A classic benchmark of the search (examples/), listed apart from the protocol models.
     bool benchmark = false;
+    // The before/after pair `lockcheck compare MODEL` runs; none: both must be named.
+    std::optional<Comparison> comparison{};
     // Builds the model's state and tasks inside the execution being set up.
     std::function<void(std::size_t variant, const ParameterValues& values)> setup{};
 

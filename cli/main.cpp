@@ -17,6 +17,7 @@
 #include "check_all.hpp"
 #include "check_command.hpp"
 #include "checker/model_registry.hpp"
+#include "compare_command.hpp"
 #include "did_you_mean.hpp"
 #include "list_command.hpp"
 #include "lockcheck_command.hpp"
@@ -89,7 +90,23 @@ std::string model_names() {
 }
 
 // The commands that are not models.
-const std::vector<std::string> kCommands = {"list", "replay", "check-all", "help"};
+const std::vector<std::string> kCommands = {"list", "replay", "check-all", "compare", "help"};
+
+// `compare`'s own help: its options, besides the model's (lockcheck help MODEL).
+constexpr const char* kCompareHelp =
+    "lockcheck compare MODEL [--variant A --variant B] [MODEL's options]\n"
+    "  Runs variants A and B of MODEL at the same sizes and bounds (default: the before/after\n"
+    "  pair the model declares, with its strategy) and prints one table side by side: verdicts,\n"
+    "  executions, each named operation's waits and each lock's contention per execution, the\n"
+    "  changes that matter marked. Exit 1 if B is unsafe or an operation --fail-if-worse names\n"
+    "  waits longer in B; 3 if a limit stopped a search; 0 otherwise.\n"
+    "Options (any of the model's too but --replay, --trace and --junit):\n"
+    "  --variant NAME        twice: the variant before the change, then the one after\n"
+    "  --fail-if-worse OP    exit 1 if OP's worst wait is longer in B (repeatable)\n"
+    "  --json FILE           write both runs and the table as JSON (lockcheck-compare)\n"
+    "  --report DIR          write DIR/index.html: the table, and each side's report with the\n"
+    "                        drawing of its worst wait (of --worst-wait OP, else the first\n"
+    "                        operation) in DIR/VARIANT/\n";
 
 // How a trace is printed.
 void add_trace_options(CLI::App* sub, bool& locations, bool& full) {
@@ -279,6 +296,8 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         ->add_flag("--json", list_json,
                    "the same as JSON: every model with its variants, sizes and default depth");
     std::string help_model;
+    app.add_subcommand("compare", "compare two variants of a model (lockcheck help compare)")
+        ->allow_extras();
     app.add_subcommand("help", "this help, or a model's: its options, sizes and variants")
         ->add_option("model", help_model, "a model")
         ->type_name("MODEL");
@@ -460,6 +479,34 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     }
 
     if (argc < 2) return usage_error("no model given (models: " + model_names() + "; or 'list')");
+    // `compare MODEL ...` is parsed as `MODEL ...`, less what compare takes for itself.
+    std::optional<lc::cli::CompareArguments> compare;
+    std::vector<std::string> model_args;
+    std::vector<char*> model_argv;
+    if (std::string(argv[1]) == "compare") {
+        if (argc < 3 || argv[2][0] == '-') {
+            if (argc >= 3 && (std::string(argv[2]) == "-h" || std::string(argv[2]) == "--help")) {
+                std::cout << kCompareHelp;
+                return lc::cli::kExitOk;
+            }
+            return usage_error("compare: no model given (models: " + model_names() + ")");
+        }
+        const std::string model = argv[2];
+        if (!lc::find_registered_model(model))
+            return usage_error("compare: unknown model '" + model + "'" +
+                               lc::cli::did_you_mean(model, model_name_list()) +
+                               " (models: " + model_names() + ")");
+        compare.emplace();
+        if (std::string error; !lc::cli::split_compare_arguments(
+                std::vector<std::string>(argv + 3, argv + argc), *compare, error))
+            return usage_error(error);
+        model_args = {program, model};
+        model_args.insert(model_args.end(), compare->rest.begin(), compare->rest.end());
+        for (std::string& arg : model_args)
+            model_argv.push_back(arg.data());
+        argc = static_cast<int>(model_argv.size());
+        argv = model_argv.data();
+    }
     // An unknown model is the most common mistake: name the nearest and the valid ones.
     const std::string command = argv[1];
     std::vector<std::string> commands = model_name_list();
@@ -491,6 +538,10 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         if (help_model.empty()) {
             // app.help() would describe the subcommand just parsed, `help` itself.
             std::cout << app.get_formatter()->make_help(&app, program, CLI::AppFormatMode::Normal);
+            return lc::cli::kExitOk;
+        }
+        if (help_model == "compare") {
+            std::cout << kCompareHelp;
             return lc::cli::kExitOk;
         }
         const lc::Protocol* p = lc::find_registered_model(help_model);
@@ -545,6 +596,45 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         r.variant = *protocols[i].find_variant(variant_names[i]);
         if (!strategy_text[i].empty()) r.search.search = *lc::find_search(strategy_text[i]);
         const CLI::App* sub = app.get_subcommand(protocols[i].name);
+        if (compare) {
+            lc::cli::CompareRequest c;
+            c.run = r;
+            c.fail_if_worse = compare->fail_if_worse;
+            c.json = compare->json;
+            c.report = compare->report;
+            if (!depth_text[i].empty())
+                c.run.options.depth = static_cast<std::uint32_t>(std::stoul(depth_text[i]));
+            c.run.options.stack_size = std::size_t{stack_kib[i]} * 1024;
+            if (preemptions[i]) c.run.search.preemptions = *preemptions[i];
+            if (std::string error; !lc::cli::choose_comparison(
+                    c, compare->variants, !strategy_text[i].empty(), !depth_text[i].empty(),
+                    sub->count("--iterations") > 0, error))
+                return usage_error(error);
+            if (const std::string ignored = ignored_option(sub, c.run.search.search, false);
+                !ignored.empty())
+                return usage_error(ignored);
+            if (std::string error;
+                !lc::cli::parse_max_waits(max_waits[i], c.run.options.wait_bounds, error))
+                return usage_error(error);
+            if (!minimize_time[i].empty()) {
+                std::string error;
+                if (!lc::cli::parse_minimize_time(minimize_time[i], c.run.minimize_time, error))
+                    return usage_error(error);
+            }
+            try {
+                if (std::string error; !lc::cli::select_properties(c.run, error))
+                    return usage_error(error);
+                if (stage == Stage::validate) return lc::cli::kExitOk;
+                c.run.options.stop = &g_stop;
+                install_stop_handlers();
+                const auto progress = progress_line(quiet[i]);
+                c.run.progress = progress.get();
+                lc::cli::Pager pager(wants_pager(no_pager[i]));
+                return lc::cli::run_compare(c, pager.out(), std::cerr);
+            } catch (const std::exception& e) {
+                return usage_error("cannot set up " + protocols[i].name + ": " + e.what());
+            }
+        }
         const bool replaying = !replay_text[i].empty() || sub->count("--replay");
         if (const std::string ignored = ignored_option(sub, r.search.search, replaying);
             !ignored.empty())

@@ -223,6 +223,31 @@ bool write_report_files(const ReportFiles& files, const RunReport& report, std::
     return true;
 }
 
+bool write_compare_files(const std::string& json, const std::string& report,
+                         const CompareReport& comparison, std::string& error) {
+    try {
+        StagedFiles staged;
+        if (!json.empty()) staged.stage_text(json, to_json(comparison));
+        if (!report.empty()) {
+            std::vector<std::string> drawings;
+            for (const RunReport* side : {&comparison.before, &comparison.after}) {
+                const std::string& variant = side->summary.variant;
+                const std::string dir = (fs::path(report) / variant).string();
+                create_report_dir(dir);
+                stage_report_dir(staged, dir, *side, false);
+                drawings.push_back(side->worst_wait ? variant + "/" + kWaitDrawing : "");
+            }
+            staged.stage_text((fs::path(report) / "index.html").string(),
+                              to_html(comparison, drawings));
+        }
+        staged.commit();
+    } catch (const std::exception& e) {
+        error = e.what();
+        return false;
+    }
+    return true;
+}
+
 bool write_check_all_files(const std::string& json, const std::string& junit,
                            const CheckAllReport& check_all, std::string& error) {
     try {

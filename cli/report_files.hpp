@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "reports/comparison.hpp"
 #include "reports/json_report.hpp"
 
 namespace lockcheck::cli {
@@ -39,5 +40,10 @@ bool write_report_files(const ReportFiles& files, const RunReport& report, std::
 // declared verdicts (an empty path: not asked for).
 bool write_check_all_files(const std::string& json, const std::string& junit,
                            const CheckAllReport& check_all, std::string& error);
+// compare's files: its JSON document, and a --report directory with the table in index.html
+// and each side's own report, worst-wait drawing included, in DIR/VARIANT/ (an empty path:
+// not asked for).
+bool write_compare_files(const std::string& json, const std::string& report,
+                         const CompareReport& comparison, std::string& error);
 
 } // namespace lockcheck::cli

@@ -359,6 +359,7 @@ Protocol buffered_write() {
                  4},
                 {"pages", "pages in the file; the truncate keeps the first one", 2, 2, 8},
             },
+        .comparison = Comparison{.before = "locked", .after = "unlocked"},
         .setup = &setup,
     };
 }

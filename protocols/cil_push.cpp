@@ -391,6 +391,7 @@ Protocol cil_push() {
                 {"pushes", "the first commits each queue a background push (a final push follows)",
                  1, 0, 8},
             },
+        .comparison = Comparison{.before = "global", .after = "percpu"},
         .setup = &setup,
     };
 }

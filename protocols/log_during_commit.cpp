@@ -437,6 +437,13 @@ Protocol log_during_commit() {
                 {"buffers", "extent buffers the commit writes, one step each", 8, 0, 64},
                 {"log-buffers", "extent buffers each log commit writes, one step each", 4, 0, 64},
             },
+        // Two tasks of 30 to 50 steps each: beyond dfs. A random sample weighs the schedules as
+        // a machine running both at once would, where an adversary stalls the commit's
+        // writeback while the fsync logs, and takes the patch's overlap away (--strategy dfs
+        // --preemptions 2: both wait 25 steps at worst).
+        .comparison =
+            Comparison{
+                .before = "before", .after = "after", .strategy = "random", .iterations = 2000},
         .setup = &setup,
     };
 }

@@ -338,6 +338,11 @@ Protocol tree_lock() {
                 {"spins", "iterations of btrfs_spin_on_block() / mutex_tryspin()", 1, 0, 8},
             },
         .default_depth = 100,
+        // The custom lock's spin-then-sleep paths are beyond dfs at these sizes (docs/dpor.md):
+        // its waits are sampled, weighed by how likely a uniformly random schedule is.
+        .comparison =
+            Comparison{
+                .before = "spin-block", .after = "mutex", .strategy = "random", .iterations = 2000},
         .setup = &setup,
     };
 }

@@ -5,9 +5,7 @@
 
 namespace lockcheck {
 
-namespace {
-
-std::string escaped(const std::string& text) {
+std::string html_escaped(const std::string& text) {
     std::string out;
     for (char c : text) {
         switch (c) {
@@ -30,6 +28,8 @@ std::string escaped(const std::string& text) {
     return out;
 }
 
+namespace {
+
 // A trace coloured for a terminal (format_trace's ANSI colours) as HTML: each colour opens a
 // span of class "sgrN", and a reset closes them all, so that the page marks the rows a terminal
 // does (the violating row red, a preemption's star yellow).
@@ -39,7 +39,7 @@ std::string coloured(const std::string& text) {
     for (std::size_t i = 0; i < text.size(); ++i) {
         const std::size_t end = text.compare(i, 2, "\033[") == 0 ? text.find('m', i) : i;
         if (end == i || end == std::string::npos) {
-            out += escaped(std::string(1, text[i]));
+            out += html_escaped(std::string(1, text[i]));
             continue;
         }
         std::string code = text.substr(i + 2, end - i - 2);
@@ -52,7 +52,7 @@ std::string coloured(const std::string& text) {
         std::string classes = "sgr";
         for (char c : code)
             classes += c == ';' ? std::string(" sgr") : std::string(1, c);
-        out += "<span class=\"" + escaped(classes) + "\">";
+        out += "<span class=\"" + html_escaped(classes) + "\">";
         ++open;
     }
     for (; open; --open)
@@ -112,9 +112,10 @@ std::string run_table(const RunReport& report) {
     rows.emplace_back("lockcheck", kLockcheckVersion);
     std::string html = "<table class=\"run\">\n";
     for (const auto& [key, value] : rows)
-        html += "<tr><th>" + key + "</th><td>" +
-                (key == "command" ? "<code>" + escaped(value) + "</code>" : escaped(value)) +
-                "</td></tr>\n";
+        html +=
+            "<tr><th>" + key + "</th><td>" +
+            (key == "command" ? "<code>" + html_escaped(value) + "</code>" : html_escaped(value)) +
+            "</td></tr>\n";
     return html + "</table>\n";
 }
 
@@ -132,10 +133,10 @@ std::string properties_table(const std::vector<PropertyStats>& properties) {
     std::string html = "<h2>Properties</h2>\n<table>\n<tr><th>kind</th><th>property</th>"
                        "<th>evaluations</th><th>note</th></tr>\n";
     for (const PropertyStats& p : properties)
-        html += "<tr><td>" + escaped(property_kind_text(p.kind)) + "</td><td>" + escaped(p.name) +
-                "</td><td>" + (p.checked ? std::to_string(p.evaluations) : "off") +
-                "</td><td class=\"note\">" + (p.checked ? escaped(property_note(p)) : "") +
-                "</td></tr>\n";
+        html += "<tr><td>" + html_escaped(property_kind_text(p.kind)) + "</td><td>" +
+                html_escaped(p.name) + "</td><td>" +
+                (p.checked ? std::to_string(p.evaluations) : "off") + "</td><td class=\"note\">" +
+                (p.checked ? html_escaped(property_note(p)) : "") + "</td></tr>\n";
     return html + "</table>\n";
 }
 
@@ -147,18 +148,18 @@ std::string to_html(const RunReport& report, const std::vector<std::string>& dra
     const std::string title = "lockcheck " + s.model + " --variant " + s.variant + size_options(s);
     std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                        "<title>" +
-                       escaped(title) + "</title>\n<style>" + kStyle +
-                       "</style>\n</head>\n<body>\n<h1>" + escaped(title) + "</h1>\n<p>" +
-                       escaped(verdict(s)) + "</p>\n";
+                       html_escaped(title) + "</title>\n<style>" + kStyle +
+                       "</style>\n</head>\n<body>\n<h1>" + html_escaped(title) + "</h1>\n<p>" +
+                       html_escaped(verdict(s)) + "</p>\n";
     html += run_table(report);
     if (s.judgement)
         html += "<p class=\"" + std::string(agreement_name(s.judgement->agreement)) +
-                "\">expected " + escaped(s.judgement->text) + "</p>\n";
-    html += "<h2>Summary</h2>\n<pre>" + escaped(format_summary(s)) + "</pre>\n";
+                "\">expected " + html_escaped(s.judgement->text) + "</p>\n";
+    html += "<h2>Summary</h2>\n<pre>" + html_escaped(format_summary(s)) + "</pre>\n";
     if (!s.stats.properties.empty()) html += properties_table(s.stats.properties);
     if (report.worst_wait) {
         const WorstWait& w = *report.worst_wait;
-        html += "<h2>Worst wait of " + escaped(w.span.op) + ": " + escaped(w.span.task) +
+        html += "<h2>Worst wait of " + html_escaped(w.span.op) + ": " + html_escaped(w.span.task) +
                 " waited " + std::to_string(w.span.waited) +
                 (w.span.waited == 1 ? " step" : " steps") + "</h2>\n";
         if (!wait_drawing.empty())
@@ -166,21 +167,22 @@ std::string to_html(const RunReport& report, const std::vector<std::string>& dra
         html += "<pre>" +
                 coloured(format_trace(w.trace, /*colour=*/true, /*locations=*/true, full_trace,
                                       /*width=*/0, &w.span)) +
-                escaped(format_wait(w.trace, w.span)) + "replay: " + escaped(w.replay_command) +
-                "\n</pre>\n";
+                html_escaped(format_wait(w.trace, w.span)) +
+                "replay: " + html_escaped(w.replay_command) + "\n</pre>\n";
     }
     for (std::size_t i = 0; i < report.counterexamples.size(); ++i) {
         const Counterexample& c = report.counterexamples[i];
-        html += "<h2 class=\"violation\">" +
-                escaped(counterexample_heading(c.violation, i, report.counterexamples.size())) +
-                "</h2>\n";
+        html +=
+            "<h2 class=\"violation\">" +
+            html_escaped(counterexample_heading(c.violation, i, report.counterexamples.size())) +
+            "</h2>\n";
         if (i < drawings.size())
             html += "<div class=\"drawing\">\n" + svg_element(drawings[i]) + "</div>\n";
         // A report is read beside the model: every step names the model's line that made it.
         // The trace is coloured as on a terminal: its violating row is red.
-        html += "<pre>" + escaped(format_violation(c.violation)) +
+        html += "<pre>" + html_escaped(format_violation(c.violation)) +
                 coloured(format_trace(c.trace, /*colour=*/true, /*locations=*/true, full_trace)) +
-                "replay: " + escaped(c.replay_command) + "\n</pre>\n";
+                "replay: " + html_escaped(c.replay_command) + "\n</pre>\n";
     }
     return html + "</body>\n</html>\n";
 }

@@ -11,6 +11,9 @@
 
 namespace lockcheck {
 
+// `text` with &, <, > and quotes as entities, for HTML text and attribute values.
+std::string html_escaped(const std::string& text);
+
 // `drawings[i]` is the SVG document of `report.counterexamples[i]`; `full_trace`: the traces
 // fold no step. With report.worst_wait, a section shows it, drawn by `wait_drawing` (SVG).
 std::string to_html(const RunReport& report, const std::vector<std::string>& drawings,

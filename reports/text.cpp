@@ -248,18 +248,32 @@ Judgement judge(const Expectation& expected, const std::vector<Finding>& found,
     return j;
 }
 
-namespace {
-std::string counter(std::uint64_t total, std::uint64_t most) {
-    return std::to_string(total) + " (at most " + std::to_string(most) + " in one execution)";
-}
-
 std::string decimal(double x) {
     char text[32];
     std::snprintf(text, sizeof text, "%.2f", x);
     return text;
 }
+
 double ratio(std::uint64_t part, std::uint64_t whole) {
     return whole ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+
+// How the figures per execution weigh the executions: a search counts each once, a sample as
+// often as it drew it. A wait depends on the order of independent steps too, which a
+// reduction explores in one order only: its worst waits are lower bounds.
+std::string weighting_text(const std::string& strategy) {
+    if (strategy.starts_with("random") || strategy.starts_with("pct"))
+        return "per execution sampled, as often as " + strategy.substr(0, strategy.find(',')) +
+               " drew it";
+    if (strategy.find("dpor") != std::string::npos)
+        return "per execution, one per class of interleavings: worst waits are lower bounds "
+               "(dfs tries every order)";
+    return "per execution, every interleaving within the bound counted once";
+}
+
+namespace {
+std::string counter(std::uint64_t total, std::uint64_t most) {
+    return std::to_string(total) + " (at most " + std::to_string(most) + " in one execution)";
 }
 
 // "log_mutex: 3.74 acquisitions (31.6 % contended), 1.18 sleeps per execution; held 2.94
@@ -287,19 +301,6 @@ std::string wait_text(const OpWaits& w, std::uint64_t executions) {
     const double mean = ratio(w.total, w.count);
     return text + "waited " + decimal(mean) + " steps on average, at most " +
            std::to_string(w.worst) + " (worst/mean " + decimal(w.worst / mean) + ")";
-}
-
-// How the figures per execution weigh the executions: a search counts each once, a sample as
-// often as it drew it. A wait depends on the order of independent steps too, which a
-// reduction explores in one order only: its worst waits are lower bounds.
-std::string weighting_text(const std::string& strategy) {
-    if (strategy.starts_with("random") || strategy.starts_with("pct"))
-        return "per execution sampled, as often as " + strategy.substr(0, strategy.find(',')) +
-               " drew it";
-    if (strategy.find("dpor") != std::string::npos)
-        return "per execution, one per class of interleavings: worst waits are lower bounds "
-               "(dfs tries every order)";
-    return "per execution, every interleaving within the bound counted once";
 }
 
 std::string preemptions_and_steps(std::uint32_t preemptions, std::uint32_t steps) {

@@ -138,6 +138,13 @@ std::string sizes_text(const std::vector<std::pair<std::string, int>>& parameter
 std::string format_summary(const Summary& summary);
 // "invariant", "final check", "check": a property's kind as the summary names it.
 std::string property_kind_text(PropertyKind kind);
+// "3.67": a figure of the summary, two decimals.
+std::string decimal(double x);
+// part / whole, 0 when whole is.
+double ratio(std::uint64_t part, std::uint64_t whole);
+// How a run of `strategy` (as Summary::strategy names it) weighs its executions in the
+// figures per execution: the summary's `figures` row.
+std::string weighting_text(const std::string& strategy);
 // ", fsync waits at most 13 steps (--max-wait)" for each latency bound; "" for none.
 std::string wait_bounds_text(const std::vector<WaitBound>& bounds);
 // What a property's count means when it undermines the verdict, else empty: "NEVER

@@ -90,3 +90,17 @@ TEST(ModelRegistry, variants_and_sizes_must_be_declared_once_and_within_range) {
     p.setup = nullptr;
     CHECK_TRUE(mentions(model_problems({p}), "has no setup"));
 }
+
+TEST(ModelRegistry, every_shipped_protocol_declares_its_before_and_after_for_compare) {
+    for (const Protocol& p : protocol_models())
+        CHECK_TEXT(p.comparison.has_value(), p.name.c_str());
+}
+
+TEST(ModelRegistry, a_comparison_must_name_variants_and_a_search_that_measures_waits) {
+    Protocol p = model("refcache");
+    p.comparison = Comparison{.before = "only", .after = "gone"};
+    CHECK_TRUE(mentions(model_problems({p}), "comparison: no variant 'gone'"));
+
+    p.comparison = Comparison{.before = "only", .after = "only", .strategy = "dpor"};
+    CHECK_TRUE(mentions(model_problems({p}), "comparison: strategy 'dpor' is not dfs, random"));
+}

@@ -1,0 +1,134 @@
+// `lockcheck compare`: two variants side by side at the same sizes and bounds, on the shipped
+// models whose figures the other tests pin (rename-pin under dfs: fsync waits 15 steps at worst
+// with log_mutex around the pin, 13 with the bare atomic), its marks, its files and its exit
+// codes.
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "harness.hpp"
+#include "lockcheck_binary.hpp"
+#include "temp_files.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace lockcheck;
+using namespace lockcheck::testing;
+
+namespace {
+
+// The row of `figure` under `subject` in a printed table (its subject, or an indented row
+// after it), as "15 13 better": its cells after the figure, one space apart.
+std::string row_of(const std::string& table, const std::string& subject,
+                   const std::string& figure) {
+    const std::size_t start = table.find("\n" + subject + " ");
+    if (start == std::string::npos) return "no " + subject;
+    std::size_t at = table.find(" " + figure + "  ", start);
+    if (at == std::string::npos) return "no " + figure;
+    at += figure.size() + 1;
+    const std::string line = table.substr(at, table.find('\n', at) - at);
+    return std::regex_replace(std::regex_replace(line, std::regex("^ +"), ""), std::regex(" {2,}"),
+                              " ");
+}
+
+} // namespace
+
+TEST_GROUP(Compare){};
+
+TEST(Compare, runs_the_declared_pair_with_its_strategy_and_marks_a_better_worst_wait) {
+    const Run run = run_lockcheck({"compare", "rename-pin", "--no-timing"});
+    CHECK_EQUAL(0, run.exit_code);
+    CHECK_TEXT(contains(run.out, "== lockcheck compare: rename-pin, log-mutex -> atomic =="),
+               run.out.c_str());
+    CHECK_TEXT(contains(run.out, "strategy    dfs\n"), run.out.c_str());
+    CHECK_EQUAL(std::string("verified verified"), row_of(run.out, "verdict", ""));
+    CHECK_EQUAL(std::string("1302 1358"), row_of(run.out, "executions", ""));
+    CHECK_EQUAL(std::string("15 13 better"), row_of(run.out, "fsync", "worst wait"));
+    CHECK_EQUAL(std::string("5.74 3.67"), row_of(run.out, "fsync", "mean wait"));
+    CHECK_EQUAL(std::string("1.23 1.19"), row_of(run.out, "log_mutex", "sleeps"));
+}
+
+TEST(Compare, an_unsafe_after_exits_1_with_the_verdict_marked_and_its_replay_line) {
+    const Run run = run_lockcheck({"compare", "buffered-write"});
+    CHECK_EQUAL(1, run.exit_code);
+    CHECK_EQUAL(std::string("verified violation changed"), row_of(run.out, "verdict", ""));
+    CHECK_TEXT(contains(run.out, "unlocked is unsafe: VIOLATION (check-failed)"), run.out.c_str());
+    CHECK_TEXT(contains(run.out, "replay: lockcheck buffered-write --variant unlocked"),
+               run.out.c_str());
+}
+
+TEST(Compare, fail_if_worse_exits_1_only_when_that_operation_waits_longer_after) {
+    const std::vector<std::string> reversed = {"compare", "rename-pin", "--variant",
+                                               "atomic",  "--variant",  "log-mutex"};
+    std::vector<std::string> failing = reversed;
+    failing.insert(failing.end(), {"--fail-if-worse", "fsync"});
+    const Run worse = run_lockcheck(failing);
+    CHECK_EQUAL(1, worse.exit_code);
+    CHECK_EQUAL(std::string("13 15 worse"), row_of(worse.out, "fsync", "worst wait"));
+    CHECK_TEXT(contains(worse.out, "fsync waits longer in log-mutex (--fail-if-worse fsync)"),
+               worse.out.c_str());
+    CHECK_EQUAL(0, run_lockcheck(reversed).exit_code);
+    // rename's worst wait is 3 on both sides: not worse.
+    CHECK_EQUAL(0, run_lockcheck({"compare", "rename-pin", "--fail-if-worse", "rename"}).exit_code);
+}
+
+TEST(Compare, a_lock_contended_only_after_the_change_is_new_contention) {
+    const Run run = run_lockcheck(
+        {"compare", "cil-push", "--variant", "percpu", "--variant", "global", "--no-timing"});
+    CHECK_EQUAL(0, run.exit_code);
+    CHECK_EQUAL(std::string("- 2.00 only after"), row_of(run.out, "xc_cil_lock", "acquisitions"));
+    CHECK_EQUAL(std::string("- 32.9 % new contention"),
+                row_of(run.out, "xc_cil_lock", "contended"));
+}
+
+TEST(Compare, log_during_commit_shows_the_patch_cutting_fsyncs_wait) {
+    const Run run = run_lockcheck({"compare", "log-during-commit", "--no-timing"});
+    CHECK_EQUAL(0, run.exit_code);
+    CHECK_TEXT(contains(run.out, "strategy    random, seed 1\n"), run.out.c_str());
+    CHECK_EQUAL(std::string("27 18 better"), row_of(run.out, "fsync", "worst wait"));
+    CHECK_EQUAL(std::string("6.32 4.25"), row_of(run.out, "fsync", "mean wait"));
+    CHECK_EQUAL(std::string("0.38 0.02"), row_of(run.out, "tree_log_mutex", "sleeps"));
+}
+
+TEST(Compare, the_json_document_and_the_report_directory_hold_both_runs) {
+    const TempDir dir;
+    const std::string json = dir / "compare.json";
+    const Run run = run_lockcheck({"compare", "rename-pin", "--no-timing", "--json", json,
+                                   "--report", dir / "report", "--fail-if-worse", "fsync"});
+    CHECK_EQUAL(0, run.exit_code);
+    const std::string text = read_file(json);
+    CHECK_TEXT(contains(text, "\"schema\": \"lockcheck-compare\""), text.c_str());
+    CHECK_TEXT(contains(text, "\"figure\": \"worst wait\",\n      \"before\": \"15\",\n      "
+                              "\"after\": \"13\",\n      \"before_value\": 15.0,\n      "
+                              "\"after_value\": 13.0,\n      \"mark\": \"better\""),
+               text.c_str());
+    CHECK_TEXT(contains(text, "\"worse\": []"), text.c_str());
+    keep_for_schema_check(json);
+    CHECK_EQUAL(std::string("atomic index.html log-mutex "), dir.listing("report"));
+    CHECK_EQUAL(std::string("index.html worst-wait.svg "), dir.listing("report/atomic"));
+    const std::string index = read_file(dir / "report/index.html");
+    CHECK_TEXT(contains(index, "<img src=\"log-mutex/worst-wait.svg\""), index.c_str());
+    CHECK_TEXT(contains(index, "<img src=\"atomic/worst-wait.svg\""), index.c_str());
+    CHECK_TEXT(contains(index, "where fsync waited longest"), index.c_str());
+}
+
+TEST(Compare, bad_input_exits_2_with_one_line) {
+    const std::vector<std::vector<std::string>> bad = {
+        {"compare"},
+        {"compare", "no-such-model"},
+        {"compare", "rename-pin", "--variant", "atomic"},
+        {"compare", "rename-pin", "--variant", "atomic", "--variant", "atomic"},
+        {"compare", "rename-pin", "--variant", "atomic", "--variant", "nope"},
+        {"compare", "rename-pin", "--strategy", "dpor"},
+        {"compare", "rename-pin", "--trace", "x.svg"},
+        {"compare", "rename-pin", "--replay", "0.1"},
+        {"compare", "rename-pin", "--fail-if-worse", "fsinc"},
+        {"compare", "rename-pin", "--fail-if-worse"},
+        {"compare", "rename-pin", "--renames", "99"},
+    };
+    for (const auto& args : bad) {
+        const Run run = run_lockcheck(args);
+        CHECK_EQUAL_TEXT(2, run.exit_code, args.back().c_str());
+        CHECK_TEXT(is_one_line(run.err), run.err.c_str());
+    }
+}
