@@ -59,7 +59,10 @@ bool request_of(const RunReport& report, unsigned index, CheckRequest& r, std::s
     r.options.lockdep = report.summary.lockdep;
     r.options.races = report.summary.races;
     for (const PropertyStats& p : report.summary.stats.properties)
-        if (!p.checked) r.options.unchecked.push_back(p.name);
+        if (!p.checked && p.kind != PropertyKind::wait_bound) r.options.unchecked.push_back(p.name);
+    // And its --max-wait bounds (a model's own max_wait() comes with the model).
+    for (const WaitBound& b : report.summary.stats.wait_bounds)
+        if (!b.declared) r.options.wait_bounds.push_back(b);
     r.replay = report.counterexamples[index - 1].schedule;
     return true;
 }

@@ -156,3 +156,14 @@ TEST(WaitBounds, the_json_report_carries_the_bounds_and_the_violation_kind) {
                text.c_str());
     keep_for_schema_check(json);
 }
+
+TEST(WaitBounds, a_saved_wait_bound_counterexample_replays_with_its_bound) {
+    const TempDir dir;
+    const std::string json = dir / "wait-bound.json";
+    CHECK_EQUAL(1, run_lockcheck({"rename-pin", "--variant", "log-mutex", "--max-wait", "fsync=14",
+                                  "-q", "--json", json})
+                       .exit_code);
+    const Run replayed = run_lockcheck({"replay", json});
+    CHECK_EQUAL(1, replayed.exit_code);
+    CHECK_TEXT(contains(replayed.out, "VIOLATION (wait-bound)"), replayed.out.c_str());
+}
