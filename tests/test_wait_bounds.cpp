@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+#include <sstream>
+
+#include "cli/check_command.hpp"
 #include "harness.hpp"
 #include "lockcheck_binary.hpp"
 #include "temp_files.hpp"
@@ -53,9 +56,59 @@ const PropertyStats& bound_property(const SearchResult& r) {
     return *it;
 }
 
+// A model that bounds a's wait itself, with a verdict per variant: b holds m over `writes`
+// writes, so that a waits writes + 1 steps at worst.
+Protocol bounded_model() {
+    return Protocol{
+        .name = "bounded",
+        .summary = "a waits for b's writes under m, within max_wait(\"a\", 3)",
+        .variants = {{"two-writes", "a waits 3 steps at worst", Expectation::verified()},
+                     {"three-writes", "a waits 4 steps at worst",
+                      Expectation::violation(ViolationKind::wait_bound, "a")}},
+        .setup = [](std::size_t variant, const ParameterValues&) {
+            auto& s = this_execution().make<State>();
+            max_wait("a", 3);
+            spawn("a", [&s] {
+                op a("a");
+                mutex_lock(&s.m);
+                mutex_unlock(&s.m);
+            });
+            spawn("b", [&s, variant] {
+                mutex_lock(&s.m);
+                for (std::size_t i = 0; i < variant + 2; ++i)
+                    WRITE_ONCE(s.x, static_cast<int>(i));
+                mutex_unlock(&s.m);
+            });
+        }};
+}
+
 } // namespace
 
 TEST_GROUP(WaitBounds){};
+
+TEST(WaitBounds, a_model_that_declares_a_bound_is_searched_by_dfs_and_judged_per_variant) {
+    const Protocol model = bounded_model();
+    for (std::size_t variant = 0; variant < model.variants.size(); ++variant) {
+        cli::CheckRequest r;
+        r.protocol = &model;
+        r.variant = variant;
+        r.search.search = kDefaultSearch;
+        std::string error;
+        CHECK_TRUE(cli::choose_wait_search(r, false, error));
+        CHECK_TRUE(r.search.search == Search::dfs);
+        std::ostringstream out;
+        const RunReport report = cli::search(r, out);
+        CHECK_TEXT(report.summary.judgement->agreement == Agreement::as_declared,
+                   report.summary.judgement->text.c_str());
+        CHECK_TRUE(report.summary.stats.wait_bounds.front().declared);
+    }
+    cli::CheckRequest r;
+    r.protocol = &model;
+    r.search.search = Search::dpor;
+    std::string error;
+    CHECK_FALSE(cli::choose_wait_search(r, true, error));
+    CHECK_TEXT(contains(error, "--strategy dpor cannot check a wait bound"), error.c_str());
+}
 
 TEST(WaitBounds, a_wait_over_the_bound_is_a_violation_naming_the_operation_and_its_wait) {
     const SearchResult r = check_model([] { a_and_b(-1); }, Search::dfs, bounded(2));
