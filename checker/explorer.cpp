@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <set>
 
 #include "scheduler/enum_names.hpp"
@@ -163,6 +164,36 @@ ProgressReport search_progress(const SearchResult& result, const Strategy& strat
 
 } // namespace
 
+namespace {
+
+// After a search that ran every execution it was to run: each operation whose worst wait is
+// more than its bound times its mean is a finding, shown by the execution of that worst wait.
+void check_wait_ratios(const std::vector<WaitRatio>& ratios, SearchResult& result) {
+    result.stats.wait_ratios = ratios;
+    for (const WaitRatio& bound : ratios)
+        for (const OpWaits& w : result.stats.ops) {
+            if (w.op != bound.op || w.total == 0) continue;
+            const double mean = static_cast<double>(w.total) / static_cast<double>(w.count);
+            const double ratio = w.worst / mean;
+            if (ratio <= bound.ratio) continue;
+            char text[160];
+            std::snprintf(text, sizeof text,
+                          "worst %u steps, mean %.2f steps: %.2f times (--max-wait-ratio %s=%g)",
+                          w.worst, mean, ratio, w.op.c_str(), bound.ratio);
+            Violation v;
+            v.kind = ViolationKind::wait_bound;
+            v.property = w.op;
+            char message[96];
+            std::snprintf(message, sizeof message, " waited more than %g times its mean at worst",
+                          bound.ratio);
+            v.message = w.op + message;
+            v.details = {text};
+            result.findings.push_back(Finding{std::move(v), w.worst_schedule, true});
+        }
+}
+
+} // namespace
+
 SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions& options) {
     const auto start = std::chrono::steady_clock::now();
     StackPool stacks(options.stack_size);
@@ -180,7 +211,10 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
             result.findings.push_back(Finding{v, Schedule(ex.schedule().begin(), cut)});
         });
         if (out.violation && !options.keep_going) break;
-        if (!strategy.next_execution()) break;
+        if (!strategy.next_execution()) {
+            check_wait_ratios(options.wait_ratios, result);
+            break;
+        }
         if (options.progress && pacer.tick())
             options.progress->show(search_progress(result, strategy, options, pacer.seconds()));
         // Limits cut a search short only when there was more to run.

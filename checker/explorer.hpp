@@ -19,6 +19,14 @@ namespace lockcheck {
 // Builds one execution's state and tasks (a protocol's set-up with its variant and sizes).
 using Setup = std::function<void()>;
 
+// --max-wait-ratio OP=R: an operation's worst wait may be at most R times its mean wait over
+// the whole search (dbench's MaxLat/AvgLat). A property of the search, not of one execution:
+// evaluated once a search has run every execution it was to run.
+struct WaitRatio {
+    std::string op;
+    double ratio = 0;
+};
+
 struct CheckOptions {
     std::uint32_t depth = 200;
     bool keep_going = false;             // collect every distinct violation
@@ -36,6 +44,7 @@ struct CheckOptions {
     bool races = true;
     std::vector<std::string> unchecked;
     std::vector<WaitBound> wait_bounds; // --max-wait
+    std::vector<WaitRatio> wait_ratios; // --max-wait-ratio
 
     // The limits of one execution of at most `steps` steps. With keep_going it goes on past
     // the violations the kernel survives, so that each one's later steps are checked too,
@@ -57,6 +66,9 @@ struct CheckOptions {
 struct Finding {
     Violation violation;
     Schedule schedule; // replays it
+    // A violation of the search as a whole (--max-wait-ratio): the schedule is the execution
+    // that shows it (the operation's worst wait), which alone does not reproduce it.
+    bool of_search = false;
 };
 
 // A lock's hold times over the whole search, by object (the same in every execution).
@@ -137,8 +149,10 @@ struct SearchStats {
     // Every property the model states: its invariants and final checks in the order
     // registered, then each check() in the order first reached.
     std::vector<PropertyStats> properties;
-    // The latency bounds checked (--max-wait's, then the model's own), each also a property.
+    // The latency bounds checked (--max-wait's, then the model's own), each also a property,
+    // and the bounds on worst/mean waits (--max-wait-ratio).
     std::vector<WaitBound> wait_bounds;
+    std::vector<WaitRatio> wait_ratios;
 
     // Adds one finished execution (before it is destroyed).
     void add(const Execution& ex, const Outcome& out);

@@ -107,9 +107,31 @@ Minimized minimize_finding(const CheckRequest& r, const Finding& found,
 // Prints a violation with the trace that leads to it, replayed in full detail: the smallest
 // counterexample of its property unless minimizing is off. Adds it to the report and returns
 // its size.
+// A violation of the whole search (--max-wait-ratio), with the execution of the operation's
+// worst wait, its waited steps marked: not minimized, as no one execution reproduces it.
+CounterexampleSize print_search_finding(const CheckRequest& r, const Finding& found,
+                                        RunReport& report, std::ostream& out) {
+    ReplayResult rr = replay(setup_of(r), found.schedule, r.options);
+    CounterexampleSize size;
+    size.preemptions = size.found_preemptions = rr.trace.preemptions();
+    size.steps = size.found_steps = rr.outcome.steps;
+    const OpSpan* span = worst_span(rr.trace, found.violation.property);
+    Finding f = found;
+    if (span) f.violation.step = span->ended_at; // where the worst wait ended
+    out << format_violation(f.violation) << "the execution of that worst wait:\n"
+        << format_trace(rr.trace, r.colour, r.locations, r.files.full_trace, r.columns, span)
+        << (span ? format_wait(rr.trace, *span) : "");
+    const std::string command = replay_command(r, found.schedule);
+    out << "replay (the worst wait; the bound is on the whole search): " << command << "\n\n";
+    report.counterexamples.push_back(
+        Counterexample{f.violation, f.schedule, std::move(rr.trace), command});
+    return size;
+}
+
 CounterexampleSize print_finding(const CheckRequest& r, const Finding& found, std::size_t index,
                                  std::size_t count, MinimizeClock& clock, RunReport& report,
                                  std::ostream& out) {
+    if (found.of_search) return print_search_finding(r, found, report, out);
     ReplayResult rr = replay(setup_of(r), found.schedule, r.options, &found.violation);
     CounterexampleSize size;
     size.preemptions = size.found_preemptions = rr.trace.preemptions();
@@ -260,34 +282,78 @@ bool select_properties(CheckRequest& r, std::string& error) {
     return unchecked_properties(r.properties, declared, r.options.unchecked, error);
 }
 
-bool parse_max_waits(const std::vector<std::string>& given, std::vector<WaitBound>& bounds,
-                     std::string& error) {
-    bounds.clear();
-    for (const std::string& text : given) {
-        const std::size_t equals = text.rfind('=');
-        unsigned steps = 0;
-        const char* end = text.data() + text.size();
-        const char* digits = equals == std::string::npos ? end : text.data() + equals + 1;
-        const auto [ptr, ec] = std::from_chars(digits, end, steps);
-        if (equals == std::string::npos || equals == 0 || digits == end || ec != std::errc() ||
-            ptr != end || steps > kMaxDepth) {
-            error = "--max-wait: '" + text + "' is not OP=STEPS (an operation's name, and the " +
-                    "steps it may wait, from 0 to " + std::to_string(kMaxDepth) + ")";
-            return false;
+namespace {
+
+// "fsync=13" into its operation and the number after '=', which `parse` reads (false: not
+// one); false with a one-line reason naming `option` and `what` the number is.
+template <class Number, class Parse>
+bool operation_and_number(const std::string& option, const std::string& text, const char* what,
+                          Parse parse, std::string& op, Number& number, std::string& error) {
+    const std::size_t equals = text.rfind('=');
+    const char* end = text.data() + text.size();
+    const char* digits = equals == std::string::npos ? end : text.data() + equals + 1;
+    if (equals == std::string::npos || equals == 0 || digits == end ||
+        !parse(digits, end, number)) {
+        error = option + ": '" + text + "' is not OP=" + what;
+        return false;
+    }
+    op = text.substr(0, equals);
+    return true;
+}
+
+template <class Bound>
+bool bounded_twice(const std::string& option, const std::vector<Bound>& bounds,
+                   const std::string& op, std::string& error) {
+    for (const Bound& b : bounds)
+        if (b.op == op) {
+            error = option + ": " + op + " is bounded twice";
+            return true;
         }
-        std::string op = text.substr(0, equals);
-        for (const WaitBound& b : bounds)
-            if (b.op == op) {
-                error = "--max-wait: " + op + " is bounded twice";
-                return false;
-            }
-        bounds.push_back(WaitBound{std::move(op), steps, false});
+    return false;
+}
+
+} // namespace
+
+bool parse_wait_bounds(const std::vector<std::string>& max_waits,
+                       const std::vector<std::string>& max_ratios, CheckOptions& options,
+                       std::string& error) {
+    options.wait_bounds.clear();
+    options.wait_ratios.clear();
+    const auto steps = [](const char* first, const char* last, unsigned& value) {
+        const auto [ptr, ec] = std::from_chars(first, last, value);
+        return ec == std::errc() && ptr == last && value <= kMaxDepth;
+    };
+    for (const std::string& text : max_waits) {
+        std::string op;
+        unsigned value = 0;
+        const std::string what = "STEPS (an operation's name, and the steps it may wait, from 0 "
+                                 "to " +
+                                 std::to_string(kMaxDepth) + ")";
+        if (!operation_and_number("--max-wait", text, what.c_str(), steps, op, value, error) ||
+            bounded_twice("--max-wait", options.wait_bounds, op, error))
+            return false;
+        options.wait_bounds.push_back(WaitBound{std::move(op), value, false});
+    }
+    const auto ratio = [](const char* first, const char* last, double& value) {
+        const auto [ptr, ec] = std::from_chars(first, last, value);
+        return ec == std::errc() && ptr == last && value >= 1 && value <= 1e6;
+    };
+    for (const std::string& text : max_ratios) {
+        std::string op;
+        double value = 0;
+        if (!operation_and_number("--max-wait-ratio", text,
+                                  "RATIO (an operation's name, and how many times its mean wait "
+                                  "its worst may be, from 1)",
+                                  ratio, op, value, error) ||
+            bounded_twice("--max-wait-ratio", options.wait_ratios, op, error))
+            return false;
+        options.wait_ratios.push_back(WaitRatio{std::move(op), value});
     }
     return true;
 }
 
 bool choose_wait_search(CheckRequest& r, bool strategy_given, std::string& error) {
-    bool bounded = !r.options.wait_bounds.empty();
+    bool bounded = !r.options.wait_bounds.empty() || !r.options.wait_ratios.empty();
     if (!bounded)
         for (const PropertyStats& p : declared_properties(setup_of(r), r.options))
             bounded = bounded || p.kind == PropertyKind::wait_bound;

@@ -73,9 +73,11 @@ Setup setup_of(const CheckRequest& request);
 // set-up, no task) into request.options.unchecked. False with a one-line reason in `error`.
 bool select_properties(CheckRequest& request, std::string& error);
 
-// --max-wait OP=K, repeatable, into `bounds`; false with a one-line reason in `error`.
-bool parse_max_waits(const std::vector<std::string>& given, std::vector<WaitBound>& bounds,
-                     std::string& error);
+// --max-wait OP=K and --max-wait-ratio OP=R, each repeatable, into options.wait_bounds and
+// options.wait_ratios; false with a one-line reason in `error`.
+bool parse_wait_bounds(const std::vector<std::string>& max_waits,
+                       const std::vector<std::string>& max_ratios, CheckOptions& options,
+                       std::string& error);
 // Waits depend on the order of independent steps, which a partial-order reduction does not
 // explore: a run that bounds waits (--max-wait, or the model's own max_wait()) searches with
 // dfs unless a strategy is given, and refuses dpor. False with a one-line reason in `error`.

@@ -357,7 +357,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     std::deque<bool> quiet(protocols.size()); // a vector<bool> has no bool& to bind
     std::deque<bool> no_pager(protocols.size());
     std::vector<std::optional<unsigned>> preemptions(protocols.size());
-    std::vector<std::vector<std::string>> max_waits(protocols.size());
+    std::vector<std::vector<std::string>> max_waits(protocols.size()), max_ratios(protocols.size());
     for (std::size_t i = 0; i < protocols.size(); ++i) {
         const lc::Protocol& p = protocols[i];
         lc::cli::CheckRequest& r = requests[i];
@@ -452,6 +452,11 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
                         "than K steps (repeatable; the search is then dfs by default, never "
                         "dpor)")
             ->type_name("OP=K")
+            ->allow_extra_args(false);
+        sub->add_option("--max-wait-ratio", max_ratios[i],
+                        "a violation when OP's worst wait is more than R times its mean wait "
+                        "over the whole search (dbench's MaxLat/AvgLat; repeatable)")
+            ->type_name("OP=R")
             ->allow_extra_args(false);
         sub->add_option("--stack-size", stack_kib[i], "stack of each task fiber, in KiB")
             ->check(CLI::Range(16u, 65536u))
@@ -614,7 +619,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
                 !ignored.empty())
                 return usage_error(ignored);
             if (std::string error;
-                !lc::cli::parse_max_waits(max_waits[i], c.run.options.wait_bounds, error))
+                !lc::cli::parse_wait_bounds(max_waits[i], max_ratios[i], c.run.options, error))
                 return usage_error(error);
             if (!minimize_time[i].empty()) {
                 std::string error;
@@ -660,7 +665,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
                 return usage_error(error);
         }
         if (std::string error;
-            !lc::cli::parse_max_waits(max_waits[i], r.options.wait_bounds, error))
+            !lc::cli::parse_wait_bounds(max_waits[i], max_ratios[i], r.options, error))
             return usage_error(error);
         try {
             // The property names are checked against the model's set-up (no task runs).

@@ -107,7 +107,7 @@ std::string run_table(const RunReport& report) {
     rows.emplace_back("bound", s.bound);
     rows.emplace_back("checks", std::string("lockdep ") + (s.lockdep ? "on" : "off") +
                                     ", data races " + (s.races ? "on" : "off") +
-                                    wait_bounds_text(s.stats.wait_bounds));
+                                    wait_bounds_text(s.stats.wait_bounds, s.stats.wait_ratios));
     rows.emplace_back("verdict", verdict(s));
     rows.emplace_back("lockcheck", kLockcheckVersion);
     std::string html = "<table class=\"run\">\n";

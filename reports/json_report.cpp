@@ -44,6 +44,9 @@ Json stats_json(const SearchStats& s) {
     Json wait_bounds = Json::array();
     for (const WaitBound& b : s.wait_bounds)
         wait_bounds.push_back(Json{{"op", b.op}, {"steps", b.steps}, {"declared", b.declared}});
+    Json wait_ratios = Json::array();
+    for (const WaitRatio& r : s.wait_ratios)
+        wait_ratios.push_back(Json{{"op", r.op}, {"ratio", r.ratio}});
     Json full_tables = Json::array();
     for (const FullTable& f : s.full_tables)
         full_tables.push_back(
@@ -71,6 +74,7 @@ Json stats_json(const SearchStats& s) {
                 {"holds", std::move(holds)},
                 {"ops", std::move(ops)},
                 {"wait_bounds", std::move(wait_bounds)},
+                {"wait_ratios", std::move(wait_ratios)},
                 {"properties", std::move(properties)}};
 }
 
@@ -295,6 +299,10 @@ SearchStats read_stats(const Value& v) {
         for (const Value& b : v["wait_bounds"].elements())
             s.wait_bounds.push_back(WaitBound{b["op"].string(), b["steps"].count<std::uint32_t>(),
                                               b["declared"].boolean()});
+    // Added in version 1.7.
+    if (v.has("wait_ratios"))
+        for (const Value& r : v["wait_ratios"].elements())
+            s.wait_ratios.push_back(WaitRatio{r["op"].string(), r["ratio"].number()});
     // Added in version 1.3.
     if (v.has("properties"))
         for (const Value& p : v["properties"].elements()) {

@@ -345,11 +345,18 @@ std::string property_kind_text(PropertyKind kind) {
     return std::string(property_kind_name(kind));
 }
 
-std::string wait_bounds_text(const std::vector<WaitBound>& bounds) {
+std::string wait_bounds_text(const std::vector<WaitBound>& bounds,
+                             const std::vector<WaitRatio>& ratios) {
     std::string text;
     for (const WaitBound& b : bounds)
         text += ", " + b.op + " waits at most " + std::to_string(b.steps) + " steps (" +
                 (b.declared ? "max_wait() in the model" : "--max-wait") + ")";
+    for (const WaitRatio& r : ratios) {
+        char ratio[32];
+        std::snprintf(ratio, sizeof ratio, "%g", r.ratio);
+        text +=
+            ", " + r.op + "'s worst wait at most " + ratio + " times its mean (--max-wait-ratio)";
+    }
     return text;
 }
 
@@ -394,7 +401,8 @@ std::string property_text(const PropertyStats& p) {
 // property classes a user can switch off, and the latency bounds.
 std::string checks_text(const Summary& s) {
     return std::string("lockdep ") + (s.lockdep ? "on" : "off (--no-lockdep)") + ", data races " +
-           (s.races ? "on" : "off (--no-races)") + wait_bounds_text(s.stats.wait_bounds);
+           (s.races ? "on" : "off (--no-races)") +
+           wait_bounds_text(s.stats.wait_bounds, s.stats.wait_ratios);
 }
 
 } // namespace

@@ -145,8 +145,10 @@ double ratio(std::uint64_t part, std::uint64_t whole);
 // How a run of `strategy` (as Summary::strategy names it) weighs its executions in the
 // figures per execution: the summary's `figures` row.
 std::string weighting_text(const std::string& strategy);
-// ", fsync waits at most 13 steps (--max-wait)" for each latency bound; "" for none.
-std::string wait_bounds_text(const std::vector<WaitBound>& bounds);
+// ", fsync waits at most 13 steps (--max-wait)" for each latency bound, and the same for each
+// bound on worst/mean; "" for none.
+std::string wait_bounds_text(const std::vector<WaitBound>& bounds,
+                             const std::vector<WaitRatio>& ratios);
 // What a property's count means when it undermines the verdict, else empty: "NEVER
 // EVALUATED (...)", or a check() always evaluated right after its task released a lock.
 std::string property_note(const PropertyStats& property);

@@ -220,3 +220,46 @@ TEST(WaitBounds, a_saved_wait_bound_counterexample_replays_with_its_bound) {
     CHECK_EQUAL(1, replayed.exit_code);
     CHECK_TEXT(contains(replayed.out, "VIOLATION (wait-bound)"), replayed.out.c_str());
 }
+
+TEST(WaitBounds, a_worst_wait_over_its_ratio_to_the_mean_is_a_finding_of_the_whole_search) {
+    // a waits 0 steps when it locks first and 3 when b does: mean 1.5, worst/mean 2.
+    CheckOptions options;
+    options.wait_ratios = {WaitRatio{"a", 1.9}};
+    const SearchResult over = check_model([] { a_and_b(-1); }, Search::dfs, options);
+    CHECK_EQUAL(1u, over.findings.size());
+    const Finding& f = over.findings.front();
+    CHECK_TRUE(f.of_search);
+    CHECK_EQUAL(ViolationKind::wait_bound, f.violation.kind);
+    CHECK_EQUAL(std::string("a waited more than 1.9 times its mean at worst"), f.violation.message);
+    CHECK_EQUAL(std::string("worst 3 steps, mean 1.50 steps: 2.00 times (--max-wait-ratio a=1.9)"),
+                f.violation.details.front());
+    CHECK_EQUAL(format_schedule(over.stats.ops.front().worst_schedule),
+                format_schedule(f.schedule));
+
+    options.wait_ratios = {WaitRatio{"a", 2}};
+    expect_verified(check_model([] { a_and_b(-1); }, Search::dfs, options));
+}
+
+TEST(WaitBounds, max_wait_ratio_from_the_command_line_shows_the_worst_wait_that_breaks_it) {
+    const Run over = run_lockcheck(
+        {"rename-pin", "--variant", "log-mutex", "--max-wait-ratio", "fsync=2.5", "-q"});
+    CHECK_EQUAL(1, over.exit_code);
+    CHECK_TEXT(contains(over.out, "VIOLATION (wait-bound) at step 28: fsync waited more than 2.5 "
+                                  "times its mean at worst\n  worst 15 steps, mean 5.74 steps: "
+                                  "2.61 times (--max-wait-ratio fsync=2.5)\n"),
+               over.out.c_str());
+    CHECK_TEXT(contains(over.out, "fsync0 waited 15 steps, marked ~"), over.out.c_str());
+    const Run holds = run_lockcheck(
+        {"rename-pin", "--variant", "log-mutex", "--max-wait-ratio", "fsync=2.7", "-q"});
+    CHECK_EQUAL(0, holds.exit_code);
+    CHECK_TEXT(contains(holds.out, "fsync's worst wait at most 2.7 times its mean"),
+               holds.out.c_str());
+    for (const char* bad : {"fsync=0.5", "fsync=x", "=2"}) {
+        const Run run = run_lockcheck({"rename-pin", "--max-wait-ratio", bad});
+        CHECK_EQUAL(2, run.exit_code);
+        CHECK_TEXT(is_one_line(run.err), run.err.c_str());
+    }
+    CHECK_EQUAL(2,
+                run_lockcheck({"rename-pin", "--max-wait-ratio", "fsync=2", "--strategy", "dpor"})
+                    .exit_code);
+}
