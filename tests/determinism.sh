@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Same input, same output: runs every model (its default variant and its first variant declared
-# broken) under every strategy, with and without --keep-going, twice each with --no-timing, and
-# requires byte-identical stdout, exit code, JSON and JUnit files.
+# broken) under every strategy, with and without --keep-going, and `compare` on every model,
+# twice each with --no-timing, and requires byte-identical stdout, exit code, JSON and JUnit
+# files.
 # Usage: determinism.sh LOCKCHECK_BINARY
 set -uo pipefail
 binary=$1
@@ -53,5 +54,25 @@ while read -r model variant; do
     done
   done
 done <<<"$variants"
+# compare_run N MODEL: a compare of the model's declared pair (a model without one: its error).
+compare_run() {
+  local n=$1
+  rm -rf "$dir/$n" && mkdir -p "$dir/$n"
+  "$binary" compare "$2" --no-timing -q --max-executions 2000 --json "$dir/compare.json" \
+    >"$dir/$n/out" 2>"$dir/$n/err"
+  echo $? >"$dir/$n/exit"
+  [[ -f $dir/compare.json ]] && mv "$dir/compare.json" "$dir/$n/"
+}
+
+for model in $(cut -d' ' -f1 <<<"$variants" | uniq); do
+  compare_run a "$model"
+  compare_run b "$model"
+  pairs=$((pairs + 1))
+  if ! diff -r "$dir/a" "$dir/b" >"$dir/diff"; then
+    echo "FAIL: lockcheck compare $model --no-timing differs between two runs:"
+    head -20 "$dir/diff"
+    failed=1
+  fi
+done
 echo "$pairs pairs of runs compared"
 exit $failed
