@@ -72,9 +72,17 @@ void SearchStats::add_contention(const Execution& ex) {
     for (const Object* obj : ex.objects()) {
         const LockStats& h = obj->lock_stats;
         if (h.acquisitions == 0 && h.sleeps == 0 && h.holds == 0) continue;
-        auto it = std::find_if(holds.begin(), holds.end(),
-                               [obj](const LockHolds& l) { return l.lock == obj->name(); });
+        // Set-up makes the same objects in the same order in every execution: the entry the
+        // object had the last time is tried first, and the names compared once.
+        const auto id = static_cast<std::size_t>(obj->id());
+        if (hold_of_object_.size() <= id) hold_of_object_.resize(id + 1, 0);
+        auto it = holds.begin() +
+                  static_cast<std::ptrdiff_t>(std::min(hold_of_object_[id], holds.size()));
+        if (it == holds.end() || it->lock != obj->name())
+            it = std::find_if(holds.begin(), holds.end(),
+                              [obj](const LockHolds& l) { return l.lock == obj->name(); });
         if (it == holds.end()) it = holds.insert(holds.end(), LockHolds{obj->name(), {}});
+        hold_of_object_[id] = static_cast<std::size_t>(it - holds.begin());
         it->stats.acquisitions += h.acquisitions;
         it->stats.contended += h.contended;
         it->stats.sleeps += h.sleeps;
@@ -83,9 +91,16 @@ void SearchStats::add_contention(const Execution& ex) {
         it->stats.longest = std::max(it->stats.longest, h.longest);
     }
     for (const OpWait& w : ex.op_waits()) {
-        auto it =
-            std::find_if(ops.begin(), ops.end(), [&w](const OpWaits& o) { return o.op == w.name; });
+        // By the literal's address first: every execution names its operations with the same
+        // string literals, so the text is compared only the first time.
+        auto it = ops.begin();
+        while (it != ops.end() &&
+               op_literals_[static_cast<std::size_t>(it - ops.begin())] != w.name &&
+               it->op != w.name)
+            ++it;
         if (it == ops.end()) it = ops.insert(ops.end(), OpWaits{w.name, 0, 0, 0, {}});
+        op_literals_.resize(ops.size());
+        op_literals_[static_cast<std::size_t>(it - ops.begin())] = w.name;
         if (it->count == 0 || w.worst > it->worst) {
             it->worst = w.worst;
             it->worst_schedule = ex.schedule();
@@ -130,6 +145,7 @@ void SearchStats::add(const Execution& ex, const Outcome& out) {
 }
 
 void SearchStats::add_wait_bounds(const Execution& ex) {
+    if (ex.wait_bounds().empty()) return;
     if (wait_bounds.empty()) wait_bounds = ex.wait_bounds();
     for (const WaitBound& b : ex.wait_bounds()) {
         PropertyStats& p = entry(properties, PropertyKind::wait_bound, b.op);

@@ -165,6 +165,8 @@ struct SearchStats {
 
   private:
     void add_contention(const Execution& ex);
+    std::vector<const char*> op_literals_;    // by ops index: the name's literal last met
+    std::vector<std::size_t> hold_of_object_; // by object id: its holds index last time
     void add_wait_bounds(const Execution& ex);
 };
 

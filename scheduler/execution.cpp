@@ -173,7 +173,7 @@ void Execution::run_final_checks() {
             fail(ViolationKind::final_check, c.name, "final check failed: " + c.name);
 }
 
-inline void Execution::finish_step() {
+[[gnu::always_inline]] inline void Execution::finish_step() {
     Task& t = *stepping_;
     const Object* const obj = step_obj_;
     stepping_ = nullptr;
@@ -418,8 +418,9 @@ void Execution::begin_op(const char* name) {
 void Execution::end_op(const char* name) {
     if (!running_ || unwinding_) return;
     Task& t = *running_;
-    if (t.open_count_ == 0 || (t.open_count_ <= Task::kOpenOps &&
-                               std::strcmp(t.open_ops_[t.open_count_ - 1].name, name) != 0))
+    if (t.open_count_ == 0 ||
+        (t.open_count_ <= Task::kOpenOps && t.open_ops_[t.open_count_ - 1].name != name &&
+         std::strcmp(t.open_ops_[t.open_count_ - 1].name, name) != 0))
         throw std::logic_error(std::string("op_end(\"") + name + "\") in " + t.name() + ": " +
                                (t.open_count_ ? std::string("the open operation is \"") +
                                                     t.open_ops_[t.open_count_ - 1].name + "\""
@@ -429,11 +430,17 @@ void Execution::end_op(const char* name) {
     if (t.open_count_-- > Task::kOpenOps) return; // never recorded: the table was full
     const OpenOp& open = t.open_ops_[t.open_count_];
     const auto waited = static_cast<std::uint32_t>(t.waited_ - open.waited_before);
-    auto w = std::find_if(op_waits_.begin(), op_waits_.end(), [name](const OpWait& w) {
+    const auto end = op_waits_.begin() + static_cast<std::ptrdiff_t>(op_wait_count_);
+    auto w = std::find_if(op_waits_.begin(), end, [name](const OpWait& w) {
         return w.name == name || std::strcmp(w.name, name) == 0;
     });
-    if (w == op_waits_.end()) w = op_waits_.insert(op_waits_.end(), OpWait{name});
-    w->record(waited);
+    if (w != end)
+        w->record(waited);
+    else if (op_wait_count_ < kOpWaits) {
+        op_waits_[op_wait_count_] = OpWait{name};
+        op_waits_[op_wait_count_++].record(waited);
+    } else
+        table_full("named operations of one execution (lockcheck::op)", kOpWaits, false);
     // Recorded first: the summary's figures count the instance that broke its bound too.
     if (!wait_bounds_.empty()) [[unlikely]]
         check_wait_bound(t, name, waited);

@@ -6,6 +6,7 @@
 // violation or a trace sink asks for it.
 #pragma once
 
+#include <array>
 #include <cassert>
 #include <csetjmp>
 #include <csignal>
@@ -13,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -288,7 +290,9 @@ class Execution {
     const std::vector<Property>& final_checks() const { return final_checks_; }
     const std::vector<CheckSite>& check_sites() const { return check_sites_; }
     // The waits of the named operations that finished, in the order first finished.
-    const std::vector<OpWait>& op_waits() const { return op_waits_; }
+    std::span<const OpWait> op_waits() const { return {op_waits_.data(), op_wait_count_}; }
+    // Distinct named operations one execution records; more fill the table (table_full()).
+    static constexpr std::size_t kOpWaits = 8;
     // The latency bounds checked: --max-wait's, then those the model declared.
     const std::vector<WaitBound>& wait_bounds() const { return wait_bounds_; }
     // With a trace sink, the objects the property that broke read (an invariant or a final
@@ -381,7 +385,9 @@ class Execution {
     template <class T> static constexpr char kLocalKey = 0; // its address names T
     std::vector<std::pair<const void*, void*>> locals_;
     Counters counters_;
-    std::vector<OpWait> op_waits_;
+    // In place: an execution allocates nothing for its operations.
+    std::array<OpWait, kOpWaits> op_waits_{};
+    std::size_t op_wait_count_ = 0;
     std::vector<WaitBound> wait_bounds_;
     RaceDetector races_;
     std::vector<Object*> objects_;
