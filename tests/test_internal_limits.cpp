@@ -160,3 +160,19 @@ TEST(InternalLimits, a_full_table_makes_the_summary_incomplete_and_names_it) {
     const Judgement j = judge(Expectation::verified(), {}, s);
     CHECK_EQUAL(std::string("incomplete"), std::string(agreement_name(j.agreement)));
 }
+
+TEST(InternalLimits, more_named_operations_than_an_execution_records_fill_a_table) {
+    static const char* const kNames[] = {"o1", "o2", "o3", "o4", "o5", "o6", "o7", "o8", "o9"};
+    const SearchResult r = check_model([] {
+        spawn("task", [] {
+            for (const char* name : kNames) {
+                op_begin(name);
+                op_end(name);
+            }
+        });
+    });
+    const FullTable& full = only_full_table(r);
+    CHECK_EQUAL(std::string("named operations of one execution (lockcheck::op)"), full.table);
+    CHECK_EQUAL(8u, full.capacity);
+    CHECK_EQUAL(8u, r.stats.ops.size()); // the ninth went unrecorded, and the run says so
+}
