@@ -132,3 +132,16 @@ TEST(Compare, bad_input_exits_2_with_one_line) {
         CHECK_TEXT(is_one_line(run.err), run.err.c_str());
     }
 }
+
+TEST(Compare, every_shipped_protocol_compares_its_declared_pair) {
+    for (const Protocol& p : protocol_models()) {
+        const Run run = run_lockcheck({"compare", p.name, "-q", "--no-timing"});
+        const bool unsafe_after =
+            p.variants[*p.find_variant(p.comparison->after)].expect.expects_violation;
+        CHECK_EQUAL_TEXT(unsafe_after ? 1 : 0, run.exit_code, (p.name + "\n" + run.out).c_str());
+        CHECK_TEXT(contains(run.out, "== lockcheck compare: " + p.name + ", " +
+                                         p.comparison->before + " -> " + p.comparison->after),
+                   run.out.c_str());
+        CHECK_TEXT(contains(run.out, " worst wait "), run.out.c_str());
+    }
+}
