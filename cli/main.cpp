@@ -525,6 +525,12 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) return app.exit(e);
+        // Two variants are what compare is for.
+        if (command[0] != '-' && !compare && lc::find_registered_model(command) &&
+            app.get_subcommand(command)->count("--variant") > 1)
+            return usage_error("--variant given twice: lockcheck " + command +
+                               " checks one variant; to run two side by side, lockcheck compare " +
+                               command + " --variant A --variant B");
         if (dynamic_cast<const CLI::ExtrasError*>(&e) && command[0] != '-')
             if (const std::string unknown = unknown_option(app.get_subcommand(command), argc, argv);
                 !unknown.empty())

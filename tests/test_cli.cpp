@@ -36,6 +36,8 @@ const BadInput kBadInputs[] = {
     {{"rename-pin", "--minimize-time", "0x"}, "--minimize-time: '0x'"},
     {{"rename-pin", "--minimize-time", "10"}, "--minimize-time: '10'"},
     {{"rename-pin", "--minimize-time", "5d"}, "--minimize-time: '5d'"},
+    {{"rename-pin", "--variant", "atomic", "--variant", "log-mutex"},
+     "to run two side by side, lockcheck compare rename-pin"},
 };
 
 std::string joined(const std::vector<std::string>& args) {
