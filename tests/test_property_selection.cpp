@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "harness.hpp"
 #include "lockcheck_binary.hpp"
 #include "temp_files.hpp"
 
@@ -13,10 +14,6 @@
 using namespace lockcheck::testing;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 // The words of the replay line as a POSIX shell splits them: single quotes keep a word whole,
 // a backslash escapes the next character (as in '\'').

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "harness.hpp"
 #include "lockcheck_binary.hpp"
 
 #include <CppUTest/TestHarness.h>
@@ -13,10 +14,6 @@
 using namespace lockcheck::testing;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 // The terminal's lines, without the carriage returns its line discipline adds.
 std::vector<std::string> lines_of(const std::string& text) {
