@@ -64,6 +64,12 @@ bool parse_property_kind(std::string_view name, PropertyKind& kind) {
     return parse_enum_name(kPropertyKindNames, name, kind);
 }
 
+const OpWaits* SearchStats::find_op(const std::string& op) const {
+    const auto it =
+        std::find_if(ops.begin(), ops.end(), [&op](const OpWaits& w) { return w.op == op; });
+    return it == ops.end() ? nullptr : &*it;
+}
+
 void SearchStats::declare_check(const std::string& message) {
     entry(properties, PropertyKind::check, message);
 }

@@ -159,6 +159,8 @@ struct SearchStats {
     // The executions the figures of `holds` and `ops` come from: all but those a reduction
     // stopped early.
     std::uint64_t measured() const { return executions - sleep_blocked; }
+    // The named operation `op`'s waits, if an instance of it finished.
+    const OpWaits* find_op(const std::string& op) const;
     // Lists the check() with `message` even if the search never reached it (a check() is
     // known only once reached, unless a variant declares it may fail).
     void declare_check(const std::string& message);

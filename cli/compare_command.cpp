@@ -35,10 +35,7 @@ bool take_value(const std::vector<std::string>& args, std::size_t& i, std::strin
 }
 
 const OpWaits* find_op(const RunReport& side, const std::string& op) {
-    const std::vector<OpWaits>& ops = side.summary.stats.ops;
-    const auto it =
-        std::find_if(ops.begin(), ops.end(), [&op](const OpWaits& w) { return w.op == op; });
-    return it == ops.end() ? nullptr : &*it;
+    return side.summary.stats.find_op(op);
 }
 
 // The operation whose worst waits --report draws: --worst-wait's, else the first

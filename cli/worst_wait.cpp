@@ -24,10 +24,8 @@ std::string op_names(const SearchStats& stats) {
 bool show_worst_wait(const CheckRequest& r, RunReport& report, std::ostream& out,
                      std::string& error) {
     const std::string& op = r.worst_wait;
-    const std::vector<OpWaits>& ops = report.summary.stats.ops;
-    const auto found =
-        std::find_if(ops.begin(), ops.end(), [&op](const OpWaits& w) { return w.op == op; });
-    if (found == ops.end()) {
+    const OpWaits* found = report.summary.stats.find_op(op);
+    if (!found) {
         error = "--worst-wait: no operation '" + op + "' finished in " + r.protocol->name +
                 " --variant " + r.protocol->variants[r.variant].name +
                 " (its operations: " + op_names(report.summary.stats) + ")";

@@ -22,12 +22,6 @@ const std::string& variant_of(const RunReport& r) {
     return r.summary.variant;
 }
 
-const OpWaits* find_op(const SearchStats& s, const std::string& op) {
-    const auto it =
-        std::find_if(s.ops.begin(), s.ops.end(), [&op](const OpWaits& w) { return w.op == op; });
-    return it == s.ops.end() ? nullptr : &*it;
-}
-
 const LockHolds* find_lock(const SearchStats& s, const std::string& lock) {
     const auto it = std::find_if(s.holds.begin(), s.holds.end(),
                                  [&lock](const LockHolds& l) { return l.lock == lock; });
@@ -123,8 +117,8 @@ void add_op_rows(const CompareReport& c, std::vector<ComparisonRow>& rows) {
     const SearchStats& b = c.before.summary.stats;
     const SearchStats& a = c.after.summary.stats;
     for (const std::string& op : names(b.ops, a.ops, [](const OpWaits& w) { return w.op; })) {
-        const OpWaits* wb = find_op(b, op);
-        const OpWaits* wa = find_op(a, op);
+        const OpWaits* wb = b.find_op(op);
+        const OpWaits* wa = a.find_op(op);
         for (std::size_t i = 0; i < kOpFigures.size(); ++i) {
             Mark mark = i == 0 ? presence(wb, wa) : Mark::none;
             if (i == 2 && wb && wa && wa->worst != wb->worst)
@@ -200,8 +194,8 @@ std::vector<ComparisonRow> comparison_rows(const CompareReport& c) {
 std::vector<std::string> worse_operations(const CompareReport& c) {
     std::vector<std::string> worse;
     for (const std::string& op : c.fail_if_worse) {
-        const OpWaits* wb = find_op(c.before.summary.stats, op);
-        const OpWaits* wa = find_op(c.after.summary.stats, op);
+        const OpWaits* wb = c.before.summary.stats.find_op(op);
+        const OpWaits* wa = c.after.summary.stats.find_op(op);
         if (wa && (!wb || wa->worst > wb->worst)) worse.push_back(op);
     }
     return worse;
