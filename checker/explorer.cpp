@@ -222,8 +222,10 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
     SearchResult result;
     std::set<std::string> seen;
     ProgressPacer pacer;
+    Execution::Limits limits = options.limits(options.depth);
+    limits.fingerprints = strategy.fingerprints();
     for (;;) {
-        Execution ex(stacks, strategy, options.limits(options.depth));
+        Execution ex(stacks, strategy, limits);
         setup();
         Outcome out = ex.run();
         result.stats.add(ex, out);
@@ -253,6 +255,7 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
             break;
         }
     }
+    result.stats.states = strategy.states();
     result.stats.elapsed_seconds = seconds_since(start);
     return result;
 }

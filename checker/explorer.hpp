@@ -146,6 +146,8 @@ struct SearchStats {
     std::vector<FullTable> full_tables;
     // Executions in which the spin bound took part (Outcome::spin_bound_used).
     std::uint64_t spin_bound_used = 0;
+    // A stateful search's table (--state-cache); all zero otherwise.
+    StateCounts states;
     // Every property the model states: its invariants and final checks in the order
     // registered, then each check() in the order first reached.
     std::vector<PropertyStats> properties;

@@ -6,6 +6,7 @@
 #include "dpor.hpp"
 #include "pct.hpp"
 #include "random_walk.hpp"
+#include "stateful_dfs.hpp"
 
 namespace lockcheck {
 
@@ -53,6 +54,7 @@ std::string describe(const SearchOptions& o) {
         text += ", at most " + std::to_string(*o.preemptions) +
                 (*o.preemptions == 1 ? " preemption" : " preemptions");
     if (o.search == Search::pct) text += ", depth " + std::to_string(o.pct_depth);
+    if (o.search == Search::dfs && o.state_cache) text += ", state cache";
     if (!exhaustive(o.search)) text += ", seed " + std::to_string(o.seed);
     return text;
 }
@@ -71,6 +73,7 @@ std::unique_ptr<Strategy> make_search(const SearchOptions& o) {
         break;
     }
     if (o.preemptions) return std::make_unique<BoundedDfs>(*o.preemptions);
+    if (o.state_cache) return std::make_unique<StatefulDfs>(o.depth);
     return std::make_unique<Dfs>(o.depth);
 }
 

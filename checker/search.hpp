@@ -33,6 +33,7 @@ struct SearchOptions {
     std::uint64_t iterations = 1000;          // random, pct: executions to run
     std::uint64_t seed = 1;                   // random, pct
     std::uint32_t pct_depth = 3;              // pct: the bug depth d it aims at
+    bool state_cache = false;                 // dfs: stateful (stateful_dfs.hpp)
 };
 
 const char* search_name(Search search);

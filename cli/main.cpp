@@ -139,7 +139,7 @@ bool use_colour(const std::string& when) {
 const char* const kSearchOptions[] = {"--depth",       "--strategy",       "--preemptions",
                                       "--iterations",  "--seed",           "--pct-depth",
                                       "--time-limit",  "--max-executions", "--keep-going",
-                                      "--no-minimize", "--minimize-time"};
+                                      "--no-minimize", "--minimize-time",  "--state-cache"};
 
 // An option given that the chosen strategy (or --replay) would ignore, as a message; "" if none.
 std::string ignored_option(const CLI::App* sub, lc::Search search, bool replay) {
@@ -162,6 +162,10 @@ std::string ignored_option(const CLI::App* sub, lc::Search search, bool replay) 
         return "--minimize-time bounds minimizing, and --no-minimize turns it off";
     if (sub->count("--preemptions") && search != lc::Search::dfs && search != lc::Search::dpor)
         return "--preemptions bounds --strategy dfs and dpor only, not " + name;
+    if (sub->count("--state-cache") && search != lc::Search::dfs)
+        return "--state-cache is for --strategy dfs, not " + name;
+    if (sub->count("--state-cache") && sub->count("--preemptions"))
+        return "--state-cache explores every state, and --preemptions bounds schedules";
     return {};
 }
 
@@ -396,6 +400,9 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
                         "context bounding)")
             ->type_name("K")
             ->check(CLI::Range(0u, 1000u));
+        sub->add_flag("--state-cache", r.search.state_cache,
+                      "dfs: store every state explored and never explore one twice (the model "
+                      "must keep all shared state in primitives: docs/scaling.md)");
         sub->add_option("--iterations", r.search.iterations,
                         "random, pct: the number of executions to run")
             ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))

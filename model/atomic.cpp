@@ -23,7 +23,7 @@ void atomic_t::describe(std::string& out) const {
 int atomic_read(const atomic_t* v, std::source_location loc) {
     this_execution().visible_read("atomic_read", v, loc);
     this_execution().note(v->counter);
-    return v->counter;
+    return observed(v->counter);
 }
 
 void atomic_set(atomic_t* v, int i, std::source_location loc) {
@@ -45,13 +45,13 @@ void atomic_sub(int i, atomic_t* v, std::source_location loc) {
     rmw("atomic_sub", v, -i, true, loc);
 }
 int atomic_add_return(int i, atomic_t* v, std::source_location loc) {
-    return rmw("atomic_add_return", v, i, true, loc);
+    return observed(rmw("atomic_add_return", v, i, true, loc));
 }
 int atomic_inc_return(atomic_t* v, std::source_location loc) {
-    return rmw("atomic_inc_return", v, 1, false, loc);
+    return observed(rmw("atomic_inc_return", v, 1, false, loc));
 }
 bool atomic_dec_and_test(atomic_t* v, std::source_location loc) {
-    return rmw("atomic_dec_and_test", v, -1, false, loc) == 0;
+    return observed(rmw("atomic_dec_and_test", v, -1, false, loc) == 0);
 }
 
 int atomic_cmpxchg(atomic_t* v, int old, int new_, std::source_location loc) {
@@ -59,7 +59,7 @@ int atomic_cmpxchg(atomic_t* v, int old, int new_, std::source_location loc) {
     int found = v->counter;
     if (found == old) v->counter = new_;
     this_execution().note(found);
-    return found;
+    return observed(found);
 }
 
 namespace {
@@ -73,7 +73,7 @@ bool add_unless(const char* op, atomic_t* v, int a, int u, bool show_args,
     else
         this_execution().nothing_written();
     this_execution().note(v->counter);
-    return adds;
+    return observed(adds);
 }
 } // namespace
 

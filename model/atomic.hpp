@@ -11,6 +11,7 @@ struct spinlock_t;
 struct atomic_t final : Object {
     explicit atomic_t(std::string name, int i = 0) : Object(std::move(name)), counter(i) {}
     void describe(std::string& out) const override;
+    void fingerprint(StateHasher& h) const override { h.add(static_cast<std::uint64_t>(counter)); }
     // The value, without a scheduling point: for invariants and final checks only (a report of
     // their failure shows what they read).
     int peek() const {

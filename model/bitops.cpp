@@ -21,7 +21,7 @@ bool bit_op(const char* name, long nr, bitmap_word* addr, BitOp how, std::source
 } // namespace
 
 bool test_bit(long nr, const bitmap_word* addr, std::source_location loc) {
-    return bit_op("test_bit", nr, const_cast<bitmap_word*>(addr), BitOp::test, loc);
+    return observed(bit_op("test_bit", nr, const_cast<bitmap_word*>(addr), BitOp::test, loc));
 }
 void set_bit(long nr, bitmap_word* addr, std::source_location loc) {
     bit_op("set_bit", nr, addr, BitOp::set, loc);
@@ -30,10 +30,10 @@ void clear_bit(long nr, bitmap_word* addr, std::source_location loc) {
     bit_op("clear_bit", nr, addr, BitOp::clear, loc);
 }
 bool test_and_set_bit(long nr, bitmap_word* addr, std::source_location loc) {
-    return bit_op("test_and_set_bit", nr, addr, BitOp::set, loc);
+    return observed(bit_op("test_and_set_bit", nr, addr, BitOp::set, loc));
 }
 bool test_and_clear_bit(long nr, bitmap_word* addr, std::source_location loc) {
-    return bit_op("test_and_clear_bit", nr, addr, BitOp::clear, loc);
+    return observed(bit_op("test_and_clear_bit", nr, addr, BitOp::clear, loc));
 }
 
 } // namespace lockcheck

@@ -60,7 +60,7 @@ bool assertion_result(const char* report, const char* assertion, bool fired,
     ex.note(fired); // the trace shows the condition's value: BUG_ON() -> 1
     if (fired)
         ex.fail(ViolationKind::check_failed, assertion, report + std::string(assertion), loc);
-    return fired;
+    return observed(fired);
 }
 
 } // namespace lockcheck

@@ -42,13 +42,13 @@ bool try_wait_for_completion(struct completion* x, std::source_location loc) {
     else
         this_execution().nothing_written();
     this_execution().note(ok);
-    return ok;
+    return observed(ok);
 }
 
 bool completion_done(struct completion* x, std::source_location loc) {
     this_execution().visible_read("completion_done", x, loc);
     this_execution().note(x->done > 0);
-    return x->done > 0;
+    return observed(x->done > 0);
 }
 
 void complete(struct completion* x, std::source_location loc) {

@@ -10,6 +10,7 @@ namespace lockcheck {
 struct completion final : Object {
     explicit completion(std::string name) : Object(std::move(name)) {}
     void describe(std::string& out) const override;
+    void fingerprint(StateHasher& h) const override { h.add(done); }
 
     unsigned done = 0; // UINT_MAX after complete_all: every waiter passes
 };

@@ -21,6 +21,14 @@ struct extent_io_tree final : Object {
 
     explicit extent_io_tree(std::string name) : Object(std::move(name)) {}
     void describe(std::string& out) const override;
+    void fingerprint(StateHasher& h) const override {
+        h.add(static_cast<std::uint64_t>(nr));
+        for (int i = 0; i < nr; ++i) {
+            h.add(ranges[i].start);
+            h.add(ranges[i].end);
+            h.add(ranges[i].locker ? ranges[i].locker->id() : kNoTask);
+        }
+    }
     // The task that locked the range overlapping the one `waiter` is blocked on.
     const Task* holder_for(const Task& waiter) const override;
     const range* overlapping(std::uint64_t start, std::uint64_t end) const;

@@ -108,7 +108,7 @@ bool list_empty(const list_head* head, std::source_location loc) {
     this_execution().visible_read("list_empty", head, loc);
     const bool empty = head->next == head;
     this_execution().note(empty);
-    return empty;
+    return observed(empty);
 }
 
 void list_splice_init(list_head* list, list_head* head, std::source_location loc) {

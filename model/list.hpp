@@ -15,6 +15,11 @@ struct list_head final : Object {
     // An empty list (a head) or an unlinked entry, as INIT_LIST_HEAD leaves it.
     explicit list_head(std::string name);
     void describe(std::string& out) const override;
+    void fingerprint(StateHasher& h) const override {
+        h.add(static_cast<std::uint64_t>(next->id()));
+        h.add(static_cast<std::uint64_t>(prev->id()));
+        h.add(poisoned);
+    }
 
     list_head* next = this;
     list_head* prev = this;

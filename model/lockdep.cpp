@@ -12,7 +12,8 @@ namespace lockcheck {
 namespace {
 
 struct lock_class {
-    std::string name; // with its subclass, as printed
+    std::string name;  // with its subclass, as printed
+    std::uint64_t key; // a hash of the name: the class in a state's fingerprint
 };
 
 // Where a dependency was first seen: the report's "existing dependency chain".
@@ -57,7 +58,7 @@ struct lockdep_graph {
             fill("lockdep classes (MAX_LOCKDEP_KEYS)", MAX_LOCKDEP_KEYS);
             return -1;
         }
-        classes.push_back({name});
+        classes.push_back({name, std::hash<std::string>{}(name)});
         after.emplace_back();
         by_name.emplace(name, static_cast<int>(classes.size() - 1));
         return cached = static_cast<int>(classes.size() - 1);
@@ -90,6 +91,22 @@ struct lockdep_graph {
         while (chain.back() != from)
             chain.push_back(parent[chain.back()]);
         return {chain.rbegin(), chain.rend()};
+    }
+
+    // The set of dependencies, whatever order they were found in (classes are numbered in
+    // the order first met, which differs between executions that reach the same state).
+    void fingerprint(StateHasher& h) const {
+        h.add(off);
+        h.add(full);
+        std::uint64_t set = 0;
+        for (const dependency& d : edges) {
+            StateHasher e;
+            e.add(classes[d.from].key);
+            e.add(classes[d.to].key);
+            set += e.result().a;
+        }
+        h.add(edges.size());
+        h.add(set);
     }
 
     const dependency& edge(int from, int to) const {

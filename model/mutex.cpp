@@ -48,7 +48,7 @@ int mutex_trylock(struct mutex* lock, std::source_location loc) {
         this_execution().attempt_failed();
     }
     this_execution().note(taken);
-    return taken;
+    return observed(taken);
 }
 
 void mutex_unlock(struct mutex* lock, std::source_location loc) {
@@ -62,7 +62,7 @@ void mutex_unlock(struct mutex* lock, std::source_location loc) {
 bool mutex_is_locked(struct mutex* lock, std::source_location loc) {
     this_execution().visible_read("mutex_is_locked", lock, loc);
     this_execution().note(lock->owner != nullptr);
-    return lock->owner != nullptr;
+    return observed(lock->owner != nullptr);
 }
 
 } // namespace lockcheck

@@ -75,7 +75,7 @@ bool cpu_online(int cpu, std::source_location loc) {
     this_execution().visible_read("cpu_online", mask, loc, OpArgs{{cpu, 0}, 1});
     const bool online = (mask->bits >> cpu) & 1;
     this_execution().note(online);
-    return online;
+    return observed(online);
 }
 
 int cpumask_next(int n, const cpumask* mask, std::source_location loc) {
@@ -83,7 +83,7 @@ int cpumask_next(int n, const cpumask* mask, std::source_location loc) {
     const unsigned long above = n + 1 >= 64 ? 0 : mask->bits & (~0UL << (n + 1));
     const int next = above ? std::countr_zero(above) : nr_cpu_ids();
     this_execution().note(next);
-    return next;
+    return observed(next);
 }
 
 void remove_cpu(int cpu, std::source_location loc) {
@@ -114,7 +114,7 @@ void add_cpu(int cpu, std::source_location loc) {
 }
 
 int raw_smp_processor_id() {
-    return current()->cpu;
+    return observed(current()->cpu);
 }
 
 int smp_processor_id(std::source_location loc) {
@@ -125,7 +125,7 @@ int smp_processor_id(std::source_location loc) {
             "smp-processor-id-preemptible",
             "BUG: using smp_processor_id() in preemptible code: " + me->name() +
                 " (this_cpu_ptr() without preempt_disable())");
-    return me->cpu;
+    return observed(me->cpu);
 }
 
 void preempt_disable() {

@@ -17,6 +17,7 @@ namespace lockcheck {
 struct cpumask final : Object {
     explicit cpumask(std::string name) : Object(std::move(name)) {}
     void describe(std::string& out) const override;
+    void fingerprint(StateHasher& h) const override { h.add(bits); }
     unsigned long bits = 0;
 };
 

@@ -64,7 +64,7 @@ void percpu_counter_set(percpu_counter* fbc, long long amount, std::source_locat
 long long percpu_counter_read(percpu_counter* fbc, std::source_location loc) {
     this_execution().visible_read("percpu_counter_read", fbc, loc);
     this_execution().note(fbc->count);
-    return fbc->count;
+    return observed(fbc->count);
 }
 
 long long percpu_counter_sum(percpu_counter* fbc, std::source_location loc) {
@@ -74,7 +74,7 @@ long long percpu_counter_sum(percpu_counter* fbc, std::source_location loc) {
     for (std::size_t cpu = 0; cpu < fbc->counters.size(); ++cpu)
         if ((online >> cpu) & 1) sum += fbc->counters[cpu];
     this_execution().note(sum);
-    return sum;
+    return observed(sum);
 }
 
 } // namespace lockcheck

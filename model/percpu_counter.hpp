@@ -14,6 +14,11 @@ struct percpu_counter final : Object {
     // Set-up, after set_nr_cpus().
     explicit percpu_counter(std::string name, long long amount = 0);
     void describe(std::string& out) const override;
+    void fingerprint(StateHasher& h) const override {
+        h.add(static_cast<std::uint64_t>(count));
+        for (long long c : counters)
+            h.add(static_cast<std::uint64_t>(c));
+    }
     // The exact value (count plus every CPU's delta), without a scheduling point.
     long long peek_sum() const;
 

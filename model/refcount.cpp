@@ -64,12 +64,12 @@ bool add_not_zero(const char* op, int i, refcount_t* r, bool show, std::source_l
     if (old == 0) {
         this_execution().nothing_written();
         this_execution().note(0);
-        return false;
+        return observed(false);
     }
     const std::int64_t sum = std::int64_t{old} + i;
     store(r, sum);
     if (out_of_range(old, sum)) saturate(op, r, "saturated", "saturated; leaking memory", loc);
-    return true;
+    return observed(true);
 }
 
 // __refcount_sub_and_test().
@@ -78,9 +78,9 @@ bool sub_and_test(const char* op, int i, refcount_t* r, bool show, std::source_l
     const int old = r->refs;
     const std::int64_t rest = std::int64_t{old} - i;
     store(r, rest);
-    if (old > 0 && old == i) return true;
+    if (old > 0 && old == i) return observed(true);
     if (old <= 0 || rest < 0) saturate(op, r, "underflow", "underflow; use-after-free", loc);
-    return false;
+    return observed(false);
 }
 
 void set(const char* op, refcount_t* r, int n, bool show, std::source_location loc) {
@@ -101,7 +101,7 @@ void refcount_set_as(const char* op, refcount_t* r, int n, std::source_location 
 unsigned int refcount_read_as(const char* op, const refcount_t* r, std::source_location loc) {
     this_execution().visible_read(op, r, loc);
     this_execution().note(r->refs);
-    return static_cast<unsigned int>(r->refs);
+    return observed(static_cast<unsigned int>(r->refs));
 }
 
 void refcount_add_as(const char* op, int i, refcount_t* r, std::source_location loc) {
@@ -167,10 +167,10 @@ bool refcount_dec_not_one(refcount_t* r, std::source_location loc) {
         this_execution().note(r->refs);
         if (val == 0)
             warn("refcount_dec_not_one", r, "underflow", "underflow; use-after-free", loc);
-        return val != 1;
+        return observed(val != 1);
     }
     store(r, std::int64_t{r->refs} - 1);
-    return true;
+    return observed(true);
 }
 
 bool refcount_dec_and_lock(refcount_t* r, spinlock_t* lock, std::source_location loc) {

@@ -20,6 +20,7 @@ struct refcount_t final : Object {
     // REFCOUNT_INIT(n).
     explicit refcount_t(std::string name, int n = 0) : Object(std::move(name)), refs(n) {}
     void describe(std::string& out) const override;
+    void fingerprint(StateHasher& h) const override { h.add(static_cast<std::uint64_t>(refs)); }
     // The count, without a scheduling point: for invariants and final checks only (a report of
     // their failure shows what they read).
     int peek() const {

@@ -62,7 +62,7 @@ int down_trylock(const char* op, rw_semaphore* sem, bool write, std::source_loca
         this_execution().attempt_failed();
     }
     this_execution().note(taken);
-    return taken;
+    return observed(taken);
 }
 
 } // namespace

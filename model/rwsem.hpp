@@ -12,6 +12,10 @@ struct rw_semaphore final : Object {
     const Task* holder() const override;
     const Task* exclusive_holder() const override { return writer; }
     void describe(std::string& out) const override;
+    void fingerprint(StateHasher& h) const override {
+        h.add(writer ? writer->id() : kNoTask);
+        h.add(readers);
+    }
 
     task_struct* writer = nullptr;
     TaskSet readers = 0;

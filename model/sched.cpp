@@ -71,7 +71,7 @@ int wake_up_process(task_struct* task, std::source_location loc) {
     this_execution().visible("wake_up_process", nullptr, loc);
     int woke = try_to_wake_up(task, TASK_NORMAL);
     this_execution().note(woke);
-    return woke;
+    return observed(woke);
 }
 
 } // namespace lockcheck

@@ -48,6 +48,7 @@ template <class T> class shared final : public Object {
     // right after their own scheduling point, declared with DataAccess::atomic.
     T& word() { return value_; }
 
+    void fingerprint(StateHasher& h) const override { h.add(static_cast<std::uint64_t>(value_)); }
     void describe(std::string& out) const override {
         out += "= " + std::to_string(static_cast<std::int64_t>(value_));
     }
@@ -56,7 +57,7 @@ template <class T> class shared final : public Object {
     T load(const char* op, DataAccess access, std::source_location loc) const {
         this_execution().visible_data(op, this, loc, false, access);
         this_execution().note(static_cast<std::int64_t>(value_));
-        return value_;
+        return observed(value_);
     }
     void store(T v, const char* op, DataAccess access, std::source_location loc) {
         this_execution().visible_data(op, this, loc, true, access);

@@ -14,6 +14,7 @@ namespace {
 // executions (the ids of the objects inside them follow that order).
 struct kmalloc_caches final : Object {
     kmalloc_caches() : Object("slab") {}
+    void fingerprint(StateHasher& h) const override { h.add(slabs.size()); }
     void describe(std::string& out) const override {
         std::string in_use;
         for (const slab_object* slab : slabs)
@@ -64,6 +65,7 @@ slab_object& slab_alloc(std::string name, std::size_t size, std::size_t align,
     if (ex.in_task()) ex.visible("kmalloc", &caches, loc);
     slab_object& slab = ex.make<slab_object>(std::move(name), size, align);
     caches.slabs.push_back(&slab);
+    if (ex.in_task()) ex.observe(static_cast<std::uint64_t>(slab.id())); // the address returned
     return slab;
 }
 

@@ -25,6 +25,10 @@ class slab_object final : public Object {
     slab_object(std::string name, std::size_t size, std::size_t align);
     ~slab_object() override;
     void describe(std::string& out) const override;
+    void fingerprint(StateHasher& h) const override {
+        h.add(freed_at != 0);
+        h.add(freed_by ? freed_by->id() : kNoTask);
+    }
 
     void* memory() const { return memory_; }
     std::size_t size() const { return size_; }

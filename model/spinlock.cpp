@@ -52,7 +52,7 @@ int spin_trylock(spinlock_t* lock, std::source_location loc) {
         this_execution().attempt_failed();
     }
     this_execution().note(taken);
-    return taken;
+    return observed(taken);
 }
 
 void spin_unlock(spinlock_t* lock, std::source_location loc) {
@@ -68,7 +68,7 @@ void spin_unlock(spinlock_t* lock, std::source_location loc) {
 bool spin_is_locked(spinlock_t* lock, std::source_location loc) {
     this_execution().visible_read("spin_is_locked", lock, loc);
     this_execution().note(lock->owner != nullptr);
-    return lock->owner != nullptr;
+    return observed(lock->owner != nullptr);
 }
 
 } // namespace lockcheck

@@ -13,6 +13,7 @@ struct spinlock_t final : Object {
     const Task* holder() const override { return owner; }
     const Task* exclusive_holder() const override { return owner; }
     void describe(std::string& out) const override;
+    void fingerprint(StateHasher& h) const override { h.add(owner ? owner->id() : kNoTask); }
 
     task_struct* owner = nullptr;
     lockdep_map dep_map;

@@ -42,6 +42,23 @@ void task_struct::on_exit() {
                                        std::move(taken));
 }
 
+// The step a lock was taken at is for reports only: it is not state.
+void task_struct::fingerprint(StateHasher& h) const {
+    h.add(static_cast<std::uint64_t>(state));
+    h.add(static_cast<std::uint64_t>(preempt_count));
+    h.add(sleeping_on ? static_cast<std::uint64_t>(sleeping_on->id()) : ~0ULL);
+    h.add(static_cast<std::uint64_t>(cpu));
+    h.add(lockdep_asked);
+    h.add(static_cast<std::uint64_t>(lockdep_depth));
+    for (int i = 0; i < lockdep_depth; ++i) {
+        const held_lock& l = held_locks[static_cast<std::size_t>(i)];
+        h.add(static_cast<std::uint64_t>(l.instance->id()));
+        h.add(reinterpret_cast<std::uintptr_t>(l.type));
+        h.add(l.subclass);
+        h.add(l.trylock);
+    }
+}
+
 const held_lock* task_struct::find_held(const char* type) const {
     for (int i = lockdep_depth - 1; i >= 0; --i)
         if (std::strcmp(held_locks[i].type, type) == 0) return &held_locks[i];

@@ -37,6 +37,7 @@ class task_struct final : public Task {
 
     explicit task_struct(std::string comm) : Task(std::move(comm)) {}
     void on_exit() override;
+    void fingerprint(StateHasher& h) const override;
 
     long state = TASK_RUNNING;
     int preempt_count = 0;               // raised by spinlocks: atomic context
@@ -54,6 +55,12 @@ class task_struct final : public Task {
 
 inline Execution& this_execution() {
     return Execution::current();
+}
+// What a primitive returns to its caller: under a stateful search it joins the caller's
+// history (Execution::observe()).
+template <class T> T observed(T value) {
+    Execution::current().observe(static_cast<std::uint64_t>(value));
+    return value;
 }
 inline task_struct* current() {
     return static_cast<task_struct*>(&Execution::current().current_task());

@@ -40,6 +40,17 @@ const Task* wait_queue_head_t::holder() const {
     return nullptr;
 }
 
+// Each entry in queue order: whom it wakes, how (its flags, its wake function) and so what a
+// wake_up() does next.
+void wait_queue_head_t::fingerprint(StateHasher& h) const {
+    for (const wait_queue_entry* e = first; e; e = e->next) {
+        h.add(e->private_ ? e->private_->id() : kNoTask);
+        h.add(e->flags);
+        h.add(reinterpret_cast<std::uintptr_t>(e->func));
+    }
+    h.add(waited_for);
+}
+
 void wait_queue_head_t::describe(std::string& out) const {
     if (!first) {
         out += "no waiters";
@@ -98,7 +109,7 @@ int wake_up_common(const char* op, wait_queue_head_t* wq_head, int nr_exclusive,
         if (ret && (flags & WQ_FLAG_EXCLUSIVE) && !--nr_exclusive) break;
     }
     this_execution().note(woken);
-    return woken;
+    return observed(woken);
 }
 
 } // namespace
@@ -132,7 +143,7 @@ int wake_up_all(wait_queue_head_t* wq_head, std::source_location loc) {
 bool waitqueue_active(wait_queue_head_t* wq_head, std::source_location loc) {
     this_execution().visible_read("waitqueue_active", wq_head, loc);
     this_execution().note(wq_head->first != nullptr);
-    return wq_head->first != nullptr;
+    return observed(wq_head->first != nullptr);
 }
 
 bool wq_has_sleeper(wait_queue_head_t* wq_head, std::source_location loc) {

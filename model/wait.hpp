@@ -44,6 +44,7 @@ struct wait_queue_entry {
 struct wait_queue_head_t final : Object {
     explicit wait_queue_head_t(std::string name) : Object(std::move(name)) {}
     void describe(std::string& out) const override;
+    void fingerprint(StateHasher& h) const override;
     // The task its sleepers wait for, where the queue says (see waited_for).
     const Task* holder() const override;
 

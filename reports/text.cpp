@@ -397,6 +397,16 @@ std::string property_text(const PropertyStats& p) {
            "\": " + count(p.evaluations, "evaluation") + (note.empty() ? "" : ": " + note);
 }
 
+// "5231 stored (0.3 MB), 1570 executions ended at one met before, 12 at sleep sets"
+std::string states_text(const StateCounts& st, std::uint64_t stopped) {
+    char mb[32];
+    std::snprintf(mb, sizeof mb, "%.1f MB", static_cast<double>(st.bytes) / (1 << 20));
+    return std::to_string(st.stored) + " stored (" + mb +
+           (st.full ? ", FULL: later states not stored" : "") + "), " +
+           count(st.matched, "execution") + " ended at one met before, " +
+           std::to_string(stopped - st.matched) + " at sleep sets";
+}
+
 // "lockdep on, data races off (--no-races), fsync waits at most 13 steps (--max-wait)": the
 // property classes a user can switch off, and the latency bounds.
 std::string checks_text(const Summary& s) {
@@ -437,6 +447,11 @@ std::string format_summary(const Summary& s) {
         const auto cut = std::find_if(rows.begin(), rows.end(),
                                       [](const auto& row) { return row.first == "cut by bound"; });
         rows.insert(cut + 1, {"sleep-blocked", std::to_string(s.stats.sleep_blocked)});
+    }
+    if (const StateCounts& st = s.stats.states; st.stored) {
+        const auto cut = std::find_if(rows.begin(), rows.end(),
+                                      [](const auto& row) { return row.first == "cut by bound"; });
+        rows.insert(cut + 1, {"states", states_text(st, s.stats.sleep_blocked)});
     }
     for (const CounterexampleSize& c : s.counterexamples)
         rows.emplace_back("reported", size_text(c));

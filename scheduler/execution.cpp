@@ -621,7 +621,84 @@ std::uint32_t Execution::choose(std::uint32_t n) {
         return 0;
     }
     schedule_.push_back(static_cast<TaskId>(value));
+    observe(value);
     return value;
+}
+
+void Execution::fold_history(std::uint64_t value) {
+    // Observations made outside a task (set-up) belong to no history: set-up is the same in
+    // every execution.
+    if (!running_) return;
+    // With the step it came in: the steps that observed nothing count too (see fingerprint()).
+    StateHasher h(running_->history_);
+    h.add(running_->own_steps_);
+    h.add(value);
+    running_->history_ = h.result();
+}
+
+namespace {
+void add_operation(const Operation& op, StateHasher& h) {
+    h.add(reinterpret_cast<std::uintptr_t>(op.name));
+    h.add(op.obj ? static_cast<std::uint64_t>(op.obj->id()) : ~0ULL);
+    h.add(reinterpret_cast<std::uintptr_t>(op.location.file_name()));
+    h.add(op.location.line());
+    h.add(op.location.column());
+    h.add(op.args.n);
+    h.add(static_cast<std::uint64_t>(op.args.v[0]));
+    h.add(static_cast<std::uint64_t>(op.args.v[1]));
+}
+} // namespace
+
+// What the spin-loop and retry-loop watches (turn_changed(), watch_repeats()) will decide from
+// here, in steps relative to now: the absolute step numbers differ between executions that
+// reach one state.
+void Execution::fingerprint_watch(const Task& t, StateHasher& h) const {
+    h.add(std::min(t.idle_turns_, limits_.spin_bound));
+    h.add(t.turn_start_ != 0);
+    if (t.turn_start_) {
+        h.add(t.turn_overflow_);
+        h.add(last_write_step_ > t.turn_start_);
+        h.add(t.turn_count_);
+        for (int i = 0; i < t.turn_count_; ++i) {
+            h.add(static_cast<std::uint64_t>(t.turn_objects_[i]->id()));
+            h.add(t.turn_objects_[i]->last_written > t.turn_start_);
+        }
+    }
+    const bool watched = t.repeats_since_ == last_write_step_ && last_write_step_ != 0;
+    h.add(watched);
+    if (watched) {
+        h.add(std::min(t.repeats_, limits_.spin_bound));
+        h.add(t.watched_count_);
+        for (int i = 0; i < t.watched_count_; ++i)
+            add_operation(t.watched_ops_[i], h);
+    }
+}
+
+Fingerprint Execution::fingerprint() const {
+    StateHasher h;
+    h.add(objects_.size());
+    for (const Object* o : objects_) {
+        h.add(o->freed_with_ ? static_cast<std::uint64_t>(o->freed_with_->id()) : ~0ULL);
+        o->fingerprint(h);
+    }
+    for (const auto& [state, add] : local_fingerprints_)
+        add(state, h);
+    h.add(tasks_.size());
+    for (const auto& tp : tasks_) {
+        const Task& t = *tp;
+        h.add(t.finished_);
+        // A finished task's history can no longer matter: only what it left in objects does.
+        if (t.finished_) continue;
+        // The task's code is deterministic: its local variables follow from the steps it took
+        // (a loop's counter) and what those steps returned to it.
+        h.add(t.own_steps_);
+        h.add(t.history_);
+        add_operation(t.pending_, h);
+        t.fingerprint(h);
+        fingerprint_watch(t, h);
+    }
+    h.add(std::min(step_ - last_write_step_, limits_.spin_bound));
+    return h.result();
 }
 
 void Execution::fail(ViolationKind kind, std::string property, std::string message,

@@ -121,6 +121,9 @@ class Execution {
         // --max-wait: the latency bounds of named operations (a model's own max_wait() for
         // the same operation gives way to it); null: none.
         const std::vector<WaitBound>* wait_bounds = nullptr;
+        // A stateful search: tasks keep the history of what they observed (observe()), so
+        // that fingerprint() can tell a state met before.
+        bool fingerprints = false;
     };
     static constexpr std::size_t kNoEnd = static_cast<std::size_t>(-1);
 
@@ -241,6 +244,20 @@ class Execution {
     }
     // Records the value the operation just read, wrote or returned (for traces).
     void note(std::int64_t value) { value_ = value; }
+    // The running task's model code receives `value` from the operation just performed (what
+    // a primitive returns, or leaves where the caller reads it): under a stateful search it
+    // joins the task's history, which stands for everything the task's code computed since.
+    // Every primitive whose result the caller can see calls it; one whose result is void
+    // does not, so that two tasks that increment a counter in either order reach one state.
+    void observe(std::uint64_t value) {
+        if (limits_.fingerprints) [[unlikely]]
+            fold_history(value);
+    }
+    // The state as a stateful search compares it: every object, every unfinished task's
+    // history, pending operation and sleep state, the model layer's own state (lockdep's
+    // graph) and what spin loops and retry loops are watched for. Not on the hot path: the
+    // search asks for it once per step.
+    Fingerprint fingerprint() const;
     // The check() with `message` is evaluated now; `after_release`: the running task's step
     // just taken (its pending() operation) released a lock. Allocates only the first time a
     // message is reached in the execution.
@@ -360,6 +377,8 @@ class Execution {
     // The picked task performs its pending operation during a watched stretch: remember it.
     [[gnu::cold]] void watch_step(Task& task);
     [[gnu::cold]] void report_livelock(TaskSet repeaters);
+    [[gnu::noinline]] void fold_history(std::uint64_t value);
+    void fingerprint_watch(const Task& task, StateHasher& h) const;
     // An instance of `op` ended having waited `waited` steps: a violation if over its bound.
     [[gnu::cold]] void check_wait_bound(const Task& task, const char* op, std::uint32_t waited);
     [[gnu::cold]] void report_race(const RaceDetector::Race& race);
@@ -384,6 +403,10 @@ class Execution {
     std::vector<std::unique_ptr<Holder>> owned_;
     template <class T> static constexpr char kLocalKey = 0; // its address names T
     std::vector<std::pair<const void*, void*>> locals_;
+    // The locals whose state later steps can observe (those with a fingerprint() member) and
+    // how to add it to a fingerprint.
+    using LocalFingerprint = void (*)(const void* state, StateHasher& h);
+    std::vector<std::pair<const void*, LocalFingerprint>> local_fingerprints_;
     Counters counters_;
     // In place: an execution allocates nothing for its operations.
     std::array<OpWait, kOpWaits> op_waits_{};
@@ -445,6 +468,10 @@ template <class T> T& Execution::local() {
         if (key == &kLocalKey<T>) return *static_cast<T*>(state);
     T& state = make<T>();
     locals_.emplace_back(&kLocalKey<T>, &state);
+    if constexpr (requires(const T& t, StateHasher& h) { t.fingerprint(h); })
+        local_fingerprints_.emplace_back(&state, [](const void* s, StateHasher& h) {
+            static_cast<const T*>(s)->fingerprint(h);
+        });
     return state;
 }
 

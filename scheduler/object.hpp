@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "fingerprint.hpp"
+
 namespace lockcheck {
 
 class Task;
@@ -67,6 +69,10 @@ class Object {
     }
     // Appends the object's state as a trace shows it ("held by fsync0", "= 2").
     virtual void describe(std::string& out) const = 0;
+    // Adds everything about the object that a later step can observe to a state's
+    // fingerprint (a stateful search), tasks by id and objects by id: two objects that add
+    // the same values behave alike from here on. Statistics (lock_stats) are not state.
+    virtual void fingerprint(StateHasher& h) const = 0;
 
     // Filled in by locks as they are taken and released, and by sleeps on the object.
     mutable LockStats lock_stats;

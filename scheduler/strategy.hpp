@@ -12,6 +12,14 @@ namespace lockcheck {
 
 class Execution;
 
+// What a stateful search stored: the states it explored and how often it met one again.
+struct StateCounts {
+    std::uint64_t stored = 0;
+    std::uint64_t matched = 0; // executions ended at a state explored before
+    std::uint64_t bytes = 0;   // the table's size
+    bool full = false;         // the table reached its cap: later states went uncached
+};
+
 class Strategy {
   public:
     virtual ~Strategy() = default;
@@ -32,6 +40,10 @@ class Strategy {
     // The fraction of the search already run, in [0, 1], for a progress line; negative when
     // the strategy cannot tell. Read every so often between executions, never per step.
     virtual double explored() const { return -1; }
+    // A stateful search compares states (Execution::fingerprint()): its executions keep the
+    // histories that takes (Execution::Limits::fingerprints).
+    virtual bool fingerprints() const { return false; }
+    virtual StateCounts states() const { return {}; }
 };
 
 } // namespace lockcheck

@@ -41,6 +41,9 @@ class Task {
 
     // Checks when the task's body has returned, run on its fiber (locks still held...).
     virtual void on_exit() {}
+    // Adds the task's state beyond its model code's position (a sleep state, held locks) to a
+    // state's fingerprint (Object::fingerprint).
+    virtual void fingerprint(StateHasher& h) const { (void)h; }
 
   private:
     friend class Execution;
@@ -80,6 +83,11 @@ class Task {
     static constexpr int kOpenOps = 8;
     OpenOp open_ops_[kOpenOps];
     std::uint8_t open_count_ = 0;
+    // Under a stateful search, everything the task's model code observed so far (the values
+    // primitives returned to it, the choices made for it, each with the number of its step):
+    // its code is deterministic, so this and its number of steps stand for its position and
+    // its local variables (Execution::observe()).
+    Fingerprint history_{};
     Operation pending_;
     std::function<void()> body_;
     Stack stack_;

@@ -61,7 +61,9 @@ Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth) {
     StackPool stacks(CheckOptions{}.stack_size);
     Reached r;
     do {
-        Execution ex(stacks, strategy, Execution::Limits{depth, 10});
+        Execution::Limits limits{depth, 10};
+        limits.fingerprints = strategy.fingerprints();
+        Execution ex(stacks, strategy, limits);
         setup();
         const Outcome out = ex.run();
         ++r.executions;

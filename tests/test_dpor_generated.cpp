@@ -264,3 +264,52 @@ TEST(DporGenerated, bounded_dpor_reaches_what_bounded_dfs_reaches_on_240_generat
                                         std::to_string(dfs_total) + " DFS")
                                            .c_str());
 }
+
+#include "checker/stateful_dfs.hpp"
+
+TEST_GROUP(StateCacheGenerated){};
+
+// The stateful search against DFS, on the programs whose writes depend on what their task read
+// (so that a task's history decides its next writes), then on the racy ones with keep_going.
+TEST(StateCacheGenerated, stateful_dfs_reaches_what_dfs_reaches_on_240_generated_models) {
+    std::uint64_t dfs_steps = 0, cached_steps = 0;
+    for (std::uint64_t seed = 1; seed <= 240; ++seed) {
+        const Program program = generate(seed);
+        Dfs dfs;
+        StatefulDfs cached;
+        const Reached all = reach(setup_of(program), dfs, 200);
+        const Reached reduced = reach(setup_of(program), cached, 200);
+        const std::string what = "state cache, generated model, seed " + std::to_string(seed);
+        CHECK_TEXT(reduced.executions <= all.executions, what.c_str());
+        CHECK_TEXT(reduced.final_states == all.final_states,
+                   (what + ": reached " + std::to_string(reduced.final_states.size()) +
+                    " final states, DFS " + std::to_string(all.final_states.size()))
+                       .c_str());
+        CHECK_TEXT(reduced.violations == all.violations, what.c_str());
+        dfs_steps += all.executions;
+        cached_steps += reduced.executions - cached.states().matched;
+    }
+    // Executions that run to their end: far fewer than DFS's, not only as many.
+    CHECK_TEXT(
+        cached_steps * 2 < dfs_steps,
+        (std::to_string(cached_steps) + " to the end, DFS " + std::to_string(dfs_steps)).c_str());
+}
+
+TEST(StateCacheGenerated, keep_going_finds_what_dfs_finds_on_240_racy_models) {
+    for (std::uint64_t seed = 1; seed <= 240; ++seed) {
+        const Program program = generate(seed, true);
+        const std::string what = "state cache, racy generated model, seed " + std::to_string(seed);
+        CheckOptions options;
+        options.keep_going = true;
+        StatefulDfs cached;
+        const SearchResult r = explore(setup_of(program), cached, options);
+        std::set<std::string> keys;
+        for (const Finding& f : r.findings)
+            keys.insert(f.violation.key());
+        const Distinct all = distinct_violations(setup_of(program), Search::dfs, 200);
+        CHECK_TEXT(keys == all.keys,
+                   (what + ": " + std::to_string(keys.size()) + " distinct violations, DFS " +
+                    std::to_string(all.keys.size()))
+                       .c_str());
+    }
+}

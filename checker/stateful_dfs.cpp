@@ -1,0 +1,134 @@
+// The stateful search: the DFS path of dfs.cpp, a state table consulted at every step taken
+// past the path's end, and sleep sets carried along the path.
+#include "stateful_dfs.hpp"
+
+#include "dependency.hpp"
+#include "progress.hpp"
+#include "scheduler/execution.hpp"
+
+namespace lockcheck {
+
+namespace {
+
+// Two pending accesses of one variable by different tasks that race whichever runs first:
+// at least one writes and at least one is plain (scheduler/race_detector.hpp). Nothing can
+// order two steps with none between them, so the race detector reports the second.
+bool race(const Operation& a, const Operation& b) {
+    if (a.access == DataAccess::sync || b.access == DataAccess::sync || a.obj != b.obj)
+        return false;
+    return (!a.read_only || !b.read_only) &&
+           (a.access == DataAccess::plain || b.access == DataAccess::plain);
+}
+
+} // namespace
+
+StatefulDfs::StatefulDfs(std::size_t depth_hint, std::size_t max_bytes) : table_(max_bytes) {
+    path_.reserve(depth_hint);
+}
+
+TaskSet StatefulDfs::sleep_after(const Branch& b, const Execution& ex) const {
+    const Task& task = *ex.tasks()[b.chosen];
+    const Access stepping = access_of(task.pending(), &task);
+    TaskSet sleep = 0;
+    for (TaskSet rest = (b.sleep | b.tried) & ~task_bit(b.chosen); rest; rest &= rest - 1) {
+        const Task& other = *ex.tasks()[lowest(rest)];
+        if (!dependent(access_of(other.pending(), &other), stepping, ex.has_invariants()))
+            sleep |= task_bit(other.id());
+    }
+    return sleep;
+}
+
+TaskSet StatefulDfs::options_at(std::uint32_t step, TaskSet enabled, TaskSet sleep,
+                                const Execution& ex) {
+    const std::uint32_t depth = step - 1;
+    const StateTable::Found found = table_.insert(ex.fingerprint());
+    StateTable::Entry* e = found.entry;
+    if (!e) return enabled & ~sleep; // the table is at its cap: explore as plain DFS would
+    if (found.added || e->depth > depth) {
+        // New, or met before in more steps: what follows it then was cut sooner.
+        e->depth = depth;
+        e->sleep = sleep;
+        return enabled & ~sleep;
+    }
+    // Met before: only the tasks asleep then but awake now are left to run (Godefroid's
+    // sleep sets with state caching).
+    const TaskSet left = e->sleep & ~sleep;
+    e->sleep &= sleep;
+    if (!(left & enabled)) ++matched_;
+    return left & enabled;
+}
+
+TaskId StatefulDfs::pick(std::uint32_t step, TaskSet enabled, const Execution& ex) {
+    // The step just taken read every object (a check() that peeks): nothing stays asleep.
+    if (ex.last_step_global()) next_sleep_ = 0;
+    if (position_ < path_.size()) {
+        Branch& b = path_[position_++];
+        if (!b.choice) next_sleep_ = sleep_after(b, ex);
+        return b.chosen;
+    }
+    const TaskSet sleep = next_sleep_;
+    TaskSet options = options_at(step, enabled, sleep, ex);
+    TaskId first = kNoTask;
+    if (forced_ != kNoTask && contains(enabled, forced_)) {
+        // The second access of a race: run it even where the state was explored before, so
+        // that the race is reported with both accesses.
+        first = forced_;
+        if (!options) options = task_bit(first);
+    }
+    forced_ = kNoTask;
+    if (!options) return kNoTask;
+    if (first == kNoTask || !contains(options, first)) first = lowest(options);
+    if (ex.limits().races) {
+        // Two pending accesses that race: run one, then the other. Whatever else is explored
+        // from here may meet the state between them again and stop there.
+        for (TaskSet a = options; a && forced_ == kNoTask; a &= a - 1)
+            for (TaskSet b = enabled & ~task_bit(lowest(a)); b; b &= b - 1)
+                if (race(ex.tasks()[lowest(a)]->pending(), ex.tasks()[lowest(b)]->pending())) {
+                    first = lowest(a);
+                    forced_ = lowest(b);
+                    break;
+                }
+    }
+    path_.push_back(Branch{options, task_bit(first), sleep, first, false});
+    ++position_;
+    next_sleep_ = sleep_after(path_.back(), ex);
+    return first;
+}
+
+std::uint32_t StatefulDfs::choose(std::uint32_t, std::uint32_t n) {
+    if (position_ < path_.size()) return path_[position_++].chosen;
+    path_.push_back(Branch{first_n(n), task_bit(0), 0, 0, true});
+    ++position_;
+    return 0;
+}
+
+bool StatefulDfs::next_execution() {
+    path_.resize(position_);
+    position_ = 0;
+    next_sleep_ = 0;
+    forced_ = kNoTask;
+    while (!path_.empty()) {
+        Branch& b = path_.back();
+        const TaskSet untried = b.options & ~b.tried;
+        if (untried) {
+            b.chosen = lowest(untried);
+            b.tried |= task_bit(b.chosen);
+            return true;
+        }
+        path_.pop_back();
+    }
+    return false;
+}
+
+double StatefulDfs::explored() const {
+    ExploredFraction f;
+    for (const Branch& b : path_)
+        if (!f.level(count(b.tried & ~task_bit(b.chosen)), count(b.options))) break;
+    return f.fraction();
+}
+
+StateCounts StatefulDfs::states() const {
+    return StateCounts{table_.size(), matched_, table_.bytes(), table_.full()};
+}
+
+} // namespace lockcheck

@@ -1,0 +1,48 @@
+// StatefulDfs: exhaustive depth-first search that stores the states it explored (SPIN's
+// default) and does not explore one twice, with sleep sets (Godefroid) so that independent
+// steps are not run in both orders from one state. An execution ends where it reaches a state
+// explored before, at no more steps and with no task to run that was not run from it then.
+// docs/scaling.md says why it is exact and what a model must do for it.
+#pragma once
+
+#include <vector>
+
+#include "scheduler/strategy.hpp"
+#include "state_table.hpp"
+
+namespace lockcheck {
+
+class StatefulDfs final : public Strategy {
+  public:
+    // `max_bytes`: the state table's cap (0: none).
+    explicit StatefulDfs(std::size_t depth_hint = 0, std::size_t max_bytes = 0);
+    TaskId pick(std::uint32_t step, TaskSet enabled, const Execution& ex) override;
+    std::uint32_t choose(std::uint32_t step, std::uint32_t n) override;
+    bool next_execution() override;
+    double explored() const override;
+    bool fingerprints() const override { return true; }
+    StateCounts states() const override;
+
+  private:
+    struct Branch {
+        TaskSet options; // the tasks (or choice values) to run from here
+        TaskSet tried;
+        TaskSet sleep; // a pick: the tasks asleep on entry
+        TaskId chosen;
+        bool choice;
+    };
+    // A state met for the first time or again: the tasks to run from it, or none.
+    TaskSet options_at(std::uint32_t step, TaskSet enabled, TaskSet sleep, const Execution& ex);
+    // The sleep set of the state `chosen` leads to from branch `b`.
+    TaskSet sleep_after(const Branch& b, const Execution& ex) const;
+
+    std::vector<Branch> path_;
+    std::size_t position_ = 0;
+    StateTable table_;
+    TaskSet next_sleep_ = 0; // of the state the last pick leads to
+    // The second of two racing accesses, which runs right after the first (see pick()).
+    TaskId forced_ = kNoTask;
+    std::uint64_t matched_ = 0;
+};
+
+} // namespace lockcheck
