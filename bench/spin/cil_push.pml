@@ -5,8 +5,9 @@
  * Same tasks: COMMITS commit processes, process i started on CPU i % CPUS, each committing
  * ROUNDS transactions one after another (lockcheck's --commits and --rounds; transaction
  * r * COMMITS + i is process i's round r), the first PUSHES transactions each starting a push
- * worker, and a final push once every task is done. Same properties: the five final checks are
- * asserted after the final push, and a deadlock is SPIN's invalid end state. Each lockcheck
+ * worker, and a final push once every task is done. Same properties: the final checks are
+ * asserted after the final push (all but "every per-CPU list is drained", which holds by
+ * construction without hotplug), and a deadlock is SPIN's invalid end state. Each lockcheck
  * scheduling point (down_read, READ_ONCE, percpu_counter_add_batch, list_add_tail, preempt_enable,
  * cpumask_next, list_splice_tail_init, ...) is one Promela statement or atomic sequence, and
  * so is where lockcheck lets a task resume on another CPU (after a lock it may have slept on,
