@@ -344,20 +344,24 @@ void setup(std::size_t variant, const ParameterValues& values) {
     const int cpus = values[0];
     const int commits = values[1];
     const int pushes = values[2];
+    const int rounds = values[3];
+    const int transactions = commits * rounds;
     set_nr_cpus(cpus);
-    xfs_cil& cil = this_execution().make<xfs_cil>(commits, pushes + 1);
+    xfs_cil& cil = this_execution().make<xfs_cil>(transactions, pushes + 1);
 
-    // The highest CPU with a commit goes offline once that commit returned, its items still
-    // on that CPU's lists: a hotplug task starts then.
+    // The highest CPU with a commit goes offline once that task's last commit returned, its
+    // items still on that CPU's lists: a hotplug task starts then.
     const int victim = p.offline_cpu ? std::min(commits, cpus) - 1 : -1;
-    const int queued = std::min(pushes, commits);
+    const int queued = std::min(pushes, transactions);
+    for (int t = 0; t < transactions; ++t)
+        cil.trans[static_cast<std::size_t>(t)]->t_fills_cil = t < queued;
+    // Commit task i commits transactions i, i + commits, ... one after another: its round r is
+    // transaction r * commits + i, so the first round of every task queues the pushes.
     for (int i = 0; i < commits; ++i) {
-        xfs_trans* tp = cil.trans[static_cast<std::size_t>(i)].get();
-        tp->t_fills_cil = i < queued;
-        spawn_on(i % cpus, name_of("commit", i), [&cil, &p, tp, i, victim] {
-            {
+        spawn_on(i % cpus, name_of("commit", i), [&cil, &p, i, commits, transactions, victim] {
+            for (int t = i; t < transactions; t += commits) {
                 op commit("commit");
-                xfs_log_commit_cil(&cil, p, tp);
+                xfs_log_commit_cil(&cil, p, cil.trans[static_cast<std::size_t>(t)].get());
             }
             if (i != victim) return;
             spawn("cpuhp", [&cil, victim] {
@@ -387,9 +391,10 @@ Protocol cil_push() {
         .parameters =
             {
                 {"cpus", "possible CPUs, all online at the start", 2, 1, 8},
-                {"commits", "transactions, committed on the CPUs in turn", 2, 1, 8},
+                {"commits", "commit tasks, started on the CPUs in turn", 2, 1, 8},
                 {"pushes", "the first commits each queue a background push (a final push follows)",
                  1, 0, 8},
+                {"rounds", "transactions each commit task commits in turn", 1, 1, 8},
             },
         .comparison = Comparison{.before = "global", .after = "percpu"},
         .setup = &setup,

@@ -167,8 +167,8 @@ void btrfs_rename(btrfs_root* root, const RenamePinPolicy& p, int i) {
     if (log_pinned) btrfs_end_log_trans(root);
 }
 
-bool every_inode_named(unsigned long log, int renames) {
-    for (int i = 0; i < renames; ++i) {
+bool every_inode_named(unsigned long log, int inodes) {
+    for (int i = 0; i < inodes; ++i) {
         const bool has_old = log & (1UL << old_name(i));
         const bool has_new = log & (1UL << new_name(i));
         if (!has_old && !has_new) return false;
@@ -180,15 +180,20 @@ void setup(std::size_t variant, const ParameterValues& values) {
     const RenamePinPolicy& p = variants()[variant].policy;
     const int renames = values[0];
     const int fsyncs = values[1];
+    const int rounds = values[2];
+    const int inodes = renames * rounds;
     unsigned long logged = 0;
-    for (int i = 0; i < renames; ++i)
+    for (int i = 0; i < inodes; ++i)
         logged |= 1UL << old_name(i);
     btrfs_root& root = this_execution().make<btrfs_root>(logged);
 
-    for (int i = 0; i < renames; ++i)
-        spawn("rename" + std::to_string(i), [&root, &p, i] {
-            op rename("rename"); // what dbench's Rename row times
-            btrfs_rename(&root, p, i);
+    // Rename task t renames inodes t, t + renames, ... one after another.
+    for (int t = 0; t < renames; ++t)
+        spawn("rename" + std::to_string(t), [&root, &p, t, renames, inodes] {
+            for (int i = t; i < inodes; i += renames) {
+                op rename("rename"); // what dbench's Rename row times
+                btrfs_rename(&root, p, i);
+            }
         });
     for (int i = 0; i < fsyncs; ++i)
         spawn("fsync" + std::to_string(i), [&root] {
@@ -197,7 +202,7 @@ void setup(std::size_t variant, const ParameterValues& values) {
         });
 
     invariant(kInvariant,
-              [&root, renames] { return every_inode_named(root.super_log_root.peek(), renames); });
+              [&root, inodes] { return every_inode_named(root.super_log_root.peek(), inodes); });
     final_check(kBalanced, [&root] { return root.log_writers.peek() == 0; });
 }
 
@@ -213,6 +218,9 @@ Protocol rename_pin() {
             {
                 {"renames", "rename tasks, each renaming its own inode", 1, 1, 8},
                 {"fsyncs", "fsync tasks, each committing the log", 1, 1, 8},
+                // Up to 8 x 4 inodes: two log bits each fill the 64-bit log word.
+                {"rounds", "renames each rename task makes in turn, each of an inode of its own", 1,
+                 1, 4},
             },
         // Both verify in about 1300 executions: dfs weighs every interleaving.
         .comparison = Comparison{.before = "log-mutex", .after = "atomic"},

@@ -142,8 +142,9 @@ TEST(Cli, a_depth_bound_that_cuts_executions_says_so_in_the_summary) {
 TEST(Cli, a_run_says_its_sizes_and_judges_itself_against_the_declared_verdict) {
     const Run run = run_lockcheck({"rename-pin", "--fsyncs", "2"});
     CHECK_EQUAL(0, run.exit_code);
-    CHECK_TEXT(contains(run.out, "variant       atomic\nsizes         renames=1 fsyncs=2\n"),
-               run.out.c_str());
+    CHECK_TEXT(
+        contains(run.out, "variant       atomic\nsizes         renames=1 fsyncs=2 rounds=1\n"),
+        run.out.c_str());
     CHECK_TEXT(contains(run.out, "\nexpected      verified: as declared\nverdict       verified"),
                run.out.c_str());
     const Run broken = run_lockcheck({"rename-pin", "--variant", "no-pin"});
@@ -170,7 +171,7 @@ TEST(Cli, a_replay_has_sizes_but_no_expected_or_properties_rows) {
     const Run check = run_lockcheck({"rename-pin", "--variant", "no-pin"});
     const Run replayed = run_lockcheck(replay_arguments(check.out));
     CHECK_EQUAL(1, replayed.exit_code);
-    CHECK_TEXT(contains(replayed.out, "\nsizes         renames=1 fsyncs=1\n"),
+    CHECK_TEXT(contains(replayed.out, "\nsizes         renames=1 fsyncs=1 rounds=1\n"),
                replayed.out.c_str());
     CHECK_TEXT(!contains(replayed.out, "\nexpected "), replayed.out.c_str());
     CHECK_TEXT(!contains(replayed.out, "\nproperties "), replayed.out.c_str());

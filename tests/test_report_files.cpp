@@ -74,8 +74,9 @@ TEST(ReportFiles, trace_junit_and_report_write_their_files) {
                                    "--junit", dir / "j.xml", "--report", dir / "html"});
     CHECK_EQUAL_TEXT(1, run.exit_code, run.err.c_str());
     CHECK(contains(read_file(dir / "t.svg"), "<svg"));
-    CHECK(contains(read_file(dir / "j.xml"),
-                   "<testcase classname=\"rename-pin\" name=\"no-pin renames=1 fsyncs=1\""));
+    CHECK(
+        contains(read_file(dir / "j.xml"),
+                 "<testcase classname=\"rename-pin\" name=\"no-pin renames=1 fsyncs=1 rounds=1\""));
     const std::string html = read_file(dir / "html/index.html");
     CHECK(contains(html, "<svg"));
     CHECK(contains(html, "trace (10 steps, 1 preemption, marked *)"));

@@ -445,13 +445,14 @@ TEST(Reports, a_json_report_written_before_version_1_3_reads_without_its_fields)
 TEST(Reports, the_html_report_shows_the_sizes_the_judgement_and_every_property_whole) {
     const RunReport r = check_variant("rename-pin", "no-pin");
     const std::string html = to_html(r, {});
-    CHECK_TEXT(contains(html, "<h1>lockcheck rename-pin --variant no-pin --renames 1 --fsyncs 1"
-                              "</h1>"),
-               html.c_str());
+    CHECK_TEXT(
+        contains(html, "<h1>lockcheck rename-pin --variant no-pin --renames 1 --fsyncs 1 --rounds 1"
+                       "</h1>"),
+        html.c_str());
     CHECK_TEXT(contains(html, "<p class=\"as-declared\">expected violation (invariant): as "
                               "declared</p>"),
                html.c_str());
-    CHECK_TEXT(contains(html, "sizes         renames=1 fsyncs=1\n"), html.c_str());
+    CHECK_TEXT(contains(html, "sizes         renames=1 fsyncs=1 rounds=1\n"), html.c_str());
     // The summary cuts the invariant's name; the table has it whole, with its count.
     const PropertyStats& invariant = r.summary.stats.properties.front();
     CHECK_TEXT(contains(html, "<tr><td>invariant</td><td>committed log never holds the unlink of "
@@ -470,7 +471,7 @@ TEST(Reports, the_html_report_shows_the_command_the_sizes_and_the_declared_verdi
                               "no-pin --report 'my report'</code></td></tr>\n"
                               "<tr><th>model</th><td>rename-pin</td></tr>\n"
                               "<tr><th>variant</th><td>no-pin</td></tr>\n"
-                              "<tr><th>sizes</th><td>renames=1 fsyncs=1</td></tr>\n"
+                              "<tr><th>sizes</th><td>renames=1 fsyncs=1 rounds=1</td></tr>\n"
                               "<tr><th>declared</th><td>violation (invariant): committed log never "
                               "holds the unlink of an old name without the link of its new "
                               "name</td></tr>\n"),
@@ -751,12 +752,12 @@ TEST(Reports, junit_has_a_test_case_per_run_and_a_failure_per_broken_run) {
     const std::string ok = "/testsuites/testsuite/testcase[1]";
     CHECK_EQUAL(std::string("rename-pin"), xpath_string(d, ok + "/@classname"));
     // A test case per variant and sizes: runs at other sizes are other cases.
-    CHECK_EQUAL(std::string("atomic renames=1 fsyncs=1"), xpath_string(d, ok + "/@name"));
+    CHECK_EQUAL(std::string("atomic renames=1 fsyncs=1 rounds=1"), xpath_string(d, ok + "/@name"));
     CHECK_EQUAL(0L, xpath_count(d, ok + "/failure"));
     CHECK_EQUAL(format_summary(verified.summary), xpath_string(d, ok + "/system-out"));
 
     const std::string bad = "/testsuites/testsuite/testcase[2]";
-    CHECK_EQUAL(std::string("no-pin renames=1 fsyncs=1"), xpath_string(d, bad + "/@name"));
+    CHECK_EQUAL(std::string("no-pin renames=1 fsyncs=1 rounds=1"), xpath_string(d, bad + "/@name"));
     const double time = std::stod(xpath_string(d, bad + "/@time"));
     CHECK(std::fabs(time - broken.summary.stats.elapsed_seconds) <= 0.0005);
     const Counterexample& c = broken.counterexamples[0];

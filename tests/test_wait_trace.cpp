@@ -179,10 +179,12 @@ TEST(WorstWaitCli, the_printed_wait_is_the_summarys_worst_with_one_line_per_bloc
                                "log_mutex"),
                r.out.c_str());
     // It replays as it says.
-    CHECK_TEXT(contains(r.out, "replay: lockcheck rename-pin --variant log-mutex --renames 1 "
-                               "--fsyncs 1 --replay 0.0.0.1.1.1.1.1.0.0.0.0.0.0.0.0.0.0.0.0.0.1."
-                               "1.1.1.1.1.1\n"),
-               r.out.c_str());
+    CHECK_TEXT(
+        contains(r.out,
+                 "replay: lockcheck rename-pin --variant log-mutex --renames 1 "
+                 "--fsyncs 1 --rounds 1 --replay 0.0.0.1.1.1.1.1.0.0.0.0.0.0.0.0.0.0.0.0.0.1."
+                 "1.1.1.1.1.1\n"),
+        r.out.c_str());
 }
 
 TEST(WorstWaitCli, under_dpor_the_worst_wait_is_called_a_lower_bound) {
