@@ -17,6 +17,7 @@
 #include "op.hpp"
 #include "percpu.hpp"
 #include "percpu_counter.hpp"
+#include "plain_state.hpp"
 #include "refcount.hpp"
 #include "rwsem.hpp"
 #include "sched.hpp"

@@ -310,6 +310,7 @@ void setup(std::size_t variant, const ParameterValues& values) {
     const int writers = values[0];
     const int pages = values[1];
     btrfs_inode& bi = this_execution().make<btrfs_inode>(pages);
+    plain_state(bi.punching);
     const long long last_page = (pages - 1) * PAGE_SIZE;
 
     // The truncate keeps the first page. Writer 0 writes the last page, writer i the i-th

@@ -348,6 +348,12 @@ void setup(std::size_t variant, const ParameterValues& values) {
     const int transactions = commits * rounds;
     set_nr_cpus(cpus);
     xfs_cil& cil = this_execution().make<xfs_cil>(transactions, pushes + 1);
+    for (const auto& tp : cil.trans) {
+        plain_state(tp->t_item.li_seq);
+        plain_state(tp->t_fills_cil);
+    }
+    for (const auto& ctx : cil.ctxs)
+        plain_state(ctx->space_used);
 
     // The highest CPU with a commit goes offline once that task's last commit returned, its
     // items still on that CPU's lists: a hotplug task starts then.

@@ -135,7 +135,7 @@ struct btrfs_root {
 
 // What one log commit wrote: the log root tree numbered by its log_transid.
 struct log_commit {
-    int transid = 0;          // the transaction the logged inodes belong to
+    long transid = 0;         // the transaction the logged inodes belong to
     unsigned long logged = 0; // the inodes in it
 };
 
@@ -400,6 +400,12 @@ void setup(std::size_t variant, const ParameterValues& values) {
     const int fsyncs = values[0];
     const int writers = values[1];
     btrfs_fs_info& fs_info = this_execution().make<btrfs_fs_info>(fsyncs, values[2], values[3]);
+    for (const btrfs_root* root :
+         {&fs_info.tree_root, &fs_info.fs_root, &fs_info.log_root_tree_root})
+        plain_state(root->log_transid);
+    plain_state(fs_info.log_commits);
+    plain_state(fs_info.supers);
+    plain_state(fs_info.fsync_transid);
 
     spawn("btrfs-transaction", [&fs_info] {
         op commit("commit");

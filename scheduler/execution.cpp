@@ -683,6 +683,8 @@ Fingerprint Execution::fingerprint() const {
     }
     for (const auto& [state, add] : local_fingerprints_)
         add(state, h);
+    for (const auto& add : plain_state_)
+        add(h);
     h.add(tasks_.size());
     for (const auto& tp : tasks_) {
         const Task& t = *tp;

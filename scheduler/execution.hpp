@@ -160,6 +160,11 @@ class Execution {
     void add_final_check(std::string name, std::function<bool()> holds);
     // A latency bound the model declares (max_wait()), unless --max-wait bounds `op` already.
     void add_wait_bound(std::string op, std::uint32_t steps);
+    // State the model keeps outside objects (plain_state()): `add` puts it into every
+    // fingerprint().
+    void add_plain_state(std::function<void(StateHasher&)> add) {
+        plain_state_.push_back(std::move(add));
+    }
 
     // A property registered at set-up (an invariant or a final check) and how often this
     // execution evaluated it: one never evaluated proves nothing, and the summary says so.
@@ -407,6 +412,7 @@ class Execution {
     // how to add it to a fingerprint.
     using LocalFingerprint = void (*)(const void* state, StateHasher& h);
     std::vector<std::pair<const void*, LocalFingerprint>> local_fingerprints_;
+    std::vector<std::function<void(StateHasher&)>> plain_state_;
     Counters counters_;
     // In place: an execution allocates nothing for its operations.
     std::array<OpWait, kOpWaits> op_waits_{};
