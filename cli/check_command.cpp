@@ -358,6 +358,11 @@ bool choose_wait_search(CheckRequest& r, bool strategy_given, std::string& error
         for (const PropertyStats& p : declared_properties(setup_of(r), r.options))
             bounded = bounded || p.kind == PropertyKind::wait_bound;
     if (!bounded) return true;
+    if (r.search.state_cache) {
+        error = "--state-cache cannot check a wait bound: a wait depends on the path to a state, "
+                "and it explores each state from one path only";
+        return false;
+    }
     const Search s = r.search.search;
     if (s == Search::dpor || s == Search::optimal_dpor) {
         if (strategy_given) {

@@ -75,6 +75,10 @@ Json stats_json(const SearchStats& s) {
                 {"ops", std::move(ops)},
                 {"wait_bounds", std::move(wait_bounds)},
                 {"wait_ratios", std::move(wait_ratios)},
+                {"states", Json{{"stored", s.states.stored},
+                                {"matched", s.states.matched},
+                                {"bytes", s.states.bytes},
+                                {"full", s.states.full}}},
                 {"properties", std::move(properties)}};
 }
 
@@ -303,6 +307,13 @@ SearchStats read_stats(const Value& v) {
     if (v.has("wait_ratios"))
         for (const Value& r : v["wait_ratios"].elements())
             s.wait_ratios.push_back(WaitRatio{r["op"].string(), r["ratio"].number()});
+    // Added in version 1.8.
+    if (v.has("states")) {
+        const Value st = v["states"];
+        s.states =
+            StateCounts{st["stored"].count<std::uint64_t>(), st["matched"].count<std::uint64_t>(),
+                        st["bytes"].count<std::uint64_t>(), st["full"].boolean()};
+    }
     // Added in version 1.3.
     if (v.has("properties"))
         for (const Value& p : v["properties"].elements()) {

@@ -8,6 +8,7 @@
 #include "checker/stateful_dfs.hpp"
 #include "harness.hpp"
 #include "lockcheck_binary.hpp"
+#include "temp_files.hpp"
 
 #include <CppUTest/TestHarness.h>
 
@@ -101,4 +102,23 @@ TEST(StateCache, the_command_line_takes_it_with_dfs_only) {
     const Run bounded =
         run_lockcheck({"rename-pin", "--strategy", "dfs", "--state-cache", "--preemptions", "1"});
     CHECK_EQUAL(2, bounded.exit_code);
+    // Waits depend on the path to a state, which it explores from one path only.
+    const Run waits = run_lockcheck(
+        {"rename-pin", "--strategy", "dfs", "--state-cache", "--max-wait", "fsync=3"});
+    CHECK_EQUAL(2, waits.exit_code);
+    CHECK_TEXT(contains(waits.err, "--state-cache cannot check a wait bound"), waits.err.c_str());
+    const Run compare =
+        run_lockcheck({"compare", "rename-pin", "--strategy", "dfs", "--state-cache"});
+    CHECK_EQUAL(2, compare.exit_code);
+}
+
+TEST(StateCache, the_json_report_has_the_state_table) {
+    const TempDir dir;
+    const std::string json = dir / "run.json";
+    const Run run = run_lockcheck(
+        {"rename-pin", "--strategy", "dfs", "--state-cache", "--no-timing", "--json", json});
+    CHECK_EQUAL(0, run.exit_code);
+    const std::string text = read_file(json);
+    CHECK_TEXT(contains(text, "\"states\": {\n      \"stored\": "), text.c_str());
+    CHECK_TEXT(contains(text, "\"full\": false"), text.c_str());
 }
