@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Same input, same output: runs every model (its default variant and its first variant declared
-# broken) under every strategy, with and without --keep-going, and `compare` on every model,
-# twice each with --no-timing, and requires byte-identical stdout, exit code, JSON and JUnit
-# files.
+# broken) under every strategy and dfs with --state-cache, with and without --keep-going, and
+# `compare` on every model, twice each with --no-timing, and requires byte-identical stdout,
+# exit code, JSON and JUnit files.
 # Usage: determinism.sh LOCKCHECK_BINARY
 set -uo pipefail
 binary=$1
@@ -35,9 +35,11 @@ run() {
 }
 
 while read -r model variant; do
-  for strategy in dfs dpor optimal-dpor random pct; do
+  for strategy in dfs "dfs --state-cache" dpor optimal-dpor random pct; do
     for keep in "" --keep-going; do
-      args=("$model" --variant "$variant" --strategy "$strategy" --max-executions 2000 $keep)
+      # $strategy unquoted: "dfs --state-cache" is the strategy and its option.
+      # shellcheck disable=SC2086
+      args=("$model" --variant "$variant" --strategy $strategy --max-executions 2000 $keep)
       [[ $strategy == random || $strategy == pct ]] && args+=(--iterations 300)
       run a "${args[@]}"
       run b "${args[@]}"
