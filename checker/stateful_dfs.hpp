@@ -12,10 +12,14 @@
 
 namespace lockcheck {
 
+// The state table's cap: 4 GiB, 134 million states. Past it the search goes on exact without
+// storing new states, and the summary's states row says FULL.
+inline constexpr std::size_t kStateTableBytes = std::size_t{4} << 30;
+
 class StatefulDfs final : public Strategy {
   public:
-    // `max_bytes`: the state table's cap (0: none).
-    explicit StatefulDfs(std::size_t depth_hint = 0, std::size_t max_bytes = 0);
+    // `max_bytes`: the state table's cap (0: as much as memory allows).
+    explicit StatefulDfs(std::size_t depth_hint = 0, std::size_t max_bytes = kStateTableBytes);
     TaskId pick(std::uint32_t step, TaskSet enabled, const Execution& ex) override;
     std::uint32_t choose(std::uint32_t step, std::uint32_t n) override;
     bool next_execution() override;

@@ -122,3 +122,29 @@ TEST(StateCache, the_json_report_has_the_state_table) {
     CHECK_TEXT(contains(text, "\"states\": {\n      \"stored\": "), text.c_str());
     CHECK_TEXT(contains(text, "\"full\": false"), text.c_str());
 }
+
+// A table at its cap stores nothing more, and says so; the search goes on without it and
+// still reaches what DFS reaches.
+TEST(StateCache, a_full_table_is_reported_and_the_search_stays_exact) {
+    StateTable table(64 * sizeof(StateTable::Entry));
+    std::uint64_t added = 0;
+    for (std::uint64_t i = 1; i <= 64; ++i)
+        if (table.insert(Fingerprint{i * 0x9e3779b97f4a7c15ULL, i}).added) ++added;
+    CHECK_EQUAL(48u, added); // three quarters of 64 slots, then no room to grow
+    CHECK(table.full());
+    CHECK(table.insert(Fingerprint{0x9e3779b97f4a7c15ULL, 1}).entry != nullptr); // still found
+
+    // Each task keeps the counts it got back: more states than the table holds.
+    const Setup setup = three_tasks([](Words& c) {
+        for (int i = 0; i < 2; ++i)
+            atomic_add(atomic_inc_return(&c.v), &c.w);
+    });
+    Dfs dfs;
+    StatefulDfs capped(0, 64 * sizeof(StateTable::Entry));
+    const Reached all = reach(setup, dfs, 100);
+    const Reached reduced = reach(setup, capped, 100);
+    CHECK(capped.states().full);
+    CHECK_EQUAL(48u, capped.states().stored);
+    CHECK(reduced.final_states == all.final_states);
+    CHECK(reduced.violations == all.violations);
+}
