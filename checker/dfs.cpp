@@ -3,7 +3,7 @@
 
 #include <cassert>
 
-#include "progress.hpp"
+#include "dfs_path.hpp"
 
 namespace lockcheck {
 
@@ -19,7 +19,7 @@ TaskId Dfs::branch(TaskSet choices) {
     if (position_ < path_.size()) {
         const Branch& b = path_[position_++];
         // Same prefix, same state: a model that is not deterministic would break this.
-        assert(b.enabled == choices && "model is not deterministic");
+        assert(b.options == choices && "model is not deterministic");
         return b.chosen;
     }
     const TaskId first = lowest(choices);
@@ -29,27 +29,11 @@ TaskId Dfs::branch(TaskSet choices) {
 }
 
 bool Dfs::next_execution() {
-    // An execution that ended early (a violation) leaves branches it never reached.
-    path_.resize(position_);
-    position_ = 0;
-    while (!path_.empty()) {
-        Branch& b = path_.back();
-        const TaskSet untried = b.enabled & ~b.tried;
-        if (untried) {
-            b.chosen = lowest(untried);
-            b.tried |= task_bit(b.chosen);
-            return true;
-        }
-        path_.pop_back();
-    }
-    return false;
+    return backtrack(path_, position_);
 }
 
 double Dfs::explored() const {
-    ExploredFraction f;
-    for (const Branch& b : path_)
-        if (!f.level(count(b.tried) - 1, count(b.enabled))) break;
-    return f.fraction();
+    return explored_fraction(path_);
 }
 
 } // namespace lockcheck

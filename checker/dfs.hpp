@@ -21,7 +21,7 @@ class Dfs final : public Strategy {
   private:
     TaskId branch(TaskSet choices);
     struct Branch {
-        TaskSet enabled;
+        TaskSet options; // the enabled tasks, or a choice's values
         TaskSet tried;
         TaskId chosen;
     };

@@ -1,26 +1,12 @@
-// The stateful search: the DFS path of dfs.cpp, a state table consulted at every step taken
+// The stateful search: the DFS path (dfs_path.hpp), a state table consulted at every step taken
 // past the path's end, and sleep sets carried along the path.
 #include "stateful_dfs.hpp"
 
 #include "dependency.hpp"
-#include "progress.hpp"
+#include "dfs_path.hpp"
 #include "scheduler/execution.hpp"
 
 namespace lockcheck {
-
-namespace {
-
-// Two pending accesses of one variable by different tasks that race whichever runs first:
-// at least one writes and at least one is plain (scheduler/race_detector.hpp). Nothing can
-// order two steps with none between them, so the race detector reports the second.
-bool race(const Operation& a, const Operation& b) {
-    if (a.access == DataAccess::sync || b.access == DataAccess::sync || a.obj != b.obj)
-        return false;
-    return (!a.read_only || !b.read_only) &&
-           (a.access == DataAccess::plain || b.access == DataAccess::plain);
-}
-
-} // namespace
 
 StatefulDfs::StatefulDfs(std::size_t depth_hint, std::size_t max_bytes) : table_(max_bytes) {
     path_.reserve(depth_hint);
@@ -83,7 +69,8 @@ TaskId StatefulDfs::pick(std::uint32_t step, TaskSet enabled, const Execution& e
         // from here may meet the state between them again and stop there.
         for (TaskSet a = options; a && forced_ == kNoTask; a &= a - 1)
             for (TaskSet b = enabled & ~task_bit(lowest(a)); b; b &= b - 1)
-                if (race(ex.tasks()[lowest(a)]->pending(), ex.tasks()[lowest(b)]->pending())) {
+                if (RaceDetector::races(ex.tasks()[lowest(a)]->pending(),
+                                        ex.tasks()[lowest(b)]->pending())) {
                     first = lowest(a);
                     forced_ = lowest(b);
                     break;
@@ -103,28 +90,13 @@ std::uint32_t StatefulDfs::choose(std::uint32_t, std::uint32_t n) {
 }
 
 bool StatefulDfs::next_execution() {
-    path_.resize(position_);
-    position_ = 0;
     next_sleep_ = 0;
     forced_ = kNoTask;
-    while (!path_.empty()) {
-        Branch& b = path_.back();
-        const TaskSet untried = b.options & ~b.tried;
-        if (untried) {
-            b.chosen = lowest(untried);
-            b.tried |= task_bit(b.chosen);
-            return true;
-        }
-        path_.pop_back();
-    }
-    return false;
+    return backtrack(path_, position_);
 }
 
 double StatefulDfs::explored() const {
-    ExploredFraction f;
-    for (const Branch& b : path_)
-        if (!f.level(count(b.tried & ~task_bit(b.chosen)), count(b.options))) break;
-    return f.fraction();
+    return explored_fraction(path_);
 }
 
 StateCounts StatefulDfs::states() const {

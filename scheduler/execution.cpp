@@ -681,9 +681,7 @@ Fingerprint Execution::fingerprint() const {
         h.add(o->freed_with_ ? static_cast<std::uint64_t>(o->freed_with_->id()) : ~0ULL);
         o->fingerprint(h);
     }
-    for (const auto& [state, add] : local_fingerprints_)
-        add(state, h);
-    for (const auto& add : plain_state_)
+    for (const auto& add : outside_state_)
         add(h);
     h.add(tasks_.size());
     for (const auto& tp : tasks_) {

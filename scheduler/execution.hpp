@@ -160,10 +160,10 @@ class Execution {
     void add_final_check(std::string name, std::function<bool()> holds);
     // A latency bound the model declares (max_wait()), unless --max-wait bounds `op` already.
     void add_wait_bound(std::string op, std::uint32_t steps);
-    // State the model keeps outside objects (plain_state()): `add` puts it into every
-    // fingerprint().
-    void add_plain_state(std::function<void(StateHasher&)> add) {
-        plain_state_.push_back(std::move(add));
+    // State the model keeps outside objects (plain_state(), and locals such as lockdep's
+    // graph): `add` puts it into every fingerprint().
+    void add_state(std::function<void(StateHasher&)> add) {
+        outside_state_.push_back(std::move(add));
     }
 
     // A property registered at set-up (an invariant or a final check) and how often this
@@ -408,11 +408,7 @@ class Execution {
     std::vector<std::unique_ptr<Holder>> owned_;
     template <class T> static constexpr char kLocalKey = 0; // its address names T
     std::vector<std::pair<const void*, void*>> locals_;
-    // The locals whose state later steps can observe (those with a fingerprint() member) and
-    // how to add it to a fingerprint.
-    using LocalFingerprint = void (*)(const void* state, StateHasher& h);
-    std::vector<std::pair<const void*, LocalFingerprint>> local_fingerprints_;
-    std::vector<std::function<void(StateHasher&)>> plain_state_;
+    std::vector<std::function<void(StateHasher&)>> outside_state_; // see add_state()
     Counters counters_;
     // In place: an execution allocates nothing for its operations.
     std::array<OpWait, kOpWaits> op_waits_{};
@@ -474,10 +470,9 @@ template <class T> T& Execution::local() {
         if (key == &kLocalKey<T>) return *static_cast<T*>(state);
     T& state = make<T>();
     locals_.emplace_back(&kLocalKey<T>, &state);
+    // A local whose state later steps can observe says so with a fingerprint() member.
     if constexpr (requires(const T& t, StateHasher& h) { t.fingerprint(h); })
-        local_fingerprints_.emplace_back(&state, [](const void* s, StateHasher& h) {
-            static_cast<const T*>(s)->fingerprint(h);
-        });
+        add_state([&state](StateHasher& h) { state.fingerprint(h); });
     return state;
 }
 

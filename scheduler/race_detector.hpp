@@ -43,6 +43,16 @@ class RaceDetector {
         Access later; // the access of the step just taken
     };
 
+    // Whether `a` and `b`, pending for two tasks at once, race whichever runs first: accesses
+    // of one variable, at least one a write and at least one plain. Nothing can order two
+    // steps with none between them, so the detector reports the second.
+    static bool races(const Operation& a, const Operation& b) {
+        if (a.access == DataAccess::sync || b.access == DataAccess::sync || a.obj != b.obj)
+            return false;
+        return (!a.read_only || !b.read_only) &&
+               (a.access == DataAccess::plain || b.access == DataAccess::plain);
+    }
+
     RaceDetector();
     ~RaceDetector();
     RaceDetector(const RaceDetector&) = delete;
