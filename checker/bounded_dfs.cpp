@@ -3,12 +3,20 @@
 
 #include <cassert>
 
+#include "dfs_path.hpp"
 #include "progress.hpp"
 
 namespace lockcheck {
 
 bool BoundedDfs::allowed(const Branch& b, TaskId task) const {
     return b.last == kNoTask || task == b.last || !contains(b.options, b.last) || b.before < bound_;
+}
+
+TaskSet BoundedDfs::within(const Branch& b) const {
+    TaskSet set = 0;
+    for (TaskSet s = b.options; s; s &= s - 1)
+        if (allowed(b, lowest(s))) set |= task_bit(lowest(s));
+    return set;
 }
 
 std::uint32_t BoundedDfs::after(const Branch& b) const {
@@ -49,7 +57,7 @@ std::uint32_t BoundedDfs::choose(std::uint32_t, std::uint32_t n) {
 bool BoundedDfs::next_execution() {
     path_.resize(position_);
     position_ = 0;
-    while (!path_.empty()) {
+    while (path_.size() > floor_) {
         Branch& b = path_.back();
         for (TaskSet untried = b.options & ~b.tried; untried; untried &= untried - 1) {
             const TaskId task = lowest(untried);
@@ -65,17 +73,27 @@ bool BoundedDfs::next_execution() {
 
 double BoundedDfs::explored() const {
     ExploredFraction f;
-    for (const Branch& b : path_) {
+    for (std::size_t i = floor_; i < path_.size(); ++i) {
         // Only the branches within the bound are run.
-        int finished = 0, branches = 0;
-        for (TaskSet s = b.options; s; s &= s - 1) {
-            if (!allowed(b, lowest(s))) continue;
-            ++branches;
-            finished += contains(b.tried, lowest(s)) && lowest(s) != b.chosen;
-        }
-        if (!f.level(finished, branches)) break;
+        const Branch& b = path_[i];
+        const TaskSet run = within(b);
+        if (!f.level(count(run & b.tried & ~task_bit(b.chosen)), count(run))) break;
     }
     return f.fraction();
+}
+
+Handoff BoundedDfs::split() {
+    const auto [at, share] = split_point(
+        path_, floor_, [this](const Branch& b) { return within(b) & ~b.tried; },
+        [this](const Branch& b) { return count(within(b)); });
+    if (at == path_.size()) return {};
+    auto part = std::make_unique<BoundedDfs>(bound_);
+    part->path_.assign(path_.begin(), path_.begin() + static_cast<std::ptrdiff_t>(at + 1));
+    part->floor_ = at;
+    part->position_ = at + 1;
+    part->next_execution(); // the lowest option left at `at`
+    path_[at].tried = path_[at].options;
+    return {std::move(part), share};
 }
 
 } // namespace lockcheck

@@ -19,6 +19,9 @@ class BoundedDfs final : public Strategy {
     std::uint32_t choose(std::uint32_t step, std::uint32_t n) override;
     bool next_execution() override;
     double explored() const override;
+    // Hands over the options left within the bound at the shallowest branch point with any.
+    Handoff split() override;
+    bool splits() const override { return true; }
     // Preemptions in the execution that just ran.
     std::uint32_t preemptions() const { return used_; }
 
@@ -34,10 +37,13 @@ class BoundedDfs final : public Strategy {
     bool allowed(const Branch& b, TaskId task) const;
     // Preemptions after taking `b.chosen` at `b`.
     std::uint32_t after(const Branch& b) const;
+    // The options of `b` within the bound.
+    TaskSet within(const Branch& b) const;
 
     std::uint32_t bound_;
     std::vector<Branch> path_;
     std::size_t position_ = 0;
+    std::size_t floor_ = 0;  // branches before it were handed over with the path (dfs_path.hpp)
     TaskId last_ = kNoTask;  // the task of the step before, in the current execution
     std::uint32_t used_ = 0; // preemptions so far in the current execution
 };

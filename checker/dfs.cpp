@@ -29,11 +29,25 @@ TaskId Dfs::branch(TaskSet choices) {
 }
 
 bool Dfs::next_execution() {
-    return backtrack(path_, position_);
+    return backtrack(path_, position_, floor_);
 }
 
 double Dfs::explored() const {
-    return explored_fraction(path_);
+    return explored_fraction(path_, floor_);
+}
+
+Handoff Dfs::split() {
+    const auto [at, share] = split_point(
+        path_, floor_, [](const Branch& b) { return b.options & ~b.tried; },
+        [](const Branch& b) { return count(b.options); });
+    if (at == path_.size()) return {};
+    auto part = std::make_unique<Dfs>();
+    part->path_.assign(path_.begin(), path_.begin() + static_cast<std::ptrdiff_t>(at + 1));
+    part->floor_ = at;
+    part->position_ = at + 1;
+    part->next_execution(); // the lowest option left at `at`
+    path_[at].tried = path_[at].options;
+    return {std::move(part), share};
 }
 
 } // namespace lockcheck

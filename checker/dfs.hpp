@@ -17,6 +17,9 @@ class Dfs final : public Strategy {
     std::uint32_t choose(std::uint32_t step, std::uint32_t n) override;
     bool next_execution() override;
     double explored() const override;
+    // Hands over the options left at the shallowest branch point that has any.
+    Handoff split() override;
+    bool splits() const override { return true; }
 
   private:
     TaskId branch(TaskSet choices);
@@ -27,6 +30,7 @@ class Dfs final : public Strategy {
     };
     std::vector<Branch> path_;
     std::size_t position_ = 0; // next branch to replay in the current execution
+    std::size_t floor_ = 0;    // branches before it were handed over with the path (dfs_path.hpp)
 };
 
 } // namespace lockcheck

@@ -1,8 +1,11 @@
-// The path of a depth-first search over schedules, shared by Dfs and StatefulDfs: each branch
-// point offers `options` (enabled tasks, or a choice's values), has `tried` some of them and
-// `chosen` one (tried too). Lowest first, so that the search is deterministic.
+// The path of a depth-first search over schedules, shared by Dfs, BoundedDfs and StatefulDfs:
+// each branch point offers `options` (enabled tasks, or a choice's values), has `tried` some of
+// them and `chosen` one (tried too). Lowest first, so that the search is deterministic. A search
+// handed part of another (--jobs) starts from a copy of its path: the branches before `floor`
+// are the copy's, replayed and never backtracked.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "progress.hpp"
@@ -13,10 +16,11 @@ namespace lockcheck {
 // Moves to the next execution: drops the branches the last one never reached (it ended
 // early) and makes the deepest branch with an untried option take the lowest. False when
 // every branch is exhausted.
-template <class Branch> bool backtrack(std::vector<Branch>& path, std::size_t& position) {
+template <class Branch>
+bool backtrack(std::vector<Branch>& path, std::size_t& position, std::size_t floor = 0) {
     path.resize(position);
     position = 0;
-    while (!path.empty()) {
+    while (path.size() > floor) {
         Branch& b = path.back();
         const TaskSet untried = b.options & ~b.tried;
         if (untried) {
@@ -30,11 +34,29 @@ template <class Branch> bool backtrack(std::vector<Branch>& path, std::size_t& p
 }
 
 // The fraction of the tree the path has left behind (Strategy::explored()).
-template <class Branch> double explored_fraction(const std::vector<Branch>& path) {
+template <class Branch>
+double explored_fraction(const std::vector<Branch>& path, std::size_t floor = 0) {
     ExploredFraction f;
-    for (const Branch& b : path)
-        if (!f.level(count(b.tried & ~task_bit(b.chosen)), count(b.options))) break;
+    for (std::size_t i = floor; i < path.size(); ++i)
+        if (!f.level(count(path[i].tried & ~task_bit(path[i].chosen)), count(path[i].options)))
+            break;
     return f.fraction();
+}
+
+// Where a search over `path` splits for another thread (Strategy::split): at its shallowest
+// branch from `floor` on with options `left` to try, which come last in the search's order.
+// Returns that branch's index (path.size() if there is none) and the options' share of the
+// search, branch k weighing `branches(path[k])` equal parts as in explored_fraction.
+template <class Branch, class Left, class Branches>
+std::pair<std::size_t, double> split_point(const std::vector<Branch>& path, std::size_t floor,
+                                           Left left, Branches branches) {
+    double weight = 1;
+    for (std::size_t i = floor; i < path.size(); ++i) {
+        const int n = branches(path[i]);
+        if (const TaskSet l = left(path[i])) return {i, weight * count(l) / n};
+        weight /= n;
+    }
+    return {path.size(), 0};
 }
 
 } // namespace lockcheck

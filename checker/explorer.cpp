@@ -6,159 +6,10 @@
 #include <cstdio>
 #include <set>
 
-#include "scheduler/enum_names.hpp"
+#include "explore_loop.hpp"
 #include "scheduler/replay.hpp"
 
 namespace lockcheck {
-
-namespace {
-
-constexpr std::string_view kPropertyKindNames[] = {"invariant", "final-check", "check",
-                                                   "wait-bound"};
-
-// The entry of a property, added at the end the first time it is seen.
-PropertyStats& entry(std::vector<PropertyStats>& properties, PropertyKind kind,
-                     std::string_view name) {
-    for (PropertyStats& p : properties)
-        if (p.kind == kind && p.name == name) return p;
-    PropertyStats& added = properties.emplace_back();
-    added.kind = kind;
-    added.name = name;
-    return added;
-}
-
-void add_property(std::vector<PropertyStats>& properties, PropertyKind kind,
-                  const Execution::Property& p) {
-    PropertyStats& e = entry(properties, kind, p.name);
-    e.evaluations += p.evaluations;
-    e.checked = p.checked;
-}
-
-// Whether `text` is `op(object)`, compared without building it.
-bool spells(const std::string& text, std::string_view op, const std::string& object) {
-    return text.size() == op.size() + object.size() + 2 && text.starts_with(op) &&
-           text[op.size()] == '(' && text.compare(op.size() + 1, object.size(), object) == 0 &&
-           text.back() == ')';
-}
-
-void add_check(std::vector<PropertyStats>& properties, const Execution::CheckSite& site) {
-    PropertyStats& p = entry(properties, PropertyKind::check, site.message);
-    p.evaluations += site.evaluations;
-    if (site.after_release == 0) return;
-    static const std::string kNoObject;
-    const std::string& object = site.release_obj ? site.release_obj->name() : kNoObject;
-    if (p.after_release == 0 && site.one_release)
-        p.release = std::string(site.release_op) + "(" + object + ")";
-    else if (!site.one_release || !spells(p.release, site.release_op, object))
-        p.release.clear(); // released different locks: no one release to name
-    p.after_release += site.after_release;
-}
-
-} // namespace
-
-std::string_view property_kind_name(PropertyKind kind) {
-    return kPropertyKindNames[static_cast<int>(kind)];
-}
-
-bool parse_property_kind(std::string_view name, PropertyKind& kind) {
-    return parse_enum_name(kPropertyKindNames, name, kind);
-}
-
-const OpWaits* SearchStats::find_op(const std::string& op) const {
-    const auto it =
-        std::find_if(ops.begin(), ops.end(), [&op](const OpWaits& w) { return w.op == op; });
-    return it == ops.end() ? nullptr : &*it;
-}
-
-void SearchStats::declare_check(const std::string& message) {
-    entry(properties, PropertyKind::check, message);
-}
-
-void SearchStats::add_contention(const Execution& ex) {
-    for (const Object* obj : ex.objects()) {
-        const LockStats& h = obj->lock_stats;
-        if (h.acquisitions == 0 && h.sleeps == 0 && h.holds == 0) continue;
-        // Set-up makes the same objects in the same order in every execution: the entry the
-        // object had the last time is tried first, and the names compared once.
-        const auto id = static_cast<std::size_t>(obj->id());
-        if (hold_of_object_.size() <= id) hold_of_object_.resize(id + 1, 0);
-        auto it = holds.begin() +
-                  static_cast<std::ptrdiff_t>(std::min(hold_of_object_[id], holds.size()));
-        if (it == holds.end() || it->lock != obj->name())
-            it = std::find_if(holds.begin(), holds.end(),
-                              [obj](const LockHolds& l) { return l.lock == obj->name(); });
-        if (it == holds.end()) it = holds.insert(holds.end(), LockHolds{obj->name(), {}});
-        hold_of_object_[id] = static_cast<std::size_t>(it - holds.begin());
-        it->stats.acquisitions += h.acquisitions;
-        it->stats.contended += h.contended;
-        it->stats.sleeps += h.sleeps;
-        it->stats.holds += h.holds;
-        it->stats.steps += h.steps;
-        it->stats.longest = std::max(it->stats.longest, h.longest);
-    }
-    for (const OpWait& w : ex.op_waits()) {
-        // By the literal's address first: every execution names its operations with the same
-        // string literals, so the text is compared only the first time.
-        auto it = ops.begin();
-        while (it != ops.end() &&
-               op_literals_[static_cast<std::size_t>(it - ops.begin())] != w.name &&
-               it->op != w.name)
-            ++it;
-        if (it == ops.end()) it = ops.insert(ops.end(), OpWaits{w.name, 0, 0, 0, {}});
-        op_literals_.resize(ops.size());
-        op_literals_[static_cast<std::size_t>(it - ops.begin())] = w.name;
-        if (it->count == 0 || w.worst > it->worst) {
-            it->worst = w.worst;
-            it->worst_schedule = ex.schedule();
-        }
-        it->count += w.count;
-        it->total += w.total;
-    }
-}
-
-void SearchStats::add(const Execution& ex, const Outcome& out) {
-    ++executions;
-    steps += out.steps;
-    deepest = std::max(deepest, out.steps);
-    tasks = std::max(tasks, static_cast<std::uint32_t>(ex.tasks().size()));
-    if (out.end == End::cut) ++cut;
-    if (out.end == End::stopped) ++sleep_blocked;
-    if (out.spin_bound_used) ++spin_bound_used;
-    if (const TableFull& full = out.table_full; full.table) {
-        auto it = std::find_if(full_tables.begin(), full_tables.end(),
-                               [&full](const FullTable& f) { return f.table == full.table; });
-        if (it == full_tables.end())
-            it = full_tables.insert(full_tables.end(), FullTable{full.table, full.capacity, 0});
-        ++it->executions;
-    }
-    const Counters& c = ex.counters();
-    total.sleeps += c.sleeps;
-    total.wakeups += c.wakeups;
-    total.spins += c.spins;
-    most.sleeps = std::max(most.sleeps, c.sleeps);
-    most.wakeups = std::max(most.wakeups, c.wakeups);
-    most.spins = std::max(most.spins, c.spins);
-    // An execution a reduction stopped early repeats a prefix explored in full elsewhere:
-    // counted, it would only dilute the figures per execution.
-    if (out.end != End::stopped) add_contention(ex);
-    for (const Execution::Property& p : ex.invariants())
-        add_property(properties, PropertyKind::invariant, p);
-    for (const Execution::Property& p : ex.final_checks())
-        add_property(properties, PropertyKind::final_check, p);
-    for (const Execution::CheckSite& site : ex.check_sites())
-        add_check(properties, site);
-    add_wait_bounds(ex);
-}
-
-void SearchStats::add_wait_bounds(const Execution& ex) {
-    if (ex.wait_bounds().empty()) return;
-    if (wait_bounds.empty()) wait_bounds = ex.wait_bounds();
-    for (const WaitBound& b : ex.wait_bounds()) {
-        PropertyStats& p = entry(properties, PropertyKind::wait_bound, b.op);
-        for (const OpWait& w : ex.op_waits())
-            if (w.name == b.op) p.evaluations += w.count;
-    }
-}
 
 namespace {
 
@@ -186,10 +37,6 @@ ProgressReport search_progress(const SearchResult& result, const Strategy& strat
 
 } // namespace
 
-namespace {
-
-// After a search that ran every execution it was to run: each operation whose worst wait is
-// more than its bound times its mean is a finding, shown by the execution of that worst wait.
 void check_wait_ratios(const std::vector<WaitRatio>& ratios, SearchResult& result) {
     result.stats.wait_ratios = ratios;
     for (const WaitRatio& bound : ratios)
@@ -214,14 +61,9 @@ void check_wait_ratios(const std::vector<WaitRatio>& ratios, SearchResult& resul
         }
 }
 
-} // namespace
-
-SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions& options) {
-    const auto start = std::chrono::steady_clock::now();
-    StackPool stacks(options.stack_size);
-    SearchResult result;
+LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOptions& options,
+                       StackPool& stacks, SearchResult& result, BetweenExecutions& between) {
     std::set<std::string> seen;
-    ProgressPacer pacer;
     Execution::Limits limits = options.limits(options.depth);
     limits.fingerprints = strategy.fingerprints();
     for (;;) {
@@ -234,27 +76,52 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
             const auto cut = ex.schedule().begin() + static_cast<std::ptrdiff_t>(reached);
             result.findings.push_back(Finding{v, Schedule(ex.schedule().begin(), cut)});
         });
-        if (out.violation && !options.keep_going) break;
-        if (!strategy.next_execution()) {
-            check_wait_ratios(options.wait_ratios, result);
-            break;
-        }
-        if (options.progress && pacer.tick())
-            options.progress->show(search_progress(result, strategy, options, pacer.seconds()));
-        // Limits cut a search short only when there was more to run.
-        if (options.stop && *options.stop) {
-            result.stats.stopped_by = signal_name(*options.stop);
-            break;
-        }
-        if (options.max_executions && result.stats.executions >= options.max_executions) {
-            result.stats.stopped_by = "--max-executions " + std::to_string(options.max_executions);
-            break;
-        }
-        if (options.time_limit > 0 && seconds_since(start) >= options.time_limit) {
-            result.stats.stopped_by = "--time-limit";
-            break;
-        }
+        if (out.violation && !options.keep_going) return LoopEnd::violation;
+        if (!strategy.next_execution()) return LoopEnd::done;
+        if (!between.go_on(result, strategy)) return LoopEnd::stopped;
     }
+}
+
+namespace {
+
+// On one thread: shows progress, and stops at a signal or a limit (only when there is more to
+// run, which is why this is asked between executions).
+class OneThread final : public BetweenExecutions {
+  public:
+    explicit OneThread(const CheckOptions& options) : options_(options) {}
+    bool go_on(const SearchResult& so_far, Strategy& strategy) override {
+        if (options_.progress && pacer_.tick())
+            options_.progress->show(search_progress(so_far, strategy, options_, pacer_.seconds()));
+        if (options_.stop && *options_.stop) {
+            stopped_by = signal_name(*options_.stop);
+        } else if (options_.max_executions && so_far.stats.executions >= options_.max_executions) {
+            stopped_by = "--max-executions " + std::to_string(options_.max_executions);
+        } else if (options_.time_limit > 0 && seconds_since(start_) >= options_.time_limit) {
+            stopped_by = "--time-limit";
+        }
+        return stopped_by.empty();
+    }
+    std::string stopped_by;
+
+  private:
+    const CheckOptions& options_;
+    ProgressPacer pacer_;
+    const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+} // namespace
+
+SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions& options) {
+    // --max-executions stops at the same execution every time only on one thread.
+    if (options.jobs > 1 && strategy.splits() && !options.max_executions)
+        return explore_parallel(setup, strategy, options);
+    const auto start = std::chrono::steady_clock::now();
+    StackPool stacks(options.stack_size);
+    SearchResult result;
+    OneThread between(options);
+    const LoopEnd end = run_executions(setup, strategy, options, stacks, result, between);
+    if (end == LoopEnd::done) check_wait_ratios(options.wait_ratios, result);
+    result.stats.stopped_by = std::move(between.stopped_by);
     result.stats.states = strategy.states();
     result.stats.elapsed_seconds = seconds_since(start);
     return result;
@@ -293,14 +160,9 @@ std::vector<PropertyStats> declared_properties(const Setup& setup, const CheckOp
     all.unchecked.clear();
     Execution ex(stacks, strategy, all.limits(options.depth));
     setup();
-    std::vector<PropertyStats> declared;
-    for (const Execution::Property& p : ex.invariants())
-        add_property(declared, PropertyKind::invariant, p);
-    for (const Execution::Property& p : ex.final_checks())
-        add_property(declared, PropertyKind::final_check, p);
-    for (const WaitBound& b : ex.wait_bounds())
-        entry(declared, PropertyKind::wait_bound, b.op);
-    return declared;
+    SearchStats declared;
+    declared.declare(ex);
+    return declared.properties;
 }
 
 ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOptions& options,

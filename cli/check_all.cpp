@@ -113,6 +113,7 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
             return kExitUsage;
         }
         r.options.time_limit = request.time_limit;
+        r.options.jobs = request.jobs;
         r.timing = request.timing;
         // The first counterexample found is shown as found: a variant that differs is
         // rerun by its own command, which minimizes it.

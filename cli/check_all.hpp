@@ -21,6 +21,7 @@ struct CheckAllRequest {
     std::string json;                // a JSON file: every variant's run report
     double time_limit = 0;           // seconds, per variant (0: none)
     bool timing = true;              // false: --no-timing, no times in any output
+    unsigned jobs = 1;               // --jobs
     bool colour = false;
     std::string program = "lockcheck"; // the command's name, for replay lines
     const StopRequest* stop = nullptr; // set by a signal: stop after the variant running then

@@ -40,6 +40,8 @@ void forget_times(Summary& s) {
     if (s.timed) return;
     s.stats.elapsed_seconds = 0;
     s.stats.minimizing_seconds = 0;
+    // How many threads ran it changes its speed, never its result.
+    s.stats.threads = 0;
 }
 
 // The time minimizing may still take, shared by a run's counterexamples in the order found.

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <thread>
 #include <unistd.h>
 
 #include "check_all.hpp"
@@ -273,6 +274,16 @@ bool wants_pager(bool no_pager) {
     return !no_pager && isatty(STDOUT_FILENO) != 0;
 }
 
+// --jobs N: the threads that run executions, one per core unless told.
+void add_jobs_option(CLI::App* sub, unsigned& jobs) {
+    jobs = std::max(1u, std::thread::hardware_concurrency());
+    sub->add_option("-j,--jobs", jobs,
+                    "threads that run executions (default: one per core); dfs shares its "
+                    "search among them, with the same result as on one thread")
+        ->type_name("N")
+        ->check(CLI::Range(1u, 1024u));
+}
+
 void add_timing_flag(CLI::App* sub, bool& timing) {
     sub->add_flag("!--no-timing", timing,
                   "no elapsed times in the summary, table or report files (0 there), so that "
@@ -350,6 +361,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     bool check_all_no_pager = false;
     add_pager_flag(check_all_cmd, check_all_no_pager);
     add_timing_flag(check_all_cmd, check_all.timing);
+    add_jobs_option(check_all_cmd, check_all.jobs);
 
     const auto& protocols = lc::registered_models();
     std::vector<lc::cli::CheckRequest> requests(protocols.size());
@@ -434,6 +446,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         add_quiet_flag(sub, quiet[i]);
         add_pager_flag(sub, no_pager[i]);
         add_timing_flag(sub, r.timing);
+        add_jobs_option(sub, r.options.jobs);
         sub->add_option("--worst-wait", r.worst_wait,
                         "after the search, show the execution in which the named operation OP "
                         "waited longest: its waited steps marked, whom it waited for at each "

@@ -426,6 +426,8 @@ std::string format_summary(const Summary& s) {
                       s.stats.elapsed_seconds, s.stats.elapsed_seconds - minimizing, minimizing);
     else
         std::snprintf(elapsed, sizeof elapsed, "%.3f s", s.stats.elapsed_seconds);
+    std::string elapsed_row = elapsed;
+    if (s.stats.threads > 1) elapsed_row += ", " + std::to_string(s.stats.threads) + " threads";
     std::vector<std::pair<std::string, std::string>> rows = {
         {"model", s.model},
         {"variant", s.variant},
@@ -471,7 +473,7 @@ std::string format_summary(const Summary& s) {
     rows.emplace_back("checks", checks_text(s));
     for (const PropertyStats& p : s.stats.properties)
         rows.emplace_back(&p == &s.stats.properties.front() ? "properties" : "", property_text(p));
-    if (s.timed) rows.emplace_back("elapsed", elapsed);
+    if (s.timed) rows.emplace_back("elapsed", elapsed_row);
     if (s.judgement) rows.emplace_back("expected", s.judgement->text);
     rows.emplace_back("verdict", verdict(s));
     std::string out = "== lockcheck summary ==\n";

@@ -20,9 +20,6 @@ namespace fc = boost::context::detail;
 namespace {
 
 thread_local Execution* g_running = nullptr; // inside run(), for the fault handler
-// The execution run() runs on the thread the watchdog watches, for report_stuck(), which runs
-// on the watchdog's own thread.
-std::atomic<Execution*> g_watched{nullptr};
 
 // Thrown into a task to end it early (after a violation, or when the execution is cut).
 // Not a std::exception, so model code catching std::exception lets it through.
@@ -140,7 +137,8 @@ Outcome Execution::run() {
                   &Execution::report_stuck);
     Execution* const outer = g_running;
     g_running = this;
-    Execution* const outer_watched = g_watched.exchange(this);
+    // For report_stuck(), which runs on the watchdog's own thread.
+    const void* const outer_watched = watchdog::running(this);
     if (sink_) sink_->on_start(*this);
     // Every escape out of a running task lands here (see escape()). Nothing below may keep
     // state in locals across it.
@@ -162,7 +160,7 @@ Outcome Execution::run() {
     if (sink_) sink_->on_end(*this);
     unwind_all();
     g_running = outer;
-    g_watched.store(outer_watched);
+    watchdog::running(outer_watched);
     outcome_.steps = steps;
     return std::move(outcome_);
 }
@@ -895,9 +893,9 @@ void Execution::interrupt_running_task(bool blocked) {
     escape(Fault{.kind = blocked ? Fault::Kind::blocked : Fault::Kind::endless_loop}, nullptr);
 }
 
-void Execution::report_stuck() {
+void Execution::report_stuck(const void* running) {
     // The thread that runs the execution is stuck in its task: nothing read here changes.
-    const Execution* ex = g_watched.load();
+    const auto* ex = static_cast<const Execution*>(running);
     std::string text;
     if (ex && ex->fiber_) {
         const Task& task = *ex->fiber_;

@@ -398,7 +398,7 @@ class Execution {
     static void interrupt_running_task(bool blocked);
     // The watchdog, on its own thread: the running task could not be interrupted. Prints what
     // is known of the execution and ends the process.
-    [[noreturn]] static void report_stuck();
+    [[noreturn]] static void report_stuck(const void* running);
     void unwind_all();
 
     StackPool& stacks_;

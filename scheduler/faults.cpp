@@ -6,6 +6,8 @@
 #include <csignal>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -68,24 +70,39 @@ ExitFunction library_function(const char* name) {
         syscall(SYS_exit_group, status);
 }
 
-} // namespace
+// An overflowed fiber's stack is unusable: the handler needs a stack of its own, one for each
+// thread that runs executions (--jobs), given back when the thread ends.
+struct AltStack {
+    std::unique_ptr<char[]> memory{new char[kSize]};
+    static constexpr std::size_t kSize = 64 * 1024;
+    AltStack() {
+        stack_t ss{};
+        ss.ss_sp = memory.get();
+        ss.ss_size = kSize;
+        sigaltstack(&ss, nullptr);
+    }
+    ~AltStack() {
+        stack_t ss{};
+        ss.ss_flags = SS_DISABLE;
+        sigaltstack(&ss, nullptr);
+    }
+};
 
-void install() {
-    static bool installed = false;
-    if (installed) return;
-    installed = true;
-    // An overflowed fiber's stack is unusable: the handler needs a stack of its own.
-    static char altstack[64 * 1024];
-    stack_t ss{};
-    ss.ss_sp = altstack;
-    ss.ss_size = sizeof altstack;
-    sigaltstack(&ss, nullptr);
+void install_handlers() {
     struct sigaction sa {};
     sa.sa_sigaction = &on_crash_signal;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
         sigaction(sig, &sa, nullptr);
+}
+
+} // namespace
+
+void install() {
+    thread_local AltStack altstack;
+    static std::once_flag installed;
+    std::call_once(installed, &install_handlers);
 }
 
 } // namespace lockcheck::faults

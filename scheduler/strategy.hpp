@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "task_set.hpp"
 
@@ -18,6 +19,15 @@ struct StateCounts {
     std::uint64_t matched = 0; // executions ended at a state explored before
     std::uint64_t bytes = 0;   // the table's size
     bool full = false;         // the table reached its cap: later states went uncached
+};
+
+class Strategy;
+
+// A part of a search handed to another thread (Strategy::split).
+struct Handoff {
+    std::unique_ptr<Strategy> part; // none: nothing to hand over
+    // The part's share of the search the strategy was running, as explored() measures it.
+    double share = 0;
 };
 
 class Strategy {
@@ -43,6 +53,13 @@ class Strategy {
     // A stateful search compares states (Execution::fingerprint()): its executions keep the
     // histories that takes (Execution::Limits::fingerprints).
     virtual bool fingerprints() const { return false; }
+    // Between executions: hands the part of the search still to run that comes last in its
+    // order to another thread (--jobs), as a strategy of its own, and leaves it out of this
+    // one. Running this one to its end and then the part runs the same executions in the same
+    // order as running this one would have. Searches that cannot split hand nothing.
+    virtual Handoff split() { return {}; }
+    // Whether split() can ever hand anything over: a search that cannot runs on one thread.
+    virtual bool splits() const { return false; }
     virtual StateCounts states() const { return {}; }
 };
 

@@ -1,4 +1,5 @@
-// The watchdog thread and its signal: SIGUSR2, sent only to the thread running executions.
+// The watchdog thread and its signal: SIGUSR2, sent only to a thread running executions whose
+// task ran too long.
 #include "watchdog.hpp"
 
 #include <cerrno>
@@ -17,14 +18,44 @@
 
 namespace lockcheck::watchdog {
 
-std::atomic<std::uint64_t> heartbeat{0};
+thread_local constinit std::atomic<std::uint64_t> heartbeat{0};
 
 namespace {
 
 std::atomic<unsigned> g_timeout{10};
 void (*g_on_timeout)(bool) = nullptr;
-void (*g_on_stuck)() = nullptr;
-pthread_t g_runner;
+void (*g_on_stuck)(const void*) = nullptr;
+
+// A thread that runs executions, from its first arm() to its exit.
+struct Runner {
+    pthread_t thread;
+    const std::atomic<std::uint64_t>* heartbeat;
+    std::atomic<const void*> running{nullptr};
+    std::uint64_t last = 0; // the heartbeat as the watchdog last saw it
+    std::chrono::steady_clock::time_point since{};
+    Runner();
+    ~Runner();
+};
+
+std::mutex g_runners_mutex;
+std::vector<Runner*> g_runners;
+
+Runner::Runner() : thread(pthread_self()), heartbeat(&watchdog::heartbeat) {
+    std::lock_guard lock(g_runners_mutex);
+    last = heartbeat->load(std::memory_order_relaxed);
+    since = std::chrono::steady_clock::now();
+    g_runners.push_back(this);
+}
+
+Runner::~Runner() {
+    std::lock_guard lock(g_runners_mutex);
+    std::erase(g_runners, this);
+}
+
+Runner& this_runner() {
+    thread_local Runner runner;
+    return runner;
+}
 
 // The thread, stopped and joined at exit: a thread still running then leaves its storage
 // behind, which valgrind reports as possibly lost. Its ticks wait on `g_stop` so that the stop
@@ -89,25 +120,34 @@ void on_signal(int, siginfo_t*, void* context) {
         g_on_timeout(true);
 }
 
-void watch() {
+// One tick for one thread: a task that has run since the last switch for a timeout is
+// interrupted.
+void check(Runner& r) {
     using namespace std::chrono;
-    std::uint64_t last = heartbeat.load(std::memory_order_relaxed);
-    auto since = steady_clock::now();
+    const std::uint64_t now = r.heartbeat->load(std::memory_order_relaxed);
+    if (now != r.last || (now & 1) == 0) {
+        r.last = now;
+        r.since = steady_clock::now();
+        return;
+    }
+    const auto stuck = steady_clock::now() - r.since;
+    const seconds timeout(g_timeout.load());
+    // Every signal came at a bad time.
+    if (stuck >= 2 * timeout && g_on_stuck) g_on_stuck(r.running.load());
+    if (stuck >= timeout) pthread_kill(r.thread, SIGUSR2);
+}
+
+void watch() {
     for (;;) {
         {
             std::unique_lock lock(g_stop_mutex);
-            if (g_stop.wait_for(lock, milliseconds(100), [] { return g_stopping; })) return;
+            if (g_stop.wait_for(lock, std::chrono::milliseconds(100), [] { return g_stopping; }))
+                return;
         }
-        const std::uint64_t now = heartbeat.load(std::memory_order_relaxed);
-        if (now != last || (now & 1) == 0) {
-            last = now;
-            since = steady_clock::now();
-            continue;
-        }
-        const auto stuck = steady_clock::now() - since;
-        const seconds timeout(g_timeout.load());
-        if (stuck >= 2 * timeout && g_on_stuck) g_on_stuck(); // every signal came at a bad time
-        if (stuck >= timeout) pthread_kill(g_runner, SIGUSR2);
+        // A thread deregisters under the lock before it exits: never signalled after.
+        std::lock_guard lock(g_runners_mutex);
+        for (Runner* r : g_runners)
+            check(*r);
     }
 }
 
@@ -121,16 +161,9 @@ void stop() {
     g_thread.join();
 }
 
-} // namespace
-
-void arm(unsigned timeout_seconds, void (*on_timeout)(bool), void (*on_stuck)()) {
-    g_timeout.store(timeout_seconds);
-    static bool started = false;
-    if (started) return;
-    started = true;
+void start(void (*on_timeout)(bool), void (*on_stuck)(const void*)) {
     g_on_timeout = on_timeout;
     g_on_stuck = on_stuck;
-    g_runner = pthread_self();
     dl_iterate_phdr(&collect_runtime, nullptr);
     struct sigaction sa {};
     sa.sa_sigaction = &on_signal;
@@ -140,6 +173,21 @@ void arm(unsigned timeout_seconds, void (*on_timeout)(bool), void (*on_stuck)())
     g_process = getpid();
     g_thread = std::thread(&watch);
     std::atexit(&stop);
+}
+
+} // namespace
+
+void arm(unsigned timeout_seconds, void (*on_timeout)(bool), void (*on_stuck)(const void*)) {
+    // Stored only when it changes: every thread arms before each execution.
+    if (g_timeout.load(std::memory_order_relaxed) != timeout_seconds)
+        g_timeout.store(timeout_seconds);
+    (void)this_runner();
+    static std::once_flag started;
+    std::call_once(started, [on_timeout, on_stuck] { start(on_timeout, on_stuck); });
+}
+
+const void* running(const void* what) {
+    return this_runner().running.exchange(what);
 }
 
 } // namespace lockcheck::watchdog

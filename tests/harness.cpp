@@ -2,6 +2,8 @@
 // on the result.
 #include "harness.hpp"
 
+#include "reports/json_report.hpp"
+
 #include <CppUTest/TestHarness.h>
 
 namespace lockcheck::testing {
@@ -163,6 +165,17 @@ std::string describe(const SearchResult& result) {
     for (const Finding& f : result.findings)
         out += "\n  " + f.violation.key();
     return out;
+}
+
+std::string report_of(SearchResult result) {
+    RunReport report;
+    result.stats.elapsed_seconds = 0;
+    result.stats.threads = 0;
+    report.summary.stats = result.stats;
+    report.summary.violations = result.findings.size();
+    for (const Finding& f : result.findings)
+        report.counterexamples.push_back(Counterexample{f.violation, f.schedule, {}, ""});
+    return to_json(report);
 }
 
 } // namespace lockcheck::testing

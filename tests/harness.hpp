@@ -70,6 +70,10 @@ void expect_verified_by_every_search(const Setup& setup, const std::string& what
 void expect_dpor_reaches_what_dfs_does(const Setup& setup, const std::string& what,
                                        std::uint32_t depth = 200);
 
+// What a search found and measured, as its JSON report writes it, with the times and threads
+// left out: two searches that must agree in every figure and finding have the same text.
+std::string report_of(SearchResult result);
+
 // The violation of a search that must have found exactly one; fails the test otherwise.
 // `what` names the case in the failure message when a test loops over cases.
 const Violation& only_violation(const SearchResult& result, const std::string& what = "");

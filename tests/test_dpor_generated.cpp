@@ -313,3 +313,21 @@ TEST(StateCacheGenerated, keep_going_finds_what_dfs_finds_on_240_racy_models) {
                        .c_str());
     }
 }
+
+// --jobs on generated models: the same findings and figures on two threads as on one.
+TEST_GROUP(JobsGenerated){};
+
+TEST(JobsGenerated, dfs_on_two_threads_finds_and_measures_what_it_does_on_one) {
+    for (std::uint64_t seed = 1; seed <= 240; ++seed) {
+        const Program program = generate(seed, true);
+        CheckOptions options;
+        options.keep_going = seed % 2 == 0;
+        std::string one, two;
+        for (unsigned jobs : {1u, 2u}) {
+            options.jobs = jobs;
+            Dfs dfs;
+            (jobs == 1 ? one : two) = report_of(explore(setup_of(program), dfs, options));
+        }
+        CHECK_TEXT(one == two, ("racy generated model, seed " + std::to_string(seed)).c_str());
+    }
+}

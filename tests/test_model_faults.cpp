@@ -129,3 +129,21 @@ TEST(ModelFaults, a_task_that_cannot_be_interrupted_ends_the_run_with_what_is_kn
     CHECK_TEXT(contains(run.out, "b: its last scheduling point: WRITE_ONCE(y)"), run.out.c_str());
     CHECK_TEXT(contains(run.out, "schedule so far: 0.1 "), run.out.c_str());
 }
+
+TEST(ModelFaults, faults_are_caught_the_same_on_the_threads_of_a_shared_search) {
+    // A search shared among threads (dfs --jobs 2) runs every execution on a thread of its
+    // own: each has its own watchdog heartbeat and its own stack for the crash handler.
+    const std::vector<std::string> shared = {"--strategy", "dfs", "--jobs", "2"};
+    auto with = [&shared](std::vector<std::string> options) {
+        options.insert(options.end(), shared.begin(), shared.end());
+        return options;
+    };
+    expect_finding(run_faulty("null-deref", with({"--keep-going"})),
+                   "VIOLATION (crash) at step 3: crash (SIGSEGV) in task reader", true);
+    expect_finding(run_faulty("sleep-loop", with({"--step-timeout", "1", "--no-minimize"})),
+                   "VIOLATION (no-progress) at step 3: reader waited 1 s inside the C library");
+    const Run stuck = run_faulty("libc-spin", with({"--step-timeout", "1"}));
+    CHECK_EQUAL(1, stuck.exit_code);
+    CHECK_TEXT(contains(stuck.out, "b ran 2 s without reaching a scheduling point"),
+               stuck.out.c_str());
+}

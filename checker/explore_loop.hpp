@@ -1,0 +1,37 @@
+// The loop of executions one thread runs for a search (explorer.cpp), shared by a search on
+// one thread and by each thread of a search on several (parallel_explore.cpp).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "explorer.hpp"
+#include "scheduler/stack_pool.hpp"
+
+namespace lockcheck {
+
+enum class LoopEnd : std::uint8_t {
+    done,      // the strategy ran every execution it had
+    violation, // one broke a property, and the search does not keep going
+    stopped,   // asked to stop between two executions
+};
+
+// Asked between two executions, once the strategy has prepared the next one: whether to go on.
+class BetweenExecutions {
+  public:
+    virtual ~BetweenExecutions() = default;
+    virtual bool go_on(const SearchResult& so_far, Strategy& strategy) = 0;
+};
+
+// Runs executions under `strategy` into `result` (its findings distinct among themselves).
+LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOptions& options,
+                       StackPool& stacks, SearchResult& result, BetweenExecutions& between);
+
+// After a search that ran every execution it was to run: each operation whose worst wait is
+// more than its bound times its mean is a finding, shown by the execution of that worst wait.
+void check_wait_ratios(const std::vector<WaitRatio>& ratios, SearchResult& result);
+
+// explore() on `options.jobs` threads (parallel_explore.cpp).
+SearchResult explore_parallel(const Setup& setup, Strategy& strategy, const CheckOptions& options);
+
+} // namespace lockcheck

@@ -1,0 +1,280 @@
+// explore() on several threads (--jobs). The search is cut into parts, each a strategy of its
+// own that one thread runs at a time: the first part is the whole search, and a thread with
+// nothing to run asks a running part to hand over what it has left that comes last in the
+// search's order (work stealing, Strategy::split); that becomes the next part in the list. The
+// parts' results are merged in list order, which is the search's order, so that the result is
+// the one a single thread gets: the same executions, findings, counterexamples and figures,
+// whatever the number of threads and however the work was shared.
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <list>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "explore_loop.hpp"
+
+namespace lockcheck {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A part of the search, in the list of parts in the search's order.
+struct Part {
+    Part(Strategy& s, double w, std::unique_ptr<Strategy> o = nullptr)
+        : owned(std::move(o)), strategy(s), width(w) {}
+    std::unique_ptr<Strategy> owned; // none: the caller's strategy, the first part
+    Strategy& strategy;
+    double width; // its share of the whole search, for the progress line
+    enum class State : std::uint8_t { waiting, running, finished } state = State::waiting;
+    LoopEnd end = LoopEnd::stopped; // until it ran
+    SearchResult result;
+    // After a part that broke a property: its results are not the search's.
+    std::atomic<bool> cancelled{false};
+    std::atomic<bool> split_wanted{false};
+    // Its executions when it last had nothing to hand over: it is asked again a little later.
+    std::uint64_t refused_at = 0;
+    bool refused = false;
+    // What the progress line shows, written by the part's thread between executions.
+    std::atomic<std::uint64_t> executions{0};
+    std::atomic<std::uint32_t> deepest{0};
+    std::atomic<std::uint64_t> violations{0};
+    std::atomic<double> explored{0};
+};
+
+// Executions a part runs after it had nothing to hand over, before it is asked again.
+constexpr std::uint64_t kAskAgainAfter = 32;
+// How often a waiting thread looks for work again, and the progress line is drawn.
+constexpr auto kIdleTick = std::chrono::milliseconds(5);
+constexpr auto kWatchTick = std::chrono::milliseconds(100);
+
+class ParallelSearch {
+  public:
+    ParallelSearch(const Setup& setup, Strategy& root, const CheckOptions& options)
+        : setup_(setup), options_(options) {
+        parts_.emplace_back(root, 1.0);
+    }
+    SearchResult run();
+
+  private:
+    class Between;
+    void work();
+    // Under the lock: the first part still to run, if any.
+    Part* waiting_part();
+    // Under the lock: whether no part runs and none will.
+    bool over() const;
+    // Under the lock: asks the running part with the largest share to split.
+    void ask_split();
+    // On the part's thread, between its executions.
+    void split(Part& part);
+    void finish(Part& part);
+    void watch(Clock::time_point start);
+    ProgressReport progress(double seconds) const;
+    SearchResult merge();
+
+    const Setup& setup_;
+    const CheckOptions& options_;
+    mutable std::mutex mutex_;
+    std::condition_variable changed_;
+    std::list<Part> parts_; // in the search's order; a split inserts after the part split
+    std::atomic<bool> stop_{false};
+    std::string stopped_by_;
+    std::exception_ptr error_;
+    std::uint32_t threads_used_ = 0; // that ran a part
+};
+
+class ParallelSearch::Between final : public BetweenExecutions {
+  public:
+    Between(ParallelSearch& search, Part& part) : search_(search), part_(part) {}
+    bool go_on(const SearchResult& so_far, Strategy& strategy) override {
+        const SearchStats& s = so_far.stats;
+        part_.executions.store(s.executions, std::memory_order_relaxed);
+        part_.deepest.store(s.deepest, std::memory_order_relaxed);
+        part_.violations.store(so_far.findings.size(), std::memory_order_relaxed);
+        if (s.executions % 16 == 0)
+            part_.explored.store(strategy.explored(), std::memory_order_relaxed);
+        if (search_.stop_.load(std::memory_order_relaxed) ||
+            part_.cancelled.load(std::memory_order_relaxed))
+            return false;
+        if (part_.split_wanted.exchange(false, std::memory_order_relaxed)) search_.split(part_);
+        return true;
+    }
+
+  private:
+    ParallelSearch& search_;
+    Part& part_;
+};
+
+Part* ParallelSearch::waiting_part() {
+    for (Part& p : parts_)
+        if (p.state == Part::State::waiting) return &p;
+    return nullptr;
+}
+
+bool ParallelSearch::over() const {
+    bool waiting = false;
+    for (const Part& p : parts_) {
+        if (p.state == Part::State::running) return false;
+        waiting = waiting || p.state == Part::State::waiting;
+    }
+    return !waiting || stop_;
+}
+
+void ParallelSearch::ask_split() {
+    Part* victim = nullptr;
+    for (Part& p : parts_) {
+        if (p.state != Part::State::running || p.cancelled || p.split_wanted) continue;
+        if (p.refused && p.executions < p.refused_at + kAskAgainAfter) continue;
+        if (!victim || p.width > victim->width) victim = &p;
+    }
+    if (victim) victim->split_wanted = true;
+}
+
+void ParallelSearch::split(Part& part) {
+    Handoff handoff = part.strategy.split();
+    std::lock_guard lock(mutex_);
+    if (!handoff.part || part.cancelled) {
+        part.refused = true;
+        part.refused_at = part.executions;
+        return;
+    }
+    part.refused = false;
+    auto at =
+        std::find_if(parts_.begin(), parts_.end(), [&part](const Part& p) { return &p == &part; });
+    Strategy& s = *handoff.part;
+    parts_.emplace(std::next(at), s, part.width * handoff.share, std::move(handoff.part));
+    changed_.notify_all();
+}
+
+// Under the lock: a part that broke a property ends the search there unless it keeps going;
+// the parts after it (and whatever they would split off) are not run or are stopped.
+void ParallelSearch::finish(Part& part) {
+    part.state = Part::State::finished;
+    if (part.end == LoopEnd::violation && !options_.keep_going) {
+        auto it = std::find_if(parts_.begin(), parts_.end(),
+                               [&part](const Part& p) { return &p == &part; });
+        for (++it; it != parts_.end(); ++it) {
+            it->cancelled = true;
+            if (it->state == Part::State::waiting) it->state = Part::State::finished;
+        }
+    }
+    changed_.notify_all();
+}
+
+void ParallelSearch::work() {
+    StackPool stacks(options_.stack_size);
+    bool ran = false;
+    std::unique_lock lock(mutex_);
+    while (!over()) {
+        Part* part = stop_ ? nullptr : waiting_part();
+        if (!part) {
+            ask_split();
+            changed_.wait_for(lock, kIdleTick);
+            continue;
+        }
+        part->state = Part::State::running;
+        threads_used_ += !ran;
+        ran = true;
+        lock.unlock();
+        try {
+            Between between(*this, *part);
+            part->end =
+                run_executions(setup_, part->strategy, options_, stacks, part->result, between);
+            part->result.stats.states = part->strategy.states();
+        } catch (...) {
+            lock.lock();
+            if (!error_) error_ = std::current_exception();
+            stop_ = true;
+            part->state = Part::State::finished;
+            changed_.notify_all();
+            continue;
+        }
+        lock.lock();
+        finish(*part);
+    }
+}
+
+ProgressReport ParallelSearch::progress(double seconds) const {
+    ProgressReport report;
+    report.seconds = seconds;
+    double explored = 0;
+    bool first = true;
+    for (const Part& p : parts_) {
+        if (p.cancelled) continue;
+        report.executions += p.executions.load(std::memory_order_relaxed);
+        report.deepest = std::max(report.deepest, p.deepest.load(std::memory_order_relaxed));
+        report.violations += p.violations.load(std::memory_order_relaxed);
+        // A part counts what it handed over as run; the part that runs it counts that again.
+        const double f = p.state == Part::State::finished ? 1 : p.explored.load();
+        explored += p.width * f - (first ? 0 : p.width);
+        first = false;
+    }
+    report.explored = std::clamp(explored, 0.0, 1.0);
+    if (options_.time_limit > 0)
+        report.explored = std::max(report.explored, seconds / options_.time_limit);
+    return report;
+}
+
+// The calling thread's part: draws progress, and stops the search at a signal or a time limit.
+void ParallelSearch::watch(Clock::time_point start) {
+    std::unique_lock lock(mutex_);
+    while (!over()) {
+        changed_.wait_for(lock, kWatchTick);
+        const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        if (!stop_) {
+            if (options_.stop && *options_.stop)
+                stopped_by_ = signal_name(*options_.stop);
+            else if (options_.time_limit > 0 && seconds >= options_.time_limit)
+                stopped_by_ = "--time-limit";
+            if (!stopped_by_.empty()) stop_ = true;
+        }
+        if (options_.progress && !over()) {
+            const ProgressReport report = progress(seconds);
+            lock.unlock();
+            options_.progress->show(report);
+            lock.lock();
+        }
+    }
+}
+
+SearchResult ParallelSearch::merge() {
+    SearchResult result;
+    bool complete = true;
+    for (Part& p : parts_) {
+        result.merge(std::move(p.result));
+        if (p.end == LoopEnd::violation && !options_.keep_going) return result;
+        // Only a stop leaves a part before the first violation unfinished.
+        complete = complete && p.end == LoopEnd::done;
+    }
+    if (complete)
+        check_wait_ratios(options_.wait_ratios, result);
+    else
+        result.stats.stopped_by = stopped_by_;
+    return result;
+}
+
+SearchResult ParallelSearch::run() {
+    const auto start = Clock::now();
+    std::vector<std::thread> threads;
+    for (unsigned i = 0; i < options_.jobs; ++i)
+        threads.emplace_back([this] { work(); });
+    watch(start);
+    for (std::thread& t : threads)
+        t.join();
+    if (error_) std::rethrow_exception(error_);
+    SearchResult result = merge();
+    result.stats.threads = threads_used_;
+    result.stats.elapsed_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return result;
+}
+
+} // namespace
+
+SearchResult explore_parallel(const Setup& setup, Strategy& strategy, const CheckOptions& options) {
+    return ParallelSearch(setup, strategy, options).run();
+}
+
+} // namespace lockcheck
