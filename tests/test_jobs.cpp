@@ -2,6 +2,7 @@
 // is checked without threads (splitting after every execution and running the parts in order
 // runs the same schedules in the same order), then explore() on several threads against one on
 // every shipped variant, and the command line's bytes.
+#include <algorithm>
 #include <list>
 #include <memory>
 #include <string>
@@ -10,6 +11,7 @@
 #include "checker/bounded_dfs.hpp"
 #include "checker/dfs.hpp"
 #include "checker/explore_loop.hpp"
+#include "checker/shard.hpp"
 #include "harness.hpp"
 #include "lockcheck_binary.hpp"
 
@@ -192,4 +194,75 @@ TEST(Jobs, the_command_prints_the_same_bytes_whatever_the_jobs) {
     }
     const Run zero = run_lockcheck({"rename-pin", "--jobs", "0"});
     CHECK_EQUAL(2, zero.exit_code);
+}
+
+// --shard: every shard makes the same plan; merged in order, the shards are the search.
+TEST_GROUP(Shards){};
+// Every variant: minutes under the sanitizers, which tools/test.sh leaves out.
+TEST_GROUP(ShardsVariants){};
+
+namespace {
+
+SearchResult sharded(const Setup& setup, unsigned count, const CheckOptions& options,
+                     std::vector<std::uint64_t>* executions = nullptr) {
+    std::vector<SearchResult> shards;
+    for (unsigned i = 1; i <= count; ++i) {
+        Dfs dfs;
+        shards.push_back(explore_shard(setup, dfs, options, Shard{i, count}));
+        if (executions) executions->push_back(shards.back().stats.executions);
+    }
+    return merge_shards(std::move(shards), options);
+}
+
+} // namespace
+
+TEST(ShardsVariants, four_shards_merged_are_the_search_on_every_shipped_variant) {
+    for (const Protocol& p : protocol_models()) {
+        if (!dfs_exhausts(p)) continue;
+        for (std::size_t v = 0; v < p.variants.size(); ++v) {
+            const Setup setup = default_setup(p, v);
+            for (bool keep_going : {false, true}) {
+                CheckOptions options;
+                options.keep_going = keep_going;
+                Dfs dfs;
+                const std::string single = report_of(explore(setup, dfs, options));
+                const std::string what = p.name + " --variant " + p.variants[v].name +
+                                         (keep_going ? " --keep-going" : "");
+                CHECK_TEXT(report_of(sharded(setup, 4, options)) == single, what.c_str());
+            }
+        }
+    }
+}
+
+TEST(Shards, sixteen_shards_are_the_search_and_within_twice_the_mean) {
+    for (const char* name : {"rename-pin", "buffered-write", "cil-push"}) {
+        const Protocol& p = *find_registered_model(name);
+        // Every execution, also those after a violation: what each shard runs in full.
+        CheckOptions options;
+        options.keep_going = true;
+        std::vector<std::uint64_t> executions;
+        const SearchResult all =
+            sharded(default_setup(p, p.default_variant), 16, options, &executions);
+        Dfs dfs;
+        CHECK_EQUAL(report_of(explore(default_setup(p, p.default_variant), dfs, options)),
+                    report_of(all));
+        const double mean = static_cast<double>(all.stats.executions) / 16;
+        const std::uint64_t most = *std::max_element(executions.begin(), executions.end());
+        CHECK_TEXT(static_cast<double>(most) <= 2 * mean,
+                   (std::string(name) + ": largest shard " + std::to_string(most) +
+                    " executions, mean " + std::to_string(mean))
+                       .c_str());
+    }
+}
+
+TEST(Shards, the_first_violation_is_the_one_a_single_search_finds) {
+    const Protocol& p = *find_registered_model("rename-pin");
+    const auto variant = p.find_variant("no-pin");
+    CHECK(variant.has_value());
+    const Setup setup = default_setup(p, *variant);
+    Dfs dfs;
+    const SearchResult single = explore(setup, dfs, CheckOptions{});
+    CHECK_EQUAL(1u, single.findings.size());
+    for (unsigned count : {2u, 5u, 16u})
+        CHECK_EQUAL(report_of(single), report_of(sharded(setup, count, CheckOptions{})));
 }

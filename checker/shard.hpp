@@ -1,0 +1,29 @@
+// Shards: a search cut into N pieces that run apart, on as many machines, without talking to
+// each other, and whose results merge into the result of the whole search. Every shard cuts
+// the search into the same parts (a plan made by running the search's first executions and
+// splitting it, Strategy::split, the same way each time); shard I runs a run of consecutive
+// parts, so that the shards' results, merged in shard order, are those of one search.
+#pragma once
+
+#include <vector>
+
+#include "explorer.hpp"
+
+namespace lockcheck {
+
+struct Shard {
+    unsigned index = 1; // 1..count
+    unsigned count = 1;
+};
+
+// The parts of the search that shard `shard` runs, and what they found: one thread, no
+// --max-executions. `strategy` must split (Strategy::splits()).
+SearchResult explore_shard(const Setup& setup, Strategy& strategy, const CheckOptions& options,
+                           Shard shard);
+
+// The shards' results (shard 1 first) as one search's: merged in order, up to the first
+// violation unless `options.keep_going`, the bounds of --max-wait-ratio checked if every shard
+// ran all of its parts.
+SearchResult merge_shards(std::vector<SearchResult> shards, const CheckOptions& options);
+
+} // namespace lockcheck
