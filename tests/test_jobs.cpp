@@ -130,7 +130,8 @@ TEST(Jobs, a_split_search_runs_the_same_schedules_in_the_same_order) {
     }
 }
 
-// Every variant twice over: minutes under the sanitizers, which tools/test.sh leaves out.
+// Every variant twice over, and a search long enough to be shared: minutes under the
+// sanitizers, which tools/test.sh leaves out.
 TEST_GROUP(JobsVariants){};
 
 TEST(JobsVariants, every_shipped_variant_gives_the_same_result_on_three_threads_as_on_one) {
@@ -150,7 +151,7 @@ TEST(JobsVariants, every_shipped_variant_gives_the_same_result_on_three_threads_
     }
 }
 
-TEST(Jobs, a_search_that_runs_long_enough_is_shared) {
+TEST(JobsVariants, a_search_that_runs_long_enough_is_shared) {
     // A tenth of a second and more on one thread: the second one starts long before the end.
     const Protocol& p = *find_registered_model("cil-push");
     const Setup setup = default_setup(p, p.default_variant);
