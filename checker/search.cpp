@@ -56,6 +56,9 @@ std::string describe(const SearchOptions& o) {
     if (o.search == Search::pct) text += ", depth " + std::to_string(o.pct_depth);
     if (o.search == Search::dfs && o.state_cache) text += ", state cache";
     if (!exhaustive(o.search)) text += ", seed " + std::to_string(o.seed);
+    if (o.shard)
+        text +=
+            ", shard " + std::to_string(o.shard->index) + " of " + std::to_string(o.shard->count);
     return text;
 }
 

@@ -26,6 +26,12 @@ enum class Search : std::uint8_t {
 // prove it on every model) in a fraction of the executions.
 inline constexpr Search kDefaultSearch = Search::dpor;
 
+// One of N pieces of a search that run apart (--shard I/N, checker/shard.hpp).
+struct Shard {
+    unsigned index = 1; // 1..count
+    unsigned count = 1;
+};
+
 struct SearchOptions {
     Search search = Search::dfs;
     std::uint32_t depth = 200;                // the step bound of an execution
@@ -34,6 +40,7 @@ struct SearchOptions {
     std::uint64_t seed = 1;                   // random, pct
     std::uint32_t pct_depth = 3;              // pct: the bug depth d it aims at
     bool state_cache = false;                 // dfs: stateful (stateful_dfs.hpp)
+    std::optional<Shard> shard;               // dfs: run only this shard
 };
 
 const char* search_name(Search search);

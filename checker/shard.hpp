@@ -8,13 +8,9 @@
 #include <vector>
 
 #include "explorer.hpp"
+#include "search.hpp"
 
 namespace lockcheck {
-
-struct Shard {
-    unsigned index = 1; // 1..count
-    unsigned count = 1;
-};
 
 // The parts of the search that shard `shard` runs, and what they found: one thread, no
 // --max-executions. `strategy` must split (Strategy::splits()).

@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "checker/minimize.hpp"
+#include "checker/shard.hpp"
 #include "report_files.hpp"
 #include "reports/text.hpp"
 #include "worst_wait.hpp"
@@ -214,6 +215,25 @@ bool parse_minimize_time(const std::string& text, MinimizeTime& time, std::strin
     return true;
 }
 
+bool parse_shard(const std::string& text, std::optional<Shard>& shard, std::string& error) {
+    unsigned index = 0, count = 0;
+    const char* end = text.data() + text.size();
+    const auto [slash, ec] = std::from_chars(text.data(), end, index);
+    bool ok = ec == std::errc() && slash != end && *slash == '/';
+    if (ok) {
+        const auto [last, ec2] = std::from_chars(slash + 1, end, count);
+        ok = ec2 == std::errc() && last == end && index >= 1 && index <= count &&
+             count <= kMaxShards;
+    }
+    if (!ok) {
+        error = "--shard: '" + text +
+                "' is not I/N, shard I of N (1 <= I <= N <= " + std::to_string(kMaxShards) + ")";
+        return false;
+    }
+    shard = Shard{index, count};
+    return true;
+}
+
 std::string replay_command(const CheckRequest& r, const Schedule& schedule) {
     std::string cmd =
         r.program + " " + r.protocol->name + " --variant " + r.protocol->variants[r.variant].name;
@@ -238,13 +258,17 @@ RunReport search(const CheckRequest& r, std::ostream& out) {
     CheckOptions options = r.options;
     options.progress = r.progress;
     if (r.progress) r.progress->context.counterexamples = 0;
-    SearchResult result = explore(setup_of(r), *strategy, options);
+    SearchResult result = r.search.shard
+                              ? explore_shard(setup_of(r), *strategy, options, *r.search.shard)
+                              : explore(setup_of(r), *strategy, options);
     if (r.progress) r.progress->clear();
     std::string bound = "depth " + std::to_string(r.options.depth);
     if (!exhaustive(r.search.search))
         bound += ", " + std::to_string(r.search.iterations) + " executions";
     Summary s = summary_of(r, describe(search_options), bound_text(bound, r, result.stats));
     s.sampled = !exhaustive(r.search.search);
+    s.shard = r.search.shard;
+    s.keep_going = r.options.keep_going;
     if (r.search.search == Search::dfs || r.search.search == Search::dpor)
         s.preemption_bound = r.search.preemptions;
     if (r.search.search == Search::pct) {

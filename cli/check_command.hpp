@@ -40,6 +40,10 @@ inline constexpr double kMinimizeFloor = 1.0;
 // Parses "10x", "0.5x", "30s", "5m", "1h" (positive); false with a one-line reason.
 bool parse_minimize_time(const std::string& text, MinimizeTime& time, std::string& error);
 
+// --shard I/N: "2/4" (1 <= I <= N <= kMaxShards); false with a one-line reason.
+inline constexpr unsigned kMaxShards = 4096;
+bool parse_shard(const std::string& text, std::optional<Shard>& shard, std::string& error);
+
 // The largest --depth: steps one execution may take.
 inline constexpr unsigned kMaxDepth = 1'000'000;
 

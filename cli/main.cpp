@@ -22,6 +22,7 @@
 #include "did_you_mean.hpp"
 #include "list_command.hpp"
 #include "lockcheck_command.hpp"
+#include "merge_command.hpp"
 #include "pager.hpp"
 #include "replay_file.hpp"
 #include "reports/graph.hpp"
@@ -91,7 +92,8 @@ std::string model_names() {
 }
 
 // The commands that are not models.
-const std::vector<std::string> kCommands = {"list", "replay", "check-all", "compare", "help"};
+const std::vector<std::string> kCommands = {"list",    "replay", "check-all",
+                                            "compare", "merge",  "help"};
 
 // `compare`'s own help: its options, besides the model's (lockcheck help MODEL).
 constexpr const char* kCompareHelp =
@@ -137,10 +139,10 @@ bool use_colour(const std::string& when) {
 }
 
 // The options that only shape a search, refused with --replay, which runs one schedule.
-const char* const kSearchOptions[] = {"--depth",       "--strategy",       "--preemptions",
-                                      "--iterations",  "--seed",           "--pct-depth",
-                                      "--time-limit",  "--max-executions", "--keep-going",
-                                      "--no-minimize", "--minimize-time",  "--state-cache"};
+const char* const kSearchOptions[] = {
+    "--depth",         "--strategy",    "--preemptions",    "--iterations", "--seed",
+    "--pct-depth",     "--time-limit",  "--max-executions", "--keep-going", "--no-minimize",
+    "--minimize-time", "--state-cache", "--shard"};
 
 // An option given that the chosen strategy (or --replay) would ignore, as a message; "" if none.
 std::string ignored_option(const CLI::App* sub, lc::Search search, bool replay) {
@@ -167,6 +169,14 @@ std::string ignored_option(const CLI::App* sub, lc::Search search, bool replay) 
         return "--state-cache is for --strategy dfs, not " + name;
     if (sub->count("--state-cache") && sub->count("--preemptions"))
         return "--state-cache explores every state, and --preemptions bounds schedules";
+    if (sub->count("--shard") && (search != lc::Search::dfs || sub->count("--state-cache")))
+        return "--shard splits --strategy dfs (with or without --preemptions), not " + name +
+               (sub->count("--state-cache") ? " --state-cache" : "");
+    if (sub->count("--shard") && sub->count("--max-wait-ratio"))
+        return "--max-wait-ratio bounds the whole search, and --shard runs a part of it";
+    if (sub->count("--shard") && sub->count("--max-executions"))
+        return "--shard runs its part of the search, and --max-executions would cut it at a "
+               "count that means nothing once the shards are merged";
     return {};
 }
 
@@ -317,6 +327,21 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         ->add_option("model", help_model, "a model")
         ->type_name("MODEL");
 
+    lc::cli::MergeRequest merge;
+    std::string merge_colour = "auto";
+    bool merge_no_pager = false;
+    CLI::App* merge_cmd = app.add_subcommand(
+        "merge", "merge the --json reports of every shard of one search (--shard I/N) into the "
+                 "search's result and verdict");
+    merge_cmd->add_option("files", merge.files, "each shard's report")
+        ->type_name("FILE.json")
+        ->required();
+    merge_cmd->add_option("--json", merge.json, "write the merged report as JSON")
+        ->type_name("FILE");
+    add_colour_option(merge_cmd, merge_colour);
+    add_pager_flag(merge_cmd, merge_no_pager);
+    add_timing_flag(merge_cmd, merge.timing);
+
     const std::string command_line = lc::cli::command_line(argc, argv);
     std::string replay_path;
     unsigned replay_index = 1;
@@ -370,6 +395,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         colour_text(protocols.size(), "auto");
     std::vector<unsigned> stack_kib(protocols.size(), 256);
     std::vector<std::string> minimize_time(protocols.size());
+    std::vector<std::string> shard_text(protocols.size());
     std::deque<bool> quiet(protocols.size()); // a vector<bool> has no bool& to bind
     std::deque<bool> no_pager(protocols.size());
     std::vector<std::optional<unsigned>> preemptions(protocols.size());
@@ -431,6 +457,10 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         sub->add_option("--max-executions", r.options.max_executions,
                         "stop the search after this many executions (exit 3 if incomplete)")
             ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+        sub->add_option("--shard", shard_text[i],
+                        "dfs: run shard I of N of the search (each shard alone, on any machine; "
+                        "`lockcheck merge` their --json files for the search's verdict)")
+            ->type_name("I/N");
         add_trace_options(sub, r.locations, r.files.full_trace);
         add_report_options(sub, r.files);
         add_colour_option(sub, colour_text[i]);
@@ -603,6 +633,13 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
             return usage_error("check-all: cannot set up a model: " + std::string(e.what()));
         }
     }
+    if (app.got_subcommand("merge")) {
+        merge.colour = use_colour(merge_colour);
+        merge.command = command_line;
+        if (stage == Stage::validate) return lc::cli::kExitOk;
+        lc::cli::Pager pager(wants_pager(merge_no_pager));
+        return lc::cli::run_merge(merge, pager.out(), std::cerr);
+    }
     if (app.got_subcommand("replay")) {
         if (stage == Stage::validate) return lc::cli::kExitOk;
         try {
@@ -644,6 +681,8 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
             if (const std::string ignored = ignored_option(sub, c.run.search.search, false);
                 !ignored.empty())
                 return usage_error(ignored);
+            if (sub->count("--shard"))
+                return usage_error("compare runs both searches whole; --shard runs a part of one");
             if (std::string error;
                 !lc::cli::parse_wait_bounds(max_waits[i], max_ratios[i], c.run.options, error))
                 return usage_error(error);
@@ -678,6 +717,10 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
                               : static_cast<std::uint32_t>(std::stoul(depth_text[i]));
         r.options.stack_size = std::size_t{stack_kib[i]} * 1024;
         if (preemptions[i]) r.search.preemptions = *preemptions[i];
+        if (!shard_text[i].empty()) {
+            std::string error;
+            if (!parse_shard(shard_text[i], r.search.shard, error)) return usage_error(error);
+        }
         if (replaying) {
             lc::Schedule schedule;
             std::string error;

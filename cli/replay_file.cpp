@@ -10,9 +10,6 @@
 
 namespace lockcheck::cli {
 
-namespace {
-
-// The request the report describes, or an error naming what does not fit this lockcheck.
 bool request_of(const RunReport& report, unsigned index, CheckRequest& r, std::string& error) {
     r.protocol = find_registered_model(report.summary.model);
     if (!r.protocol) {
@@ -66,8 +63,6 @@ bool request_of(const RunReport& report, unsigned index, CheckRequest& r, std::s
     r.replay = report.counterexamples[index - 1].schedule;
     return true;
 }
-
-} // namespace
 
 bool replay_request(const std::string& text, unsigned index, CheckRequest& request,
                     std::string& error) {

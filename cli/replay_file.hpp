@@ -15,6 +15,9 @@ namespace lockcheck::cli {
 // as they were.
 bool replay_request(const std::string& text, unsigned index, CheckRequest& request,
                     std::string& error);
+// The same from a report read already: its model, sizes, bounds and checks, and the schedule
+// of its `index`-th counterexample.
+bool request_of(const RunReport& report, unsigned index, CheckRequest& request, std::string& error);
 
 // `index`: which counterexample of the report, from 1; `shown`: how to show it, as a check
 // would (colour, locations, columns, full_trace, program for the replay lines, command and

@@ -486,6 +486,11 @@ RunReport read_report(const Value& doc) {
         r.summary.pct_depth = doc["pct"]["depth"].count<std::uint32_t>();
         r.summary.pct_steps = doc["pct"]["steps"].count<std::uint32_t>();
     }
+    // Added in version 1.9.
+    if (doc.has("shard") && !doc["shard"].json().is_null())
+        r.summary.shard =
+            Shard{doc["shard"]["index"].count<unsigned>(), doc["shard"]["count"].count<unsigned>()};
+    if (doc.has("keep_going")) r.summary.keep_going = doc["keep_going"].boolean();
     r.summary.stats = read_stats(doc["stats"]);
     for (const Value& s : doc["counterexample_sizes"].elements())
         r.summary.counterexamples.push_back(read_size(s));
@@ -532,6 +537,10 @@ Json report_json(const RunReport& r) {
         {"pct", r.summary.pct_depth
                     ? Json{{"depth", r.summary.pct_depth}, {"steps", r.summary.pct_steps}}
                     : Json(nullptr)},
+        {"shard", r.summary.shard
+                      ? Json{{"index", r.summary.shard->index}, {"count", r.summary.shard->count}}
+                      : Json(nullptr)},
+        {"keep_going", r.summary.keep_going},
         {"stats", stats_json(r.summary.stats)},
         {"counterexample_sizes", std::move(sizes)},
         {"counterexamples", std::move(counterexamples)}};

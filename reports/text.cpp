@@ -56,6 +56,7 @@ Verdict verdict_of(const Summary& s) {
     if (s.violations) return Verdict::violation;
     if (!s.stats.stopped_by.empty() || !s.stats.full_tables.empty()) return Verdict::incomplete;
     if (s.sampled) return Verdict::in_sample;
+    if (s.shard) return Verdict::in_shard;
     if (s.preemption_bound) return Verdict::within_preemptions;
     if (s.stats.cut) return Verdict::within_depth;
     return Verdict::verified;
@@ -65,6 +66,7 @@ std::string_view verdict_name(Verdict verdict) {
     constexpr std::string_view kNames[] = {"violation",
                                            "incomplete",
                                            "no-violation-in-sample",
+                                           "no-violation-in-shard",
                                            "no-violation-within-preemptions",
                                            "no-violation-within-depth",
                                            "verified"};
@@ -86,6 +88,12 @@ std::string verdict_text(const Summary& s, Verdict v) {
                ", none with a violation";
     case Verdict::in_sample:
         return "no violation in " + executions + " sampled (a sample, not a proof)" +
+               most_cut(s.stats);
+    case Verdict::in_shard:
+        return "no violation in shard " + std::to_string(s.shard->index) + " of " +
+               std::to_string(s.shard->count) + " (" + executions +
+               "), a part of the search: `lockcheck merge` every shard's --json for the "
+               "search's verdict" +
                most_cut(s.stats);
     case Verdict::within_preemptions:
         return "no violation within " + std::to_string(*s.preemption_bound) +
@@ -160,6 +168,9 @@ std::string incompleteness(const Summary& s) {
         reasons.push_back(full_tables_text(s.stats.full_tables) + " in some executions");
     if (s.sampled)
         reasons.push_back("it ran a sample of " + count(s.stats.executions, "execution"));
+    if (s.shard)
+        reasons.push_back("it ran shard " + std::to_string(s.shard->index) + " of " +
+                          std::to_string(s.shard->count) + " of the search");
     if (s.preemption_bound)
         reasons.push_back("only schedules with at most " +
                           count(*s.preemption_bound, "preemption") + " ran");

@@ -11,6 +11,7 @@
 
 #include "checker/explorer.hpp"
 #include "checker/protocol.hpp"
+#include "checker/search.hpp"
 #include "checker/trace.hpp"
 #include "scheduler/violation.hpp"
 
@@ -69,6 +70,8 @@ struct Summary {
     // The run against its variant's declared verdict; none for a replay, which runs one
     // schedule and declares nothing.
     std::optional<Judgement> judgement;
+    std::optional<Shard> shard; // --shard I/N: one piece of the search
+    bool keep_going = false;    // --keep-going: what a merge of shards must know
 };
 
 // Judges a run (`summary`, whose violations are `found`) against the verdict its variant
@@ -119,12 +122,14 @@ enum class Verdict : std::uint8_t {
     violation,          // it found one
     incomplete,         // a limit stopped the search before it was done
     in_sample,          // random or pct found none in the executions it sampled
+    in_shard,           // one shard (--shard) found none in its part of the search
     within_preemptions, // a preemption-bounded search found none
     within_depth,       // none, but the depth bound cut executions
     verified,           // none in any execution
 };
 Verdict verdict_of(const Summary& summary);
-// "violation", "incomplete", "no-violation-in-sample", "no-violation-within-preemptions",
+// "violation", "incomplete", "no-violation-in-sample", "no-violation-in-shard",
+// "no-violation-within-preemptions",
 // "no-violation-within-depth", "verified": as the JSON report's `verdict` names it.
 std::string_view verdict_name(Verdict verdict);
 // The verdict line's text: what the run may claim, and no more.

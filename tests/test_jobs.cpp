@@ -14,6 +14,7 @@
 #include "checker/shard.hpp"
 #include "harness.hpp"
 #include "lockcheck_binary.hpp"
+#include "temp_files.hpp"
 
 #include <CppUTest/TestHarness.h>
 
@@ -266,4 +267,85 @@ TEST(Shards, the_first_violation_is_the_one_a_single_search_finds) {
     CHECK_EQUAL(1u, single.findings.size());
     for (unsigned count : {2u, 5u, 16u})
         CHECK_EQUAL(report_of(single), report_of(sharded(setup, count, CheckOptions{})));
+}
+
+// --shard and `lockcheck merge` on the command line.
+TEST_GROUP(ShardsCommand){};
+
+namespace {
+
+// The report without its command line, which differs between a run and a merge.
+std::string without_command(const std::string& json) {
+    const auto from = json.find("\"command\":");
+    const auto to = json.find('\n', from);
+    return json.substr(0, from) + json.substr(to);
+}
+
+} // namespace
+
+TEST(ShardsCommand, merged_shards_print_and_report_what_the_whole_search_does) {
+    for (const char* variant : {"atomic", "no-pin"}) {
+        TempDir dir;
+        const std::vector<std::string> args = {"rename-pin", "--variant",   variant, "--strategy",
+                                               "dfs",        "--no-timing", "-q"};
+        std::vector<std::string> single = args;
+        single.insert(single.end(), {"--json", dir / "single.json"});
+        const Run whole = run_lockcheck(single);
+        std::vector<std::string> merge = {"merge", "--no-timing", "--json", dir / "merged.json"};
+        for (const char* shard : {"3/3", "1/3", "2/3"}) {
+            const std::string file = dir / (std::string("shard") + shard[0] + ".json");
+            std::vector<std::string> one = args;
+            one.insert(one.end(), {"--shard", shard, "--json", file});
+            const Run run = run_lockcheck(one);
+            CHECK(run.exit_code == 0 || run.exit_code == 1);
+            if (run.exit_code == 0) CHECK(contains(run.out, "no violation in shard"));
+            merge.push_back(file);
+        }
+        const Run merged = run_lockcheck(merge);
+        CHECK_EQUAL(whole.exit_code, merged.exit_code);
+        STRCMP_EQUAL(whole.out.c_str(), merged.out.c_str());
+        STRCMP_EQUAL(without_command(read_file(dir / "single.json")).c_str(),
+                     without_command(read_file(dir / "merged.json")).c_str());
+    }
+}
+
+TEST(ShardsCommand, merge_needs_every_shard_of_one_search) {
+    TempDir dir;
+    for (const char* shard : {"1/2", "2/2"})
+        (void)run_lockcheck({"rename-pin", "--strategy", "dfs", "-q", "--shard", shard, "--json",
+                             dir / (std::string("s") + shard[0] + ".json")});
+    (void)run_lockcheck({"rename-pin", "--strategy", "dfs", "-q", "--variant", "log-mutex",
+                         "--shard", "2/2", "--json", dir / "other.json"});
+    (void)run_lockcheck({"rename-pin", "--strategy", "dfs", "-q", "--json", dir / "whole.json"});
+    const std::pair<std::vector<std::string>, const char*> cases[] = {
+        {{dir / "s1.json"}, "shard 2 of 2 is missing"},
+        {{dir / "s1.json", dir / "s1.json"}, "shard 1 of 2 is given twice"},
+        {{dir / "s1.json", dir / "other.json"}, "(another variant)"},
+        {{dir / "whole.json"}, "not of a shard"},
+        {{dir / "nothing.json"}, "cannot read"},
+    };
+    for (const auto& [files, message] : cases) {
+        std::vector<std::string> args = {"merge"};
+        args.insert(args.end(), files.begin(), files.end());
+        const Run run = run_lockcheck(args);
+        CHECK_EQUAL(2, run.exit_code);
+        CHECK_TEXT(contains(run.err, message), run.err.c_str());
+    }
+}
+
+TEST(ShardsCommand, a_shard_is_refused_where_it_means_nothing) {
+    const std::vector<std::string> cases[] = {
+        {"rename-pin", "--shard", "1/2"},
+        {"rename-pin", "--strategy", "dfs", "--shard", "0/2"},
+        {"rename-pin", "--strategy", "dfs", "--shard", "3/2"},
+        {"rename-pin", "--strategy", "dfs", "--shard", "1/"},
+        {"rename-pin", "--strategy", "dfs", "--state-cache", "--shard", "1/2"},
+        {"rename-pin", "--strategy", "dfs", "--max-executions", "10", "--shard", "1/2"},
+        {"rename-pin", "--replay", "0", "--shard", "1/2"},
+    };
+    for (const auto& args : cases) {
+        const Run run = run_lockcheck(args);
+        CHECK_EQUAL(2, run.exit_code);
+        CHECK_TEXT(contains(run.err, "shard"), run.err.c_str());
+    }
 }

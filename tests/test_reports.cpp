@@ -280,7 +280,9 @@ RunReport corner_cases() {
                  .pct_depth = 3,
                  .pct_steps = 200,
                  .judgement = Judgement{Expectation::violation(ViolationKind::data_race, "p \"q\""),
-                                        Agreement::differs, "violation (data-race): got ∀"}};
+                                        Agreement::differs, "violation (data-race): got ∀"},
+                 .shard = Shard{2, 5},
+                 .keep_going = true};
     r.summary.stats.tasks = 64;
     r.summary.stats.stopped_by = "--time-limit";
     r.summary.stats.executions = std::numeric_limits<std::uint64_t>::max();
