@@ -88,11 +88,8 @@ Handoff BoundedDfs::split() {
         [this](const Branch& b) { return count(within(b)); });
     if (at == path_.size()) return {};
     auto part = std::make_unique<BoundedDfs>(bound_);
-    part->path_.assign(path_.begin(), path_.begin() + static_cast<std::ptrdiff_t>(at + 1));
-    part->floor_ = at;
-    part->position_ = at + 1;
+    hand_over(path_, at, part->path_, part->floor_, part->position_);
     part->next_execution(); // the lowest option left at `at`
-    path_[at].tried = path_[at].options;
     return {std::move(part), share};
 }
 

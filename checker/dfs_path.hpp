@@ -43,6 +43,18 @@ double explored_fraction(const std::vector<Branch>& path, std::size_t floor = 0)
     return f.fraction();
 }
 
+// Hands the options left at branch `at` of `path` to a new search of the same kind (its
+// `to`, `to_floor` and `to_position`): the path down to `at`, which becomes its floor. This
+// search counts those options as tried.
+template <class Branch>
+void hand_over(std::vector<Branch>& path, std::size_t at, std::vector<Branch>& to,
+               std::size_t& to_floor, std::size_t& to_position) {
+    to.assign(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(at + 1));
+    to_floor = at;
+    to_position = at + 1;
+    path[at].tried = path[at].options;
+}
+
 // Where a search over `path` splits for another thread (Strategy::split): at its shallowest
 // branch from `floor` on with options `left` to try, which come last in the search's order.
 // Returns that branch's index (path.size() if there is none) and the options' share of the

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "explorer.hpp"
@@ -22,6 +23,17 @@ class BetweenExecutions {
     virtual ~BetweenExecutions() = default;
     virtual bool go_on(const SearchResult& so_far, Strategy& strategy) = 0;
 };
+
+// Why a search must stop now: a signal ("SIGINT"), --max-executions after `executions`, or
+// its --time-limit after `seconds()` (read only when there is one); "" to go on.
+template <class Seconds>
+std::string stop_reason(const CheckOptions& options, std::uint64_t executions, Seconds seconds) {
+    if (options.stop && *options.stop) return signal_name(*options.stop);
+    if (options.max_executions && executions >= options.max_executions)
+        return "--max-executions " + std::to_string(options.max_executions);
+    if (options.time_limit > 0 && seconds() >= options.time_limit) return "--time-limit";
+    return "";
+}
 
 // Runs executions under `strategy` into `result` (its findings distinct among themselves).
 LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOptions& options,

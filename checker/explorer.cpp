@@ -92,13 +92,8 @@ class OneThread final : public BetweenExecutions {
     bool go_on(const SearchResult& so_far, Strategy& strategy) override {
         if (options_.progress && pacer_.tick())
             options_.progress->show(search_progress(so_far, strategy, options_, pacer_.seconds()));
-        if (options_.stop && *options_.stop) {
-            stopped_by = signal_name(*options_.stop);
-        } else if (options_.max_executions && so_far.stats.executions >= options_.max_executions) {
-            stopped_by = "--max-executions " + std::to_string(options_.max_executions);
-        } else if (options_.time_limit > 0 && seconds_since(start_) >= options_.time_limit) {
-            stopped_by = "--time-limit";
-        }
+        stopped_by = stop_reason(options_, so_far.stats.executions,
+                                 [this] { return seconds_since(start_); });
         return stopped_by.empty();
     }
     std::string stopped_by;

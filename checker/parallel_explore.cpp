@@ -224,11 +224,9 @@ void ParallelSearch::watch(Clock::time_point start) {
     while (!over()) {
         changed_.wait_for(lock, kWatchTick);
         const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        // No --max-executions here: a search bounded by it runs on one thread.
         if (!stop_) {
-            if (options_.stop && *options_.stop)
-                stopped_by_ = signal_name(*options_.stop);
-            else if (options_.time_limit > 0 && seconds >= options_.time_limit)
-                stopped_by_ = "--time-limit";
+            stopped_by_ = stop_reason(options_, 0, [seconds] { return seconds; });
             if (!stopped_by_.empty()) stop_ = true;
         }
         if (options_.progress && !over()) {

@@ -71,8 +71,9 @@ void add_check(std::vector<PropertyStats>& properties, const Execution::CheckSit
     p.after_release += site.after_release;
 }
 
-// The same for the figures of a check() over a later part of the search.
-void add_check(std::vector<PropertyStats>& properties, const PropertyStats& later) {
+// A property's figures over a later part of the search (a check()'s release as add_check
+// decides it).
+void add_property(std::vector<PropertyStats>& properties, const PropertyStats& later) {
     PropertyStats& p = entry(properties, later.kind, later.name);
     p.evaluations += later.evaluations;
     p.checked = later.checked;
@@ -219,7 +220,7 @@ void SearchStats::merge(const SearchStats& later) {
     states.bytes += later.states.bytes;
     states.full = states.full || later.states.full;
     for (const PropertyStats& p : later.properties)
-        add_check(properties, p);
+        add_property(properties, p);
     if (wait_bounds.empty()) wait_bounds = later.wait_bounds;
 }
 

@@ -93,10 +93,8 @@ class ShardBetween final : public BetweenExecutions {
                                   : -1;
             options_.progress->show(report);
         }
-        if (options_.stop && *options_.stop)
-            stopped_by = signal_name(*options_.stop);
-        else if (options_.time_limit > 0 && pacer_.seconds() >= options_.time_limit)
-            stopped_by = "--time-limit";
+        // No --max-executions: its count means nothing once the shards are merged.
+        stopped_by = stop_reason(options_, 0, [this] { return pacer_.seconds(); });
         return stopped_by.empty();
     }
     std::uint64_t executions_before = 0;
