@@ -115,6 +115,8 @@ TaskId Dpor::new_node(TaskSet enabled) {
     else
         node.chosen = lowest(awake);
     node.backtrack = node.done = task_bit(node.chosen);
+    node.order[0] = static_cast<std::uint8_t>(node.chosen);
+    node.added = 1;
     ++position_;
     return node.chosen;
 }
@@ -197,6 +199,8 @@ void Dpor::record(TaskId task, Access access, std::uint32_t node, const Executio
         return;
     }
     note_access(i);
+    // A part reruns its giver's steps before its floor: their races were found then.
+    if (node < replayed_below_) return;
     if (access.blocking)
         every_race(task, access, before.data(), i);
     else
@@ -245,7 +249,7 @@ void Dpor::find_races(TaskId task, const std::uint32_t* before, std::uint32_t i)
 // The race j -> i: run, at j's branch point, a task that starts the sequence of steps after
 // j that do not depend on it, followed by i (an "initial" of it), unless one already does.
 void Dpor::reverse(std::uint32_t j, std::uint32_t i) {
-    Node& at = path_[events_[j].node];
+    const Node& at = path_[events_[j].node];
     std::vector<std::uint32_t>& v = after_race_;
     v.clear();
     for (std::uint32_t k = j + 1; k <= i; ++k)
@@ -275,48 +279,75 @@ void Dpor::reverse(std::uint32_t j, std::uint32_t i) {
         if (runnable) insert_reversal(events_[j].node);
         return;
     }
+    const TaskId task = events_[i].task;
+    std::uint32_t from = 0;
     if (!runnable) {
-        if (!(initials & at.backtrack)) blocked_race(j, i);
+        // No earlier than the task's previous step (see blocked_race).
+        const std::int32_t previous = last_event_before(task, i);
+        if (previous >= 0) from = events_[static_cast<std::uint32_t>(previous)].node + 1;
+    }
+    settle(Deferred{Deferred::Kind::race, task, events_[j].node, from, initials, runnable});
+}
+
+void Dpor::settle(const Deferred& d) {
+    if (d.node < owned_from_) {
+        if (deferred_seen_.insert(d).second) deferred_.push_back(d);
+        return;
+    }
+    if (d.kind == Deferred::Kind::add) {
+        backtrack_at(d.node, d.initials);
+        return;
+    }
+    Node& at = path_[d.node];
+    if (!d.runnable) {
+        if (!(d.initials & at.backtrack)) blocked_race(d.task, d.from, d.node);
         return;
     }
     // Under a bound the initial tried here may be out of it, and the one that is within it
     // at the switch point may not be the same: every initial is tried at both.
     if (bound_) {
-        backtrack_at(events_[j].node, runnable);
+        backtrack_at(d.node, d.runnable);
         return;
     }
-    if (initials & at.backtrack) return;
-    const TaskSet awake = runnable & ~at.sleep;
-    at.backtrack |= task_bit(lowest(awake ? awake : runnable));
+    if (d.initials & at.backtrack) return;
+    const TaskSet awake = d.runnable & ~at.sleep;
+    add_backtrack(at, task_bit(lowest(awake ? awake : d.runnable)));
 }
 
-// i's task could not run at j's branch point: j's task held what i waits for (a lock taken
-// before j and released at j). The race to reverse is with the step that made i wait, so i's
-// task runs instead at the latest branch point before j where its operation could run, no
-// earlier than its previous step. With none, every task that can run at j's point does.
-void Dpor::blocked_race(std::uint32_t j, std::uint32_t i) {
-    const TaskId task = events_[i].task;
-    const std::int32_t previous = i > 0 ? last_event_before(task, i) : -1;
-    const std::uint32_t from =
-        previous >= 0 ? events_[static_cast<std::uint32_t>(previous)].node + 1 : 0;
-    for (std::uint32_t k = events_[j].node + 1; k-- > from;) {
-        Node& node = path_[k];
+// The later step's task could not run at the earlier step's branch point `at`: that step's
+// task held what it waits for (a lock taken before and released at that step). The race to
+// reverse is with the step that made it wait, so the task runs instead at the latest branch
+// point up to `at` where its operation could run, no earlier than `from`. With none, every
+// task that can run at `at` does.
+void Dpor::blocked_race(TaskId task, std::uint32_t from, std::uint32_t at) {
+    for (std::uint32_t k = at + 1; k-- > from;) {
+        const Node& node = path_[k];
         if (node.choice || !(node.enabled & task_bit(task))) continue;
         backtrack_at(k, task_bit(task));
         return;
     }
-    backtrack_at(events_[j].node, path_[events_[j].node].enabled);
+    backtrack_at(at, path_[at].enabled);
 }
 
 void Dpor::backtrack_at(std::uint32_t at, TaskSet tasks) {
-    path_[at].backtrack |= tasks;
+    if (at < owned_from_) {
+        settle(Deferred{Deferred::Kind::add, 0, at, 0, tasks, 0});
+        return;
+    }
+    add_backtrack(path_[at], tasks);
     if (!bound_) return;
     for (std::uint32_t k = at + 1; k-- > 0;) {
         Node& node = path_[k];
         if (node.choice || (node.last != kNoTask && node.chosen == node.last)) continue;
-        node.backtrack |= tasks & node.enabled;
+        add_backtrack(node, tasks & node.enabled);
         return;
     }
+}
+
+void Dpor::add_backtrack(Node& node, TaskSet tasks) {
+    for (TaskSet s = tasks & ~node.backtrack; s; s &= s - 1)
+        node.order[node.added++] = static_cast<std::uint8_t>(lowest(s));
+    node.backtrack |= tasks;
 }
 
 TaskSet Dpor::within_bound(const Node& node) const {
@@ -378,10 +409,27 @@ bool Dpor::next_execution() {
     // An execution that ended early (a violation) leaves nodes it never reached.
     path_.resize(position_);
     position_ = 0;
+    return advance();
+}
+
+TaskSet Dpor::todo(const Node& node) const {
+    if (node.choice) return node.enabled & ~node.done & ~node.handed;
+    return node.backtrack & ~node.done & ~node.sleep & ~node.handed & within_bound(node);
+}
+
+TaskId Dpor::next_of(const Node& node, TaskSet todo) const {
+    if (node.choice) return lowest(todo);
+    for (std::uint8_t k = 0; k < node.added; ++k)
+        if (contains(todo, node.order[k])) return node.order[k];
+    assert(false && "a task to run that no race added");
+    return lowest(todo);
+}
+
+bool Dpor::advance() {
     while (!path_.empty()) {
         Node& node = path_.back();
         const std::size_t at = path_.size() - 1;
-        fresh_from_ = at;
+        if (!suspended_.empty() && at == suspended_.back()) return false;
         // A new value of a model choice changes what the step that made it did.
         same_steps_before_ = at;
         while (same_steps_before_ > 0 && path_[same_steps_before_].choice)
@@ -397,35 +445,34 @@ bool Dpor::next_execution() {
                 handed_ = tree.take_first();
                 return true;
             }
-        } else {
-            const TaskSet todo =
-                node.choice ? node.enabled & ~node.done
-                            : node.backtrack & ~node.done & ~node.sleep & within_bound(node);
-            if (todo) {
-                node.chosen = lowest(todo);
-                node.done |= task_bit(node.chosen);
-                if (mode_ == Mode::optimal) handed_ = trees_[at];
-                return true;
-            }
+        } else if (const TaskSet left = todo(node)) {
+            node.chosen = next_of(node, left);
+            node.done |= task_bit(node.chosen);
+            if (mode_ == Mode::optimal) handed_ = trees_[at];
+            return true;
         }
+        // A part keeps its floor: the search it came from reads what ran there (resume).
+        if (owned_from_ > 0 && at + 1 == owned_from_) return false;
         path_.pop_back();
     }
     return false;
 }
 
+int Dpor::branches(const Node& node) const {
+    if (node.choice) return count(node.enabled);
+    if (mode_ == Mode::optimal) return count(node.done);
+    return count(node.done | node.handed | todo(node));
+}
+
 double Dpor::explored() const {
     ExploredFraction f;
-    for (std::size_t i = 0; i < path_.size(); ++i) {
+    for (std::size_t i = owned_from_ > 0 ? owned_from_ - 1 : 0; i < path_.size(); ++i) {
         const Node& node = path_[i];
-        const int finished = count(node.done) - 1;
-        int branches = count(node.done);
-        if (node.choice)
-            branches = count(node.enabled);
-        else if (mode_ == Mode::optimal)
-            branches += i < trees_.size() ? trees_[i].first_tasks() : 0;
-        else
-            branches = count(node.done | (node.backtrack & ~node.sleep & within_bound(node)));
-        if (!f.level(finished, branches)) break;
+        const int finished = count(node.done | node.handed) - 1;
+        int n = branches(node);
+        if (mode_ == Mode::optimal && !node.choice)
+            n += i < trees_.size() ? trees_[i].first_tasks() : 0;
+        if (!f.level(finished, n)) break;
     }
     return f.fraction();
 }

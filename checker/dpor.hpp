@@ -15,6 +15,13 @@
 // Without blocking steps this runs exactly one execution per class and none is sleep-set
 // blocked.
 //
+// Source DPOR runs a branch point's backtrack set in the order races added to it. That is what
+// lets it split (--jobs): the tasks left at a branch point when another thread asks for work
+// run there before any that later races add, whatever those are, so another thread can run
+// them at once. Races that thread sees with steps before the branch point are the giver's to
+// settle: it logs them, and the giver, which stops at that branch point, settles them in
+// order once the part has run (resume), as one search would have (checker/dpor_split.cpp).
+//
 // With a preemption bound (source DPOR only), executions with more preemptions than the
 // bound are not run, and every initial of a race's reversal is also scheduled at the latest
 // branch point before it where the execution switched tasks anyway (conservative branching, Coons,
@@ -26,6 +33,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <unordered_set>
 #include <vector>
 
 #include "dependency.hpp"
@@ -46,6 +54,12 @@ class Dpor final : public Strategy {
     // From the branches each node has tried and has still to run (its backtrack set, or
     // its wake-up tree's first tasks): races found later add to them, so it is a guess.
     double explored() const override;
+    // Source DPOR without a preemption bound splits; optimal DPOR's wake-up trees would let a
+    // race seen later reshape the branches handed over, and a bound's conservative branching
+    // reaches up past them.
+    bool splits() const override { return mode_ == Mode::source && !bound_; }
+    Handoff split() override;
+    bool resume(Strategy& part) override;
 
   private:
     // A step's vector clock: for each task, how many of its steps happen before. Clocks are
@@ -61,7 +75,11 @@ class Dpor final : public Strategy {
         TaskSet backtrack = 0; // pick: tasks to run here (the races found add to it)
         TaskSet done = 0;      // tried here, the current one included
         TaskSet sleep = 0;     // pick: asleep on arriving here
+        TaskSet handed = 0;    // left here for a part of the search on another thread (split)
         TaskId chosen = 0;
+        std::uint8_t added = 0; // pick: entries of `order`
+        // pick: the tasks of `backtrack` in the order they were added, which they run in
+        std::array<std::uint8_t, kMaxTasks> order;
         TaskId last = kNoTask;    // pick: the task of the step before (kNoTask: the first)
         std::uint32_t before = 0; // pick: preemptions before this point
         // pick: the access of each task in done | sleep at this point
@@ -72,9 +90,37 @@ class Dpor final : public Strategy {
         Access access;
         std::uint32_t node; // the pick node in path_
     };
+    // A race to reverse at pick node `node` (race), or tasks to add to its backtrack set
+    // (add): the part of the search that found it settles it where it owns the node, and
+    // logs it for the search it came from otherwise.
+    struct Deferred {
+        enum class Kind : std::uint8_t { race, add } kind;
+        TaskId task;        // race: the task of the later step
+        std::uint32_t node; // the pick node of the earlier step
+        std::uint32_t from; // race: the earliest pick node the later step's task may move to
+        TaskSet initials;   // race: of its reversal; add: the tasks
+        TaskSet runnable;   // race: those initials that can run at `node`
+        bool operator==(const Deferred&) const = default;
+    };
+    struct DeferredHash {
+        std::size_t operator()(const Deferred& d) const;
+    };
 
     void begin_execution();
     TaskId new_node(TaskSet enabled);
+    // Makes the deepest branch point with a branch left take it, dropping the exhausted ones
+    // below; false at the end of the search, of a part at its floor, or at a branch point
+    // whose branches left a part runs (resume goes on from there).
+    bool advance();
+    // What is left to run at a branch point, and which of it runs first.
+    TaskSet todo(const Node& node) const;
+    TaskId next_of(const Node& node, TaskSet todo) const;
+    // The branches a node stands for, for explored() and split().
+    int branches(const Node& node) const;
+    // Source: the new ones among `tasks` join the node's backtrack set, last in its order.
+    static void add_backtrack(Node& node, TaskSet tasks);
+    // Settles a race or an addition where this search owns its node; logs it otherwise.
+    void settle(const Deferred& d);
     // Records the step picked last, now that it has run: a step that checked a property
     // (Execution::last_step_global), or that ended the execution with a violation while
     // other tasks could go on, depends on every other.
@@ -92,7 +138,7 @@ class Dpor final : public Strategy {
     void reverse(std::uint32_t j, std::uint32_t i);
     // Optimal: adds the reversal (the steps `after_race_` names) to the wake-up tree of `at`.
     void insert_reversal(std::uint32_t at);
-    void blocked_race(std::uint32_t j, std::uint32_t i);
+    void blocked_race(TaskId task, std::uint32_t from, std::uint32_t at);
     // Source: adds `tasks` to the backtrack set of pick node `at` and, under a preemption
     // bound, of the latest pick node up to it where the execution switched tasks.
     void backtrack_at(std::uint32_t at, TaskSet tasks);
@@ -131,11 +177,21 @@ class Dpor final : public Strategy {
     // Optimal: by node, a pick's wake-up tree (the branches still to run there) or, for a
     // model choice, the tree handed to the pick after it, which every value starts from.
     std::vector<WakeupTree> trees_;
-    WakeupTree handed_;                           // the tree of the next new pick node
-    WakeupSequence race_;                         // scratch: a reversal
-    std::size_t position_ = 0;                    // next node to replay in the current execution
-    std::size_t fresh_from_ = 0;                  // nodes from here on are new in this execution
-    std::size_t same_steps_before_ = 0;           // steps of pick nodes before it are as before
+    WakeupTree handed_;                 // the tree of the next new pick node
+    WakeupSequence race_;               // scratch: a reversal
+    std::size_t position_ = 0;          // next node to replay in the current execution
+    std::size_t same_steps_before_ = 0; // steps of pick nodes before it are as before
+    // A part of a search (split) owns the nodes from here on; the one before is its floor,
+    // where it runs the branches it was handed and nothing else.
+    std::size_t owned_from_ = 0;
+    // A part's first execution reruns the steps before this node as its giver ran them: their
+    // races are the giver's, found already.
+    std::size_t replayed_below_ = 0;
+    std::vector<std::size_t> suspended_; // branch points split at, shallowest first
+    // The races and additions found at nodes this part does not own, in the order found, each
+    // once (a later equal one would change nothing), for its giver to settle.
+    std::vector<Deferred> deferred_;
+    std::unordered_set<Deferred, DeferredHash> deferred_seen_;
     TaskSet next_sleep_ = 0;                      // the sleep set of the next pick node
     TaskId last_ = kNoTask;                       // the task of the last pick
     std::uint32_t preemptions_ = 0;               // in the current execution so far

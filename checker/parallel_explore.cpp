@@ -5,6 +5,10 @@
 // parts' results are merged in list order, which is the search's order, so that the result is
 // the one a single thread gets: the same executions, findings, counterexamples and figures,
 // whatever the number of threads and however the work was shared.
+//
+// A strategy whose split resumes (DPOR) stops where the part it handed over begins and goes
+// on after it: its rest is a part of its own, after the one handed over and whatever that
+// splits off, which runs once every part before it back to the strategy's previous one has.
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -24,11 +28,13 @@ using Clock = std::chrono::steady_clock;
 
 // A part of the search, in the list of parts in the search's order.
 struct Part {
-    Part(Strategy& s, double w, std::unique_ptr<Strategy> o = nullptr)
-        : owned(std::move(o)), strategy(s), width(w) {}
-    std::unique_ptr<Strategy> owned; // none: the caller's strategy, the first part
+    Part(Strategy& s, double w, std::unique_ptr<Strategy> o = nullptr, Part* from = nullptr)
+        : owned(std::move(o)), strategy(s), width(w), resumes_after(from) {}
+    std::unique_ptr<Strategy> owned; // none: the caller's strategy, or a strategy's rest
     Strategy& strategy;
     double width; // its share of the whole search, for the progress line
+    // The rest of a strategy: the part it handed over, which it resumes after.
+    Part* resumes_after;
     enum class State : std::uint8_t { waiting, running, finished } state = State::waiting;
     LoopEnd end = LoopEnd::stopped; // until it ran
     SearchResult result;
@@ -62,8 +68,10 @@ class ParallelSearch {
   private:
     class Between;
     void work();
-    // Under the lock: the first part still to run, if any.
+    // Under the lock: the first part that can run, if any.
     Part* waiting_part();
+    // Under the lock: whether the rest of a strategy at `it` has what it needs to go on.
+    bool can_resume(std::list<Part>::iterator it) const;
     // Under the lock: whether no part runs and none will.
     bool over() const;
     // Under the lock: asks the running part with the largest share to split.
@@ -109,9 +117,21 @@ class ParallelSearch::Between final : public BetweenExecutions {
 };
 
 Part* ParallelSearch::waiting_part() {
-    for (Part& p : parts_)
-        if (p.state == Part::State::waiting) return &p;
+    for (auto it = parts_.begin(); it != parts_.end(); ++it)
+        if (it->state == Part::State::waiting && (!it->resumes_after || can_resume(it)))
+            return &*it;
     return nullptr;
+}
+
+// Everything between its strategy's previous part and it is what that part handed over and
+// what was split from it; that part finished means the ones before it had too.
+bool ParallelSearch::can_resume(std::list<Part>::iterator it) const {
+    Strategy& strategy = it->strategy;
+    do {
+        --it;
+        if (it->state != Part::State::finished) return false;
+    } while (&it->strategy != &strategy);
+    return true;
 }
 
 bool ParallelSearch::over() const {
@@ -145,7 +165,10 @@ void ParallelSearch::split(Part& part) {
     auto at =
         std::find_if(parts_.begin(), parts_.end(), [&part](const Part& p) { return &p == &part; });
     Strategy& s = *handoff.part;
-    parts_.emplace(std::next(at), s, part.width * handoff.share, std::move(handoff.part));
+    const auto handed =
+        parts_.emplace(std::next(at), s, part.width * handoff.share, std::move(handoff.part));
+    // The rest weighs nothing in the progress line: the part split counts it as run.
+    if (handoff.resumes) parts_.emplace(std::next(handed), part.strategy, 0.0, nullptr, &*handed);
     changed_.notify_all();
 }
 
@@ -181,8 +204,11 @@ void ParallelSearch::work() {
         lock.unlock();
         try {
             Between between(*this, *part);
-            part->end =
-                run_executions(setup_, part->strategy, options_, stacks, part->result, between);
+            if (part->resumes_after && !part->strategy.resume(part->resumes_after->strategy))
+                part->end = LoopEnd::done;
+            else
+                part->end =
+                    run_executions(setup_, part->strategy, options_, stacks, part->result, between);
             part->result.stats.states = part->strategy.states();
         } catch (...) {
             lock.lock();

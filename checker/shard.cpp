@@ -10,6 +10,7 @@
 #include "shard.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <list>
 #include <memory>
@@ -68,6 +69,7 @@ std::list<PlannedPart> plan(const Setup& setup, Strategy& root, const CheckOptio
         if (largest->over) continue;
         Handoff handoff = largest->strategy->split();
         if (!handoff.part) continue;
+        assert(!handoff.resumes && "a shard cannot wait for another's results");
         const double share = largest->share * handoff.share;
         largest->share -= share;
         Strategy* s = handoff.part.get();

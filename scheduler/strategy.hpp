@@ -28,6 +28,11 @@ struct Handoff {
     std::unique_ptr<Strategy> part; // none: nothing to hand over
     // The part's share of the search the strategy was running, as explored() measures it.
     double share = 0;
+    // The part needs nothing from the search it came from, but that search needs what the
+    // part finds (DPOR: the races it sees with steps before it): it stops where the part
+    // begins (next_execution() is false there) and goes on after the part, and everything
+    // split from the part, has run to its end, by resume().
+    bool resumes = false;
 };
 
 class Strategy {
@@ -60,6 +65,12 @@ class Strategy {
     virtual Handoff split() { return {}; }
     // Whether split() can ever hand anything over: a search that cannot runs on one thread.
     virtual bool splits() const { return false; }
+    // After a split that resumes, once `part` (a strategy split() handed over) ran to its
+    // end: takes what it found and prepares the next execution; false if there is none.
+    virtual bool resume(Strategy& part) {
+        (void)part;
+        return false;
+    }
     virtual StateCounts states() const { return {}; }
 };
 

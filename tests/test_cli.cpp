@@ -224,8 +224,9 @@ TEST(Cli, locations_add_the_models_line_of_each_step_and_change_nothing_else) {
 
 TEST(Cli, minimizing_is_counted_in_elapsed_and_a_limit_that_stops_it_says_so) {
     const Run run = run_lockcheck({"rename-pin", "--variant", "no-pin"});
-    CHECK_TEXT(std::regex_search(run.out, std::regex("\nelapsed       [0-9.]+ s \\(search "
-                                                     "[0-9.]+ s, minimizing [0-9.]+ s\\)\n")),
+    CHECK_TEXT(std::regex_search(
+                   run.out, std::regex("\nelapsed       [0-9.]+ s \\(search "
+                                       "[0-9.]+ s, minimizing [0-9.]+ s\\)(, [0-9]+ threads)?\n")),
                run.out.c_str());
     // The first of BoundedDfs(0)'s executions cannot be the minimum, which has a preemption.
     const Run stopped =
@@ -236,7 +237,8 @@ TEST(Cli, minimizing_is_counted_in_elapsed_and_a_limit_that_stops_it_says_so) {
                                      "one)\n"),
                stopped.out.c_str());
     const Run unminimized = run_lockcheck({"rename-pin", "--variant", "no-pin", "--no-minimize"});
-    CHECK_TEXT(std::regex_search(unminimized.out, std::regex("\nelapsed       [0-9.]+ s\n")),
+    CHECK_TEXT(std::regex_search(unminimized.out,
+                                 std::regex("\nelapsed       [0-9.]+ s(, [0-9]+ threads)?\n")),
                unminimized.out.c_str());
 }
 

@@ -13,7 +13,9 @@
 #include "checker/dfs.hpp"
 #include "checker/dpor.hpp"
 #include "checker/random_source.hpp"
+#include "checker/search.hpp"
 #include "harness.hpp"
+#include "split_schedules.hpp"
 #include "trace_classes.hpp"
 
 #include <CppUTest/TestHarness.h>
@@ -317,17 +319,34 @@ TEST(StateCacheGenerated, keep_going_finds_what_dfs_finds_on_240_racy_models) {
 // --jobs on generated models: the same findings and figures on two threads as on one.
 TEST_GROUP(JobsGenerated){};
 
-TEST(JobsGenerated, dfs_on_two_threads_finds_and_measures_what_it_does_on_one) {
+TEST(JobsGenerated, dfs_and_dpor_on_two_threads_find_and_measure_what_they_do_on_one) {
     for (std::uint64_t seed = 1; seed <= 120; ++seed) {
         const Program program = generate(seed, true);
         CheckOptions options;
         options.keep_going = seed % 2 == 0;
-        std::string one, two;
-        for (unsigned jobs : {1u, 2u}) {
-            options.jobs = jobs;
-            Dfs dfs;
-            (jobs == 1 ? one : two) = report_of(explore(setup_of(program), dfs, options));
+        for (Search search : {Search::dfs, Search::dpor}) {
+            std::string one, two;
+            for (unsigned jobs : {1u, 2u}) {
+                options.jobs = jobs;
+                const std::unique_ptr<Strategy> strategy = make_search(search, 200);
+                (jobs == 1 ? one : two) = report_of(explore(setup_of(program), *strategy, options));
+            }
+            CHECK_TEXT(one == two, ("racy generated model, seed " + std::to_string(seed) + ", " +
+                                    search_name(search))
+                                       .c_str());
         }
-        CHECK_TEXT(one == two, ("racy generated model, seed " + std::to_string(seed)).c_str());
     }
+}
+
+TEST(JobsGenerated, dpor_split_after_every_execution_runs_the_schedules_of_the_whole_search) {
+    unsigned splits = 0;
+    for (std::uint64_t seed = 1; seed <= 120; ++seed) {
+        const Program program = generate(seed, seed % 2 == 0);
+        const auto whole = split_schedules(setup_of(program), std::make_unique<Dpor>(), 0);
+        const auto split = split_schedules(setup_of(program), std::make_unique<Dpor>(), 1);
+        CHECK_TEXT(split.first == whole.first,
+                   ("generated model, seed " + std::to_string(seed)).c_str());
+        splits += split.second;
+    }
+    CHECK_TEXT(splits > 40, std::to_string(splits).c_str());
 }

@@ -10,10 +10,12 @@
 
 #include "checker/bounded_dfs.hpp"
 #include "checker/dfs.hpp"
+#include "checker/dpor.hpp"
 #include "checker/explore_loop.hpp"
 #include "checker/shard.hpp"
 #include "harness.hpp"
 #include "lockcheck_binary.hpp"
+#include "split_schedules.hpp"
 #include "temp_files.hpp"
 
 #include <CppUTest/TestHarness.h>
@@ -23,84 +25,6 @@ using namespace lockcheck::testing;
 
 namespace {
 
-// Forwards to a strategy and logs the schedule of every execution it runs; what it hands over
-// logs into the same list.
-class Logged final : public Strategy {
-  public:
-    Logged(std::unique_ptr<Strategy> inner, std::vector<Schedule>& log)
-        : inner_(std::move(inner)), log_(log) {}
-    TaskId pick(std::uint32_t step, TaskSet enabled, const Execution& ex) override {
-        return record(inner_->pick(step, enabled, ex));
-    }
-    std::uint32_t choose(std::uint32_t step, std::uint32_t n) override {
-        return record(inner_->choose(step, n));
-    }
-    void end(const Execution& ex) override {
-        inner_->end(ex);
-        log_.push_back(std::move(current_));
-        current_.clear();
-    }
-    bool next_execution() override { return inner_->next_execution(); }
-    bool splits() const override { return inner_->splits(); }
-    Handoff split() override {
-        Handoff h = inner_->split();
-        if (h.part) h.part = std::make_unique<Logged>(std::move(h.part), log_);
-        return h;
-    }
-
-  private:
-    std::uint32_t record(std::uint32_t value) {
-        current_.push_back(value);
-        return value;
-    }
-    std::unique_ptr<Strategy> inner_;
-    std::vector<Schedule>& log_;
-    Schedule current_;
-};
-
-// Splits the strategy after every `every` executions, the part it hands over next in line.
-class SplitEvery final : public BetweenExecutions {
-  public:
-    using Parts = std::list<std::unique_ptr<Strategy>>;
-    SplitEvery(Parts& parts, Parts::iterator at, unsigned every)
-        : parts_(parts), at_(at), every_(every) {}
-    bool go_on(const SearchResult& so_far, Strategy& strategy) override {
-        if (so_far.stats.executions % every_ != 0) return true;
-        if (Handoff h = strategy.split(); h.part) {
-            CHECK(h.share > 0 && h.share < 1);
-            parts_.insert(std::next(at_), std::move(h.part));
-            ++splits;
-        }
-        return true;
-    }
-    unsigned splits = 0;
-
-  private:
-    Parts& parts_;
-    Parts::iterator at_;
-    unsigned every_;
-};
-
-// Every schedule a search runs, in order, split every `every` executions (0: never) and its
-// parts run one after the other in the order of the list; and how many splits there were.
-std::pair<std::vector<Schedule>, unsigned>
-schedules(const Setup& setup, std::unique_ptr<Strategy> root, unsigned every) {
-    CheckOptions options;
-    options.keep_going = true;
-    StackPool stacks(options.stack_size);
-    std::vector<Schedule> log;
-    SplitEvery::Parts parts;
-    parts.push_back(std::make_unique<Logged>(std::move(root), log));
-    unsigned splits = 0;
-    for (auto it = parts.begin(); it != parts.end(); ++it) {
-        SplitEvery between(parts, it, every ? every : ~0u);
-        SearchResult result;
-        (void)run_executions(setup, **it, options, stacks, result, between);
-        splits += between.splits;
-    }
-    return {log, splits};
-}
-
 SearchResult search_on(const Setup& setup, std::unique_ptr<Strategy> strategy, unsigned jobs,
                        bool keep_going) {
     CheckOptions options;
@@ -109,44 +33,89 @@ SearchResult search_on(const Setup& setup, std::unique_ptr<Strategy> strategy, u
     return explore(setup, *strategy, options);
 }
 
+using Variants = std::vector<std::pair<const char*, const char*>>;
+
+// DPOR split every execution and every third, against the whole search; how many splits.
+unsigned check_dpor_splits(const Variants& variants) {
+    unsigned splits = 0;
+    for (const auto& [name, variant] : variants) {
+        const Protocol& p = *find_registered_model(name);
+        const Setup setup = default_setup(p, *p.find_variant(variant));
+        const auto whole = split_schedules(setup, std::make_unique<Dpor>(), 0);
+        for (unsigned every : {1u, 3u}) {
+            const auto split = split_schedules(setup, std::make_unique<Dpor>(), every);
+            const std::string what =
+                p.name + " --variant " + variant + ", dpor split every " + std::to_string(every);
+            CHECK_TEXT(split.first == whole.first, what.c_str());
+            splits += split.second;
+        }
+    }
+    return splits;
+}
+
 } // namespace
 
 TEST_GROUP(Jobs){};
+// Every variant twice over, and a search long enough to be shared: minutes under the
+// sanitizers, which tools/test.sh leaves out.
+TEST_GROUP(JobsVariants){};
+
+TEST(Jobs, a_split_dpor_search_runs_the_same_schedules_in_the_same_order) {
+    // The first execution of each part runs at once, the rest after its giver resumes; the
+    // migrations of preemptible-insert are model choices, branch points too.
+    const Variants variants = {{"rename-pin", "atomic"},
+                               {"buffered-write", "unlocked"},
+                               {"cil-push", "preemptible-insert"}};
+    CHECK(check_dpor_splits(variants) > 100);
+}
+
+TEST(JobsVariants, a_split_dpor_search_runs_the_same_schedules_on_more_variants) {
+    const Variants variants = {{"rename-pin", "no-pin"},
+                               {"rename-pin", "unsynced-log-edits"},
+                               {"buffered-write", "dio-punch-hole"},
+                               {"buffered-write", "dio-no-extent-lock"},
+                               {"cil-push", "percpu"},
+                               {"cil-push", "hotplug"}};
+    CHECK(check_dpor_splits(variants) > 1000);
+}
 
 TEST(Jobs, a_split_search_runs_the_same_schedules_in_the_same_order) {
     for (const char* name : {"rename-pin", "buffered-write"}) {
         const Protocol& p = *find_registered_model(name);
         const Setup setup = default_setup(p, p.default_variant);
         for (unsigned every : {1u, 7u}) {
-            const auto whole = schedules(setup, std::make_unique<Dfs>(), 0);
-            const auto split = schedules(setup, std::make_unique<Dfs>(), every);
+            const auto whole = split_schedules(setup, std::make_unique<Dfs>(), 0);
+            const auto split = split_schedules(setup, std::make_unique<Dfs>(), every);
             const std::string what = p.name + ", dfs split every " + std::to_string(every);
             CHECK_TEXT(split.second > 10, what.c_str());
             CHECK_TEXT(split.first == whole.first, what.c_str());
-            const auto bounded = schedules(setup, std::make_unique<BoundedDfs>(1), 0);
-            const auto bounded_split = schedules(setup, std::make_unique<BoundedDfs>(1), every);
+            const auto bounded = split_schedules(setup, std::make_unique<BoundedDfs>(1), 0);
+            const auto bounded_split =
+                split_schedules(setup, std::make_unique<BoundedDfs>(1), every);
             CHECK_TEXT(bounded_split.second > 0, (what + ", --preemptions 1").c_str());
             CHECK_TEXT(bounded_split.first == bounded.first, (what + ", --preemptions 1").c_str());
         }
     }
 }
 
-// Every variant twice over, and a search long enough to be shared: minutes under the
-// sanitizers, which tools/test.sh leaves out.
-TEST_GROUP(JobsVariants){};
-
 TEST(JobsVariants, every_shipped_variant_gives_the_same_result_on_three_threads_as_on_one) {
     for (const Protocol& p : protocol_models()) {
-        if (!dfs_exhausts(p)) continue;
         for (std::size_t v = 0; v < p.variants.size(); ++v) {
             const Setup setup = default_setup(p, v);
             for (bool keep_going : {false, true}) {
                 const std::string what = p.name + " --variant " + p.variants[v].name +
                                          (keep_going ? " --keep-going" : "");
-                const SearchResult one = search_on(setup, std::make_unique<Dfs>(), 1, keep_going);
-                const SearchResult three = search_on(setup, std::make_unique<Dfs>(), 3, keep_going);
+                const SearchResult one = search_on(setup, std::make_unique<Dpor>(), 1, keep_going);
+                const SearchResult three =
+                    search_on(setup, std::make_unique<Dpor>(), 3, keep_going);
                 CHECK_TEXT(one.stats.threads == 1, what.c_str());
-                CHECK_TEXT(report_of(three) == report_of(one), what.c_str());
+                CHECK_TEXT(report_of(three) == report_of(one), (what + ", dpor").c_str());
+                if (!dfs_exhausts(p)) continue;
+                const SearchResult dfs_one =
+                    search_on(setup, std::make_unique<Dfs>(), 1, keep_going);
+                const SearchResult dfs_three =
+                    search_on(setup, std::make_unique<Dfs>(), 3, keep_going);
+                CHECK_TEXT(report_of(dfs_three) == report_of(dfs_one), (what + ", dfs").c_str());
             }
         }
     }
@@ -154,14 +123,18 @@ TEST(JobsVariants, every_shipped_variant_gives_the_same_result_on_three_threads_
 
 TEST(JobsVariants, a_search_that_runs_long_enough_is_shared) {
     // A tenth of a second and more on one thread: the second one starts long before the end.
-    const Protocol& p = *find_registered_model("cil-push");
-    const Setup setup = default_setup(p, p.default_variant);
-    const SearchResult two = search_on(setup, std::make_unique<Dfs>(), 2, false);
-    CHECK_EQUAL(2u, two.stats.threads);
-    CHECK(two.stats.stopped_by.empty());
-    const SearchResult one = search_on(setup, std::make_unique<Dfs>(), 1, false);
-    CHECK(one.stats.executions > 10000);
-    CHECK_EQUAL(report_of(one), report_of(two));
+    const auto shared = [](const char* name, auto make) {
+        const Protocol& p = *find_registered_model(name);
+        const Setup setup = default_setup(p, p.default_variant);
+        const SearchResult two = search_on(setup, make(), 2, false);
+        CHECK_EQUAL_TEXT(2u, two.stats.threads, name);
+        CHECK_TEXT(two.stats.stopped_by.empty(), name);
+        const SearchResult one = search_on(setup, make(), 1, false);
+        CHECK_TEXT(one.stats.executions > 10000, name);
+        CHECK_EQUAL_TEXT(report_of(one), report_of(two), name);
+    };
+    shared("cil-push", [] { return std::make_unique<Dfs>(); });
+    shared("tree-lock", [] { return std::make_unique<Dpor>(); });
 }
 
 TEST(Jobs, max_executions_runs_on_one_thread_and_a_time_limit_stops_every_thread) {
@@ -183,17 +156,18 @@ TEST(Jobs, max_executions_runs_on_one_thread_and_a_time_limit_stops_every_thread
 }
 
 TEST(Jobs, the_command_prints_the_same_bytes_whatever_the_jobs) {
-    for (const char* variant : {"atomic", "no-pin"}) {
-        const std::vector<std::string> args = {"rename-pin", "--variant", variant,
-                                               "--strategy", "dfs",       "--no-timing"};
-        std::vector<std::string> one = args, two = args;
-        one.insert(one.end(), {"--jobs", "1"});
-        two.insert(two.end(), {"-j", "2"});
-        const Run a = run_lockcheck(one);
-        const Run b = run_lockcheck(two);
-        CHECK_EQUAL(a.exit_code, b.exit_code);
-        STRCMP_EQUAL(a.out.c_str(), b.out.c_str());
-    }
+    for (const char* strategy : {"dfs", "dpor"})
+        for (const char* variant : {"atomic", "no-pin"}) {
+            const std::vector<std::string> args = {"rename-pin", "--variant", variant,
+                                                   "--strategy", strategy,    "--no-timing"};
+            std::vector<std::string> one = args, two = args;
+            one.insert(one.end(), {"--jobs", "1"});
+            two.insert(two.end(), {"-j", "2"});
+            const Run a = run_lockcheck(one);
+            const Run b = run_lockcheck(two);
+            CHECK_EQUAL(a.exit_code, b.exit_code);
+            STRCMP_EQUAL(a.out.c_str(), b.out.c_str());
+        }
     const Run zero = run_lockcheck({"rename-pin", "--jobs", "0"});
     CHECK_EQUAL(2, zero.exit_code);
 }

@@ -30,8 +30,8 @@ struct cache {
     list_head q{"q"};
 };
 
-// The release functions reach the cache as kref.rst's reach its static mutex and list.
-cache* the_cache = nullptr;
+// Where the release reaches kref.rst's static mutex and list: one per thread (--jobs).
+thread_local cache* the_cache = nullptr;
 
 // Runs with the mutex held: put_entry() took it.
 void release_entry(struct kref* ref) {
