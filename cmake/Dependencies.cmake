@@ -25,6 +25,17 @@ lockcheck_require(CLI11_FOUND libcli11-dev "CLI11")
 find_package(nlohmann_json 3.11 QUIET CONFIG)
 lockcheck_require(nlohmann_json_FOUND nlohmann-json3-dev "nlohmann-json")
 
+# jemalloc: the malloc of the lockcheck command and of the tests. An execution allocates and
+# frees its objects, and glibc's malloc costs a search on two threads a fifth more CPU time
+# than on one (docs/PERFORMANCE.md, "Every core"); jemalloc's thread caches do not. Sanitizer
+# builds keep the sanitizers' allocator.
+set(LOCKCHECK_JEMALLOC OFF)
+if(NOT LOCKCHECK_SANITIZE)
+  pkg_check_modules(JEMALLOC QUIET IMPORTED_TARGET jemalloc)
+  lockcheck_require(JEMALLOC_FOUND libjemalloc-dev "jemalloc")
+  set(LOCKCHECK_JEMALLOC ON)
+endif()
+
 # Only the tests use libxml2: they parse the JUnit report with a real XML parser.
 pkg_check_modules(LIBXML2 QUIET IMPORTED_TARGET libxml-2.0)
 lockcheck_require(LIBXML2_FOUND libxml2-dev "libxml2")

@@ -78,7 +78,7 @@ int collect_runtime(dl_phdr_info* info, std::size_t, void*) {
     if (!name || !*name) return 0; // the executable itself: model code lives there
     if (!std::strstr(name, "libc.so") && !std::strstr(name, "libstdc++") &&
         !std::strstr(name, "libgcc_s") && !std::strstr(name, "ld-linux") &&
-        !std::strstr(name, "libm.so"))
+        !std::strstr(name, "libm.so") && !std::strstr(name, "libjemalloc"))
         return 0;
     for (int i = 0; i < info->dlpi_phnum; ++i) {
         const ElfW(Phdr)& ph = info->dlpi_phdr[i];
