@@ -19,6 +19,7 @@ struct Access {
     // The task held the object exclusively as the step began (an unlock): no other task's
     // waiting operation on it can run before this step, so DPOR does not try to.
     bool held;
+    bool operator==(const Access&) const = default;
 };
 
 // The access of `op`; with the task about to take it, whether that task holds the object.

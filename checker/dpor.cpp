@@ -363,15 +363,39 @@ std::uint32_t Dpor::preemptions_after(const Node& node) const {
 }
 
 void Dpor::insert_reversal(std::uint32_t at) {
-    const Node& node = path_[at];
-    race_.clear();
+    race_.steps.clear();
     for (std::uint32_t k : after_race_)
-        race_.push_back(WakeupStep{events_[k].task, events_[k].access});
+        race_.steps.push_back(WakeupStep{events_[k].task, events_[k].access});
+    race_.node = at;
+    race_.chosen = path_[at].chosen;
+    race_.pending = 0;
+    settle(race_);
+}
+
+void Dpor::settle(const Reversal& r) {
+    const Node& node = path_[r.node];
     // A task asleep here, or run from here before, that starts an equivalent execution: that
-    // execution was run (or is being run).
-    for (TaskSet s = (node.sleep | node.done) & ~task_bit(node.chosen); s; s &= s - 1)
-        if (weak_initial(lowest(s), node.parked[lowest(s)], race_, writes_conflict_)) return;
-    trees_[at].insert(race_, writes_conflict_);
+    // execution was run (or is being run). So does a task handed to another part, whose
+    // branch here is that one step (split), but not one a part had still to run.
+    const TaskSet before =
+        (node.sleep | node.done | node.handed) & ~task_bit(r.chosen) & ~r.pending;
+    for (TaskSet s = before; s; s &= s - 1)
+        if (weak_initial(lowest(s), node.parked[lowest(s)], r.steps, writes_conflict_)) return;
+    if (r.node >= owned_from_) {
+        trees_[r.node].insert(r.steps, writes_conflict_);
+        return;
+    }
+    Reversal logged = r;
+    if (r.node + 1 == owned_from_ && r.pending == 0) {
+        // At its floor a part's branches left are its own, each one step: one that starts the
+        // reversal covers it; the giver settles the rest with them still to run.
+        const WakeupSequence left = trees_[r.node].first_steps();
+        for (const WakeupStep& step : left) {
+            if (weak_initial(step.task, step.access, r.steps, writes_conflict_)) return;
+            logged.pending |= task_bit(step.task);
+        }
+    }
+    if (reversals_seen_.insert(logged).second) reversals_.push_back(std::move(logged));
 }
 
 TaskId Dpor::follow_tree(std::uint32_t at, TaskSet awake) {
@@ -460,8 +484,9 @@ bool Dpor::advance() {
 
 int Dpor::branches(const Node& node) const {
     if (node.choice) return count(node.enabled);
-    if (mode_ == Mode::optimal) return count(node.done);
-    return count(node.done | node.handed | todo(node));
+    if (mode_ == Mode::source) return count(node.done | node.handed | todo(node));
+    const auto i = static_cast<std::size_t>(&node - path_.data());
+    return count(node.done | node.handed) + (i < trees_.size() ? trees_[i].first_tasks() : 0);
 }
 
 double Dpor::explored() const {
@@ -469,10 +494,7 @@ double Dpor::explored() const {
     for (std::size_t i = owned_from_ > 0 ? owned_from_ - 1 : 0; i < path_.size(); ++i) {
         const Node& node = path_[i];
         const int finished = count(node.done | node.handed) - 1;
-        int n = branches(node);
-        if (mode_ == Mode::optimal && !node.choice)
-            n += i < trees_.size() ? trees_[i].first_tasks() : 0;
-        if (!f.level(finished, n)) break;
+        if (!f.level(finished, branches(node))) break;
     }
     return f.fraction();
 }

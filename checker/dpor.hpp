@@ -21,6 +21,8 @@
 // them at once. Races that thread sees with steps before the branch point are the giver's to
 // settle: it logs them, and the giver, which stops at that branch point, settles them in
 // order once the part has run (resume), as one search would have (checker/dpor_split.cpp).
+// Optimal DPOR runs a wake-up tree's branches in order too, and hands over its first ones that
+// are one step each: a later reversal can extend a longer branch, never such a one.
 //
 // With a preemption bound (source DPOR only), executions with more preemptions than the
 // bound are not run, and every initial of a race's reversal is also scheduled at the latest
@@ -54,10 +56,9 @@ class Dpor final : public Strategy {
     // From the branches each node has tried and has still to run (its backtrack set, or
     // its wake-up tree's first tasks): races found later add to them, so it is a guess.
     double explored() const override;
-    // Source DPOR without a preemption bound splits; optimal DPOR's wake-up trees would let a
-    // race seen later reshape the branches handed over, and a bound's conservative branching
-    // reaches up past them.
-    bool splits() const override { return mode_ == Mode::source && !bound_; }
+    // Without a preemption bound: its conservative branching reaches up past the branches
+    // handed over, and it has no sleep sets.
+    bool splits() const override { return !bound_; }
     Handoff split() override;
     bool resume(Strategy& part) override;
 
@@ -105,6 +106,18 @@ class Dpor final : public Strategy {
     struct DeferredHash {
         std::size_t operator()(const Deferred& d) const;
     };
+    // Optimal: a reversal to insert into the wake-up tree of pick node `node`, where `chosen`
+    // was running and the handed tasks `pending` had not run yet.
+    struct Reversal {
+        std::uint32_t node;
+        TaskId chosen;
+        TaskSet pending;
+        WakeupSequence steps;
+        bool operator==(const Reversal&) const = default;
+    };
+    struct ReversalHash {
+        std::size_t operator()(const Reversal& r) const;
+    };
 
     void begin_execution();
     TaskId new_node(TaskSet enabled);
@@ -121,6 +134,9 @@ class Dpor final : public Strategy {
     static void add_backtrack(Node& node, TaskSet tasks);
     // Settles a race or an addition where this search owns its node; logs it otherwise.
     void settle(const Deferred& d);
+    // Optimal: inserts a reversal where this search owns its node; logs it otherwise, unless
+    // this part can tell it changes nothing.
+    void settle(const Reversal& r);
     // Records the step picked last, now that it has run: a step that checked a property
     // (Execution::last_step_global), or that ended the execution with a violation while
     // other tasks could go on, depends on every other.
@@ -178,7 +194,7 @@ class Dpor final : public Strategy {
     // model choice, the tree handed to the pick after it, which every value starts from.
     std::vector<WakeupTree> trees_;
     WakeupTree handed_;                 // the tree of the next new pick node
-    WakeupSequence race_;               // scratch: a reversal
+    Reversal race_{};                   // scratch: a reversal
     std::size_t position_ = 0;          // next node to replay in the current execution
     std::size_t same_steps_before_ = 0; // steps of pick nodes before it are as before
     // A part of a search (split) owns the nodes from here on; the one before is its floor,
@@ -192,6 +208,8 @@ class Dpor final : public Strategy {
     // once (a later equal one would change nothing), for its giver to settle.
     std::vector<Deferred> deferred_;
     std::unordered_set<Deferred, DeferredHash> deferred_seen_;
+    std::vector<Reversal> reversals_; // optimal's
+    std::unordered_set<Reversal, ReversalHash> reversals_seen_;
     TaskSet next_sleep_ = 0;                      // the sleep set of the next pick node
     TaskId last_ = kNoTask;                       // the task of the last pick
     std::uint32_t preemptions_ = 0;               // in the current execution so far

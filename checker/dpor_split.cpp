@@ -26,6 +26,14 @@ std::size_t Dpor::DeferredHash::operator()(const Deferred& d) const {
     return h;
 }
 
+std::size_t Dpor::ReversalHash::operator()(const Reversal& r) const {
+    std::size_t h = std::hash<std::uint64_t>{}(r.pending) ^ (std::size_t{r.node} << 16) ^ r.chosen;
+    for (const WakeupStep& s : r.steps)
+        h = h * 1000003u ^
+            (std::size_t{s.task} << 32 | static_cast<std::uint32_t>(s.access.object));
+    return h;
+}
+
 Handoff Dpor::split() {
     if (!splits()) return {};
     // Branch points at or above where this search already split are the giver's to go on
@@ -34,25 +42,41 @@ Handoff Dpor::split() {
     if (!suspended_.empty()) from = suspended_.back() + 1;
     // At a pick node the part's sleep sets need the access of the step the giver runs there,
     // which its own commit sets: one it ran already, and does not run again for each value of a
-    // model choice right after it.
+    // model choice right after it. Optimal DPOR hands over the first branches of a pick's
+    // wake-up tree that are one step each, which races found later cannot change.
     const auto left = [this](const Node& n) {
         const auto i = static_cast<std::size_t>(&n - path_.data());
-        if (!n.choice && (i >= same_steps_before_ || (i + 1 < path_.size() && path_[i + 1].choice)))
+        if (n.choice) return todo(n);
+        if (i >= same_steps_before_ || (i + 1 < path_.size() && path_[i + 1].choice))
             return TaskSet{0};
-        return todo(n);
+        if (mode_ == Mode::source) return todo(n);
+        return i < trees_.size() ? trees_[i].leading_steps(n.enabled & ~n.done & ~n.sleep) : 0;
     };
     const auto [at, share] =
         split_point(path_, from, left, [this](const Node& n) { return branches(n); });
     if (at == path_.size()) return {};
+    const TaskSet handed = left(path_[at]);
     auto part = std::make_unique<Dpor>(path_.capacity(), mode_, bound_);
     part->path_.assign(path_.begin(), path_.begin() + static_cast<std::ptrdiff_t>(at + 1));
     part->owned_from_ = at + 1;
+    if (mode_ == Mode::optimal) {
+        part->trees_.resize(at + 1);
+        Node& node = path_[at];
+        if (node.choice) {
+            part->trees_[at] = trees_[at]; // every value starts from it
+        } else {
+            part->trees_[at] = trees_[at].take_leading_steps(handed);
+            // What those steps do, for the reversals this search still inserts here.
+            for (const WakeupStep& step : part->trees_[at].first_steps())
+                node.parked[step.task] = step.access;
+        }
+    }
     (void)part->advance(); // the first branch left at its floor
     // Its giver's last execution ran the steps before the branch point as they are: one search
     // would keep them, and it keeps their races.
     part->replayed_below_ = part->same_steps_before_;
     part->same_steps_before_ = 0;
-    path_[at].handed = todo(path_[at]);
+    path_[at].handed = handed;
     suspended_.push_back(at);
     Handoff handoff;
     handoff.part = std::move(part);
@@ -79,6 +103,8 @@ bool Dpor::resume(Strategy& finished) {
         path_[s].parked[path_[s].chosen] = part->path_[s].parked[path_[s].chosen];
     for (const Deferred& d : part->deferred_)
         settle(d);
+    for (const Reversal& r : part->reversals_)
+        settle(r);
     return advance();
 }
 

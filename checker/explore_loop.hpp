@@ -43,7 +43,20 @@ LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOption
 // more than its bound times its mean is a finding, shown by the execution of that worst wait.
 void check_wait_ratios(const std::vector<WaitRatio>& ratios, SearchResult& result);
 
-// explore() on `options.jobs` threads (parallel_explore.cpp).
+// A run of consecutive parts of a search, in its order, for explore_parallel: each a strategy,
+// its share of the run, and what it ran already (a shard's plan): all of it if `over`.
+struct StartingPart {
+    Strategy* strategy;
+    double width;
+    SearchResult result;
+    bool over = false;
+    bool violated = false; // it ran to a violation
+};
+
+// explore() on `options.jobs` threads (parallel_explore.cpp), of the whole search or of a run
+// of its parts (a shard's).
 SearchResult explore_parallel(const Setup& setup, Strategy& strategy, const CheckOptions& options);
+SearchResult explore_parallel(const Setup& setup, std::vector<StartingPart> parts,
+                              const CheckOptions& options);
 
 } // namespace lockcheck

@@ -35,6 +35,7 @@ struct Part {
     double width; // its share of the whole search, for the progress line
     // The rest of a strategy: the part it handed over, which it resumes after.
     Part* resumes_after;
+    bool handed = false; // split off another part, which counts it as run (progress)
     enum class State : std::uint8_t { waiting, running, finished } state = State::waiting;
     LoopEnd end = LoopEnd::stopped; // until it ran
     SearchResult result;
@@ -59,9 +60,19 @@ constexpr auto kWatchTick = std::chrono::milliseconds(100);
 
 class ParallelSearch {
   public:
-    ParallelSearch(const Setup& setup, Strategy& root, const CheckOptions& options)
+    ParallelSearch(const Setup& setup, std::vector<StartingPart> parts, const CheckOptions& options)
         : setup_(setup), options_(options) {
-        parts_.emplace_back(root, 1.0);
+        for (StartingPart& s : parts) {
+            Part& p = parts_.emplace_back(*s.strategy, s.width);
+            p.result = std::move(s.result);
+            p.executions = p.result.stats.executions;
+            if (s.over) {
+                p.state = Part::State::finished;
+                p.end = s.violated ? LoopEnd::violation : LoopEnd::done;
+            }
+            // The search stops at its first violation: the parts after it never run.
+            if (s.violated && !options.keep_going) break;
+        }
     }
     SearchResult run();
 
@@ -167,6 +178,7 @@ void ParallelSearch::split(Part& part) {
     Strategy& s = *handoff.part;
     const auto handed =
         parts_.emplace(std::next(at), s, part.width * handoff.share, std::move(handoff.part));
+    handed->handed = true;
     // The rest weighs nothing in the progress line: the part split counts it as run.
     if (handoff.resumes) parts_.emplace(std::next(handed), part.strategy, 0.0, nullptr, &*handed);
     changed_.notify_all();
@@ -227,7 +239,6 @@ ProgressReport ParallelSearch::progress(double seconds) const {
     ProgressReport report;
     report.seconds = seconds;
     double explored = 0;
-    bool first = true;
     for (const Part& p : parts_) {
         if (p.cancelled) continue;
         report.executions += p.executions.load(std::memory_order_relaxed);
@@ -235,8 +246,7 @@ ProgressReport ParallelSearch::progress(double seconds) const {
         report.violations += p.violations.load(std::memory_order_relaxed);
         // A part counts what it handed over as run; the part that runs it counts that again.
         const double f = p.state == Part::State::finished ? 1 : p.explored.load();
-        explored += p.width * f - (first ? 0 : p.width);
-        first = false;
+        explored += p.width * f - (p.handed ? p.width : 0);
     }
     report.explored = std::clamp(explored, 0.0, 1.0);
     if (options_.time_limit > 0)
@@ -298,7 +308,14 @@ SearchResult ParallelSearch::run() {
 } // namespace
 
 SearchResult explore_parallel(const Setup& setup, Strategy& strategy, const CheckOptions& options) {
-    return ParallelSearch(setup, strategy, options).run();
+    std::vector<StartingPart> whole;
+    whole.push_back(StartingPart{&strategy, 1.0, {}});
+    return explore_parallel(setup, std::move(whole), options);
+}
+
+SearchResult explore_parallel(const Setup& setup, std::vector<StartingPart> parts,
+                              const CheckOptions& options) {
+    return ParallelSearch(setup, std::move(parts), options).run();
 }
 
 } // namespace lockcheck

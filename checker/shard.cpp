@@ -131,6 +131,20 @@ SearchResult explore_shard(const Setup& setup, Strategy& strategy, const CheckOp
         mine.push_back(&p);
         shard_share += p.share;
     }
+    if (options.jobs > 1) {
+        // Its parts shared among the threads like a search's (parallel_explore.cpp); the
+        // bounds of --max-wait-ratio are for the merge of every shard to check.
+        std::vector<StartingPart> run;
+        for (PlannedPart* p : mine)
+            run.push_back(StartingPart{p->strategy, shard_share > 0 ? p->share / shard_share : 0,
+                                       std::move(p->result), p->over, p->violated});
+        CheckOptions shard_options = options;
+        shard_options.wait_ratios.clear();
+        SearchResult result = explore_parallel(setup, std::move(run), shard_options);
+        result.stats.elapsed_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return result;
+    }
     SearchResult result;
     ShardBetween between(options, shard_share);
     for (PlannedPart* p : mine) {

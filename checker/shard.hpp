@@ -12,9 +12,10 @@
 
 namespace lockcheck {
 
-// The parts of the search that shard `shard` runs, and what they found: one thread, no
-// --max-executions. `strategy` must split (Strategy::splits()) into parts that need nothing
-// from each other (Handoff::resumes is false): shards do not talk.
+// The parts of the search that shard `shard` runs, and what they found: on `options.jobs`
+// threads, with the same result as on one; no --max-executions. `strategy` must split
+// (Strategy::splits()) into parts that need nothing from each other (Handoff::resumes is
+// false): shards do not talk.
 SearchResult explore_shard(const Setup& setup, Strategy& strategy, const CheckOptions& options,
                            Shard shard);
 

@@ -67,6 +67,33 @@ WakeupTree WakeupTree::take_first() {
     return rest;
 }
 
+TaskSet WakeupTree::leading_steps(TaskSet tasks) const {
+    TaskSet steps = 0;
+    for (const WakeupSequence& leaf : leaves_) {
+        if (leaf.size() != 1 || !contains(tasks, leaf.front().task)) break;
+        steps |= task_bit(leaf.front().task);
+    }
+    return steps;
+}
+
+WakeupTree WakeupTree::take_leading_steps(TaskSet tasks) {
+    std::size_t end = 0;
+    while (end < leaves_.size() && leaves_[end].size() == 1 &&
+           contains(tasks, leaves_[end].front().task))
+        ++end;
+    WakeupTree taken;
+    taken.leaves_.assign(leaves_.begin(), leaves_.begin() + static_cast<std::ptrdiff_t>(end));
+    leaves_.erase(leaves_.begin(), leaves_.begin() + static_cast<std::ptrdiff_t>(end));
+    return taken;
+}
+
+WakeupSequence WakeupTree::first_steps() const {
+    WakeupSequence steps;
+    for (const WakeupSequence& leaf : leaves_)
+        if (steps.empty() || steps.back().task != leaf.front().task) steps.push_back(leaf.front());
+    return steps;
+}
+
 int WakeupTree::first_tasks() const {
     TaskSet firsts = 0;
     for (const WakeupSequence& leaf : leaves_)

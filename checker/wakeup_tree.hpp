@@ -16,6 +16,7 @@ namespace lockcheck {
 struct WakeupStep {
     TaskId task;
     Access access; // what the step does, for the dependency relation
+    bool operator==(const WakeupStep&) const = default;
 };
 using WakeupSequence = std::vector<WakeupStep>;
 
@@ -39,6 +40,14 @@ class WakeupTree {
     // Removes the branches that start with first_task() and returns them without that step:
     // the tree of the branch point after it.
     WakeupTree take_first();
+    // The tasks of the first branches that are one step each and whose task is in `tasks`,
+    // up to the first that is not. No later insertion can change such a branch: one whose
+    // first step it could be reaches the branch's end and is covered by it.
+    TaskSet leading_steps(TaskSet tasks) const;
+    // Removes those branches and returns them as a tree of their own.
+    WakeupTree take_leading_steps(TaskSet tasks);
+    // Its first steps, in order.
+    WakeupSequence first_steps() const;
 
   private:
     std::vector<WakeupSequence> leaves_;

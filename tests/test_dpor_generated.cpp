@@ -324,7 +324,7 @@ TEST(JobsGenerated, dfs_and_dpor_on_two_threads_find_and_measure_what_they_do_on
         const Program program = generate(seed, true);
         CheckOptions options;
         options.keep_going = seed % 2 == 0;
-        for (Search search : {Search::dfs, Search::dpor}) {
+        for (Search search : {Search::dfs, Search::dpor, Search::optimal_dpor}) {
             std::string one, two;
             for (unsigned jobs : {1u, 2u}) {
                 options.jobs = jobs;
@@ -339,14 +339,21 @@ TEST(JobsGenerated, dfs_and_dpor_on_two_threads_find_and_measure_what_they_do_on
 }
 
 TEST(JobsGenerated, dpor_split_after_every_execution_runs_the_schedules_of_the_whole_search) {
-    unsigned splits = 0;
+    unsigned splits[2] = {0, 0};
     for (std::uint64_t seed = 1; seed <= 120; ++seed) {
         const Program program = generate(seed, seed % 2 == 0);
-        const auto whole = split_schedules(setup_of(program), std::make_unique<Dpor>(), 0);
-        const auto split = split_schedules(setup_of(program), std::make_unique<Dpor>(), 1);
-        CHECK_TEXT(split.first == whole.first,
-                   ("generated model, seed " + std::to_string(seed)).c_str());
-        splits += split.second;
+        for (Dpor::Mode mode : {Dpor::Mode::source, Dpor::Mode::optimal}) {
+            const auto whole =
+                split_schedules(setup_of(program), std::make_unique<Dpor>(0, mode), 0);
+            const auto split =
+                split_schedules(setup_of(program), std::make_unique<Dpor>(0, mode), 1);
+            CHECK_TEXT(split.first == whole.first,
+                       ("generated model, seed " + std::to_string(seed) +
+                        (mode == Dpor::Mode::source ? ", dpor" : ", optimal-dpor"))
+                           .c_str());
+            splits[mode == Dpor::Mode::optimal] += split.second;
+        }
     }
-    CHECK_TEXT(splits > 40, std::to_string(splits).c_str());
+    CHECK_TEXT(splits[0] > 40 && splits[1] > 20,
+               (std::to_string(splits[0]) + " and " + std::to_string(splits[1])).c_str());
 }

@@ -35,19 +35,24 @@ SearchResult search_on(const Setup& setup, std::unique_ptr<Strategy> strategy, u
 
 using Variants = std::vector<std::pair<const char*, const char*>>;
 
-// DPOR split every execution and every third, against the whole search; how many splits.
+// DPOR and optimal DPOR split every execution and every third, against the whole search; how
+// many splits.
 unsigned check_dpor_splits(const Variants& variants) {
     unsigned splits = 0;
     for (const auto& [name, variant] : variants) {
         const Protocol& p = *find_registered_model(name);
         const Setup setup = default_setup(p, *p.find_variant(variant));
-        const auto whole = split_schedules(setup, std::make_unique<Dpor>(), 0);
-        for (unsigned every : {1u, 3u}) {
-            const auto split = split_schedules(setup, std::make_unique<Dpor>(), every);
-            const std::string what =
-                p.name + " --variant " + variant + ", dpor split every " + std::to_string(every);
-            CHECK_TEXT(split.first == whole.first, what.c_str());
-            splits += split.second;
+        for (Dpor::Mode mode : {Dpor::Mode::source, Dpor::Mode::optimal}) {
+            const auto whole = split_schedules(setup, std::make_unique<Dpor>(0, mode), 0);
+            for (unsigned every : {1u, 3u}) {
+                const auto split = split_schedules(setup, std::make_unique<Dpor>(0, mode), every);
+                const std::string what =
+                    p.name + " --variant " + variant +
+                    (mode == Dpor::Mode::source ? ", dpor" : ", optimal-dpor") + " split every " +
+                    std::to_string(every);
+                CHECK_TEXT(split.first == whole.first, what.c_str());
+                splits += split.second;
+            }
         }
     }
     return splits;
@@ -105,11 +110,16 @@ TEST(JobsVariants, every_shipped_variant_gives_the_same_result_on_three_threads_
             for (bool keep_going : {false, true}) {
                 const std::string what = p.name + " --variant " + p.variants[v].name +
                                          (keep_going ? " --keep-going" : "");
-                const SearchResult one = search_on(setup, std::make_unique<Dpor>(), 1, keep_going);
-                const SearchResult three =
-                    search_on(setup, std::make_unique<Dpor>(), 3, keep_going);
-                CHECK_TEXT(one.stats.threads == 1, what.c_str());
-                CHECK_TEXT(report_of(three) == report_of(one), (what + ", dpor").c_str());
+                for (Dpor::Mode mode : {Dpor::Mode::source, Dpor::Mode::optimal}) {
+                    const SearchResult one =
+                        search_on(setup, std::make_unique<Dpor>(0, mode), 1, keep_going);
+                    const SearchResult three =
+                        search_on(setup, std::make_unique<Dpor>(0, mode), 3, keep_going);
+                    CHECK_TEXT(one.stats.threads == 1, what.c_str());
+                    CHECK_TEXT(report_of(three) == report_of(one),
+                               (what + (mode == Dpor::Mode::source ? ", dpor" : ", optimal-dpor"))
+                                   .c_str());
+                }
                 if (!dfs_exhausts(p)) continue;
                 const SearchResult dfs_one =
                     search_on(setup, std::make_unique<Dfs>(), 1, keep_going);
@@ -135,6 +145,7 @@ TEST(JobsVariants, a_search_that_runs_long_enough_is_shared) {
     };
     shared("cil-push", [] { return std::make_unique<Dfs>(); });
     shared("tree-lock", [] { return std::make_unique<Dpor>(); });
+    shared("tree-lock", [] { return std::make_unique<Dpor>(0, Dpor::Mode::optimal); });
 }
 
 TEST(Jobs, max_executions_runs_on_one_thread_and_a_time_limit_stops_every_thread) {
@@ -228,6 +239,27 @@ TEST(Shards, sixteen_shards_are_the_search_and_within_twice_the_mean) {
                    (std::string(name) + ": largest shard " + std::to_string(most) +
                     " executions, mean " + std::to_string(mean))
                        .c_str());
+    }
+}
+
+TEST(Shards, a_shard_on_three_threads_is_the_shard_on_one) {
+    for (const char* name : {"rename-pin", "cil-push"}) {
+        const Protocol& p = *find_registered_model(name);
+        for (std::size_t v = 0; v < p.variants.size(); v += 2) {
+            const Setup setup = default_setup(p, v);
+            for (unsigned i = 1; i <= 4; ++i) {
+                std::string reports[2];
+                for (unsigned jobs : {1u, 3u}) {
+                    CheckOptions options;
+                    options.jobs = jobs;
+                    Dfs dfs;
+                    reports[jobs == 3] = report_of(explore_shard(setup, dfs, options, Shard{i, 4}));
+                }
+                const std::string what =
+                    p.name + " --variant " + p.variants[v].name + " --shard " + std::to_string(i);
+                CHECK_TEXT(reports[0] == reports[1], what.c_str());
+            }
+        }
     }
 }
 
