@@ -372,7 +372,7 @@ void Dpor::insert_reversal(std::uint32_t at) {
     settle(race_);
 }
 
-void Dpor::settle(const Reversal& r) {
+void Dpor::settle(Reversal& r) {
     const Node& node = path_[r.node];
     // A task asleep here, or run from here before, that starts an equivalent execution: that
     // execution was run (or is being run). So does a task handed to another part, whose
@@ -385,17 +385,17 @@ void Dpor::settle(const Reversal& r) {
         trees_[r.node].insert(r.steps, writes_conflict_);
         return;
     }
-    Reversal logged = r;
     if (r.node + 1 == owned_from_ && r.pending == 0) {
         // At its floor a part's branches left are its own, each one step: one that starts the
         // reversal covers it; the giver settles the rest with them still to run.
-        const WakeupSequence left = trees_[r.node].first_steps();
-        for (const WakeupStep& step : left) {
+        for (const WakeupStep& step : trees_[r.node].first_steps()) {
             if (weak_initial(step.task, step.access, r.steps, writes_conflict_)) return;
-            logged.pending |= task_bit(step.task);
+            r.pending |= task_bit(step.task);
         }
     }
-    if (reversals_seen_.insert(logged).second) reversals_.push_back(std::move(logged));
+    if (reversals_seen_.contains(r)) return;
+    reversals_seen_.insert(r);
+    reversals_.push_back(r);
 }
 
 TaskId Dpor::follow_tree(std::uint32_t at, TaskSet awake) {

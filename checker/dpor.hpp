@@ -134,9 +134,9 @@ class Dpor final : public Strategy {
     static void add_backtrack(Node& node, TaskSet tasks);
     // Settles a race or an addition where this search owns its node; logs it otherwise.
     void settle(const Deferred& d);
-    // Optimal: inserts a reversal where this search owns its node; logs it otherwise, unless
-    // this part can tell it changes nothing.
-    void settle(const Reversal& r);
+    // Optimal: inserts a reversal where this search owns its node; logs it otherwise (with the
+    // tasks still to run here in `pending`), unless this part can tell it changes nothing.
+    void settle(Reversal& r);
     // Records the step picked last, now that it has run: a step that checked a property
     // (Execution::last_step_global), or that ended the execution with a violation while
     // other tasks could go on, depends on every other.

@@ -103,7 +103,7 @@ bool Dpor::resume(Strategy& finished) {
         path_[s].parked[path_[s].chosen] = part->path_[s].parked[path_[s].chosen];
     for (const Deferred& d : part->deferred_)
         settle(d);
-    for (const Reversal& r : part->reversals_)
+    for (Reversal r : part->reversals_)
         settle(r);
     return advance();
 }

@@ -288,8 +288,8 @@ bool wants_pager(bool no_pager) {
 void add_jobs_option(CLI::App* sub, unsigned& jobs) {
     jobs = std::max(1u, std::thread::hardware_concurrency());
     sub->add_option("-j,--jobs", jobs,
-                    "threads that run executions (default: one per core); dpor and dfs share "
-                    "their search among them, with the same result as on one thread")
+                    "threads that run executions (default: one per core); dpor, optimal-dpor "
+                    "and dfs share their search among them, with the same result as on one")
         ->type_name("N")
         ->check(CLI::Range(1u, 1024u));
 }
