@@ -164,6 +164,15 @@ TEST(Jobs, max_executions_runs_on_one_thread_and_a_time_limit_stops_every_thread
     const SearchResult stopped = explore(setup, timed, options);
     STRCMP_EQUAL("--time-limit", stopped.stats.stopped_by.c_str());
     CHECK(stopped.stats.executions > 0);
+    // DPOR too, whose parts wait for each other: two renames run for minutes.
+    const Protocol& rename = *find_registered_model("rename-pin");
+    ParameterValues values = rename.default_values();
+    values[0] = 2;
+    const Setup two_renames = [&rename, values] { rename.setup(rename.default_variant, values); };
+    Dpor dpor;
+    const SearchResult dpor_stopped = explore(two_renames, dpor, options);
+    STRCMP_EQUAL("--time-limit", dpor_stopped.stats.stopped_by.c_str());
+    CHECK(dpor_stopped.stats.executions > 0);
 }
 
 TEST(Jobs, the_command_prints_the_same_bytes_whatever_the_jobs) {
