@@ -268,6 +268,12 @@ RunReport search(const CheckRequest& r, std::ostream& out) {
     Summary s = summary_of(r, describe(search_options), bound_text(bound, r, result.stats));
     s.sampled = !exhaustive(r.search.search);
     s.shard = r.search.shard;
+    if (options.jobs > 1 && !strategy->splits())
+        s.one_thread = r.search.state_cache   ? "--state-cache"
+                       : r.search.preemptions ? "dpor --preemptions"
+                                              : search_name(r.search.search);
+    else if (options.jobs > 1 && options.max_executions)
+        s.one_thread = "--max-executions";
     s.keep_going = r.options.keep_going;
     if (r.search.search == Search::dfs || r.search.search == Search::dpor)
         s.preemption_bound = r.search.preemptions;

@@ -438,7 +438,10 @@ std::string format_summary(const Summary& s) {
     else
         std::snprintf(elapsed, sizeof elapsed, "%.3f s", s.stats.elapsed_seconds);
     std::string elapsed_row = elapsed;
-    if (s.stats.threads > 1) elapsed_row += ", " + std::to_string(s.stats.threads) + " threads";
+    if (s.stats.threads > 1)
+        elapsed_row += ", " + std::to_string(s.stats.threads) + " threads";
+    else if (!s.one_thread.empty())
+        elapsed_row += ", 1 thread (" + s.one_thread + " runs on one)";
     std::vector<std::pair<std::string, std::string>> rows = {
         {"model", s.model},
         {"variant", s.variant},

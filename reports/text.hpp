@@ -67,6 +67,9 @@ struct Summary {
     bool races = true;
     // false (--no-timing): no elapsed row, and every time 0, so that reruns are byte-identical.
     bool timed = true;
+    // What kept a search asked for several threads (--jobs) on one: "--state-cache"; "" if
+    // none did. Shown in the elapsed row.
+    std::string one_thread{};
     // The run against its variant's declared verdict; none for a replay, which runs one
     // schedule and declares nothing.
     std::optional<Judgement> judgement;

@@ -192,6 +192,24 @@ TEST(Jobs, the_command_prints_the_same_bytes_whatever_the_jobs) {
     CHECK_EQUAL(2, zero.exit_code);
 }
 
+TEST(Jobs, a_search_asked_for_threads_that_runs_on_one_says_why) {
+    const std::pair<std::vector<std::string>, const char*> runs[] = {
+        {{"--strategy", "random"}, "random"},
+        {{"--strategy", "dfs", "--state-cache"}, "--state-cache"},
+        {{"--preemptions", "1"}, "dpor --preemptions"},
+        {{"--max-executions", "50"}, "--max-executions"},
+    };
+    for (const auto& [options, why] : runs) {
+        std::vector<std::string> args = {"rename-pin", "-j", "2"};
+        args.insert(args.end(), options.begin(), options.end());
+        const Run run = run_lockcheck(args);
+        CHECK_TEXT(contains(run.out, std::string(", 1 thread (") + why + " runs on one)\n"),
+                   run.out.c_str());
+        args[2] = "1";
+        CHECK_TEXT(!contains(run_lockcheck(args).out, "1 thread"), why);
+    }
+}
+
 // --shard: every shard makes the same plan; merged in order, the shards are the search.
 TEST_GROUP(Shards){};
 // Every variant: minutes under the sanitizers, which tools/test.sh leaves out.
