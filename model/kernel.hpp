@@ -9,6 +9,7 @@
 #include "completion.hpp"
 #include "container_of.hpp"
 #include "extent_lock.hpp"
+#include "forget_reads.hpp"
 #include "inode.hpp"
 #include "kref.hpp"
 #include "list.hpp"

@@ -181,6 +181,7 @@ list_head* pcp_busy_cpu(xfs_cil* cil, int cpu) {
 // --- fs/xfs/xfs_log_cil.c ---
 
 void xlog_cil_insert_items(xfs_cil* cil, const CilPushPolicy& p, xfs_trans* tp) {
+    forget_reads reads; // the context it read is left in tp, not kept by the caller
     xfs_cil_ctx* ctx = cil->ctx(READ_ONCE(cil->xc_ctx));
     tp->t_item.li_seq = ctx->sequence;
 

@@ -117,6 +117,7 @@ bool btrfs_pin_log_trans(btrfs_root* root, const RenamePinPolicy& p) {
 }
 
 void btrfs_end_log_trans(btrfs_root* root) {
+    forget_reads reads; // what it reads decides only whether it wakes
     if (atomic_dec_and_test(&root->log_writers)) {
         // cond_wake_up_nomb(): atomic_dec_and_test() implies the barrier.
         if (wq_has_sleeper(&root->log_writer_wait)) wake_up(&root->log_writer_wait);
@@ -137,7 +138,9 @@ void btrfs_log_new_name(btrfs_root* root, const RenamePinPolicy& p, int i) {
 
 void wait_for_writer(btrfs_root* root) {
     DEFINE_WAIT(wait);
+    forget_reads reads; // a round of the wait keeps nothing it read
     while (atomic_read(&root->log_writers)) {
+        reads.forget();
         prepare_to_wait(&root->log_writer_wait, &wait, TASK_UNINTERRUPTIBLE);
         mutex_unlock(&root->log_mutex);
         if (atomic_read(&root->log_writers)) schedule();

@@ -123,10 +123,12 @@ int btrfs_wake_function(wait_queue_entry* wait, unsigned mode, int sync, void* k
 // btrfs_tree_lock(): returns with the spinlock held, after spinning and/or sleeping.
 void spin_block_lock(extent_buffer* eb, int subclass, const Sizes& s) {
     DEFINE_WAIT_FUNC(wait, btrfs_wake_function);
+    forget_reads reads; // it returns nothing, and each round starts afresh
 
     if (!btrfs_spin_on_block(eb, s)) goto sleep;
 
     while (1) {
+        reads.forget();
         spin_lock_nested(&eb->lock, subclass);
 
         // nobody is blocking, exit with the spinlock held
@@ -139,6 +141,7 @@ void spin_block_lock(extent_buffer* eb, int subclass, const Sizes& s) {
         cpu_relax();
         if (btrfs_spin_on_block(eb, s)) continue;
     sleep:
+        reads.forget();
         prepare_to_wait_exclusive(&eb->lock_wq, &wait, TASK_UNINTERRUPTIBLE);
 
         if (test_bit(EXTENT_BUFFER_BLOCKING, &eb->bflags)) schedule();
@@ -157,6 +160,7 @@ int spin_block_try_spin_lock(extent_buffer* eb, const Sizes& s) {
 }
 
 void spin_block_unlock(extent_buffer* eb, const TreeLockPolicy& p) {
+    forget_reads reads;
     // a blocking owner holds no spinlock: just clear the bit and look for waiters
     if (!test_and_clear_bit(EXTENT_BUFFER_BLOCKING, &eb->bflags)) spin_unlock(&eb->lock);
     if (p.unlock_wakes && waitqueue_active(&eb->lock_wq)) wake_up(&eb->lock_wq);
@@ -212,6 +216,7 @@ struct locking {
 
     void btrfs_set_lock_blocking(extent_buffer* eb) {
         if (p.lock != TreeLockPolicy::Lock::spin_block) return;
+        forget_reads reads;
         if (!test_bit(EXTENT_BUFFER_BLOCKING, &eb->bflags)) {
             set_bit(EXTENT_BUFFER_BLOCKING, &eb->bflags);
             spin_unlock(&eb->lock);

@@ -607,7 +607,7 @@ void Execution::count_check(const char* message, bool after_release) {
     }
 }
 
-std::uint32_t Execution::choose(std::uint32_t n) {
+std::uint32_t Execution::choose(std::uint32_t n, bool kept_in_state) {
     if (n <= 1 || unwinding_) return 0;
     const std::uint32_t value = strategy_.choose(step_, n);
     if (value >= n) {
@@ -619,7 +619,7 @@ std::uint32_t Execution::choose(std::uint32_t n) {
         return 0;
     }
     schedule_.push_back(static_cast<TaskId>(value));
-    observe(value);
+    if (!kept_in_state) observe(value);
     return value;
 }
 
@@ -629,9 +629,17 @@ void Execution::fold_history(std::uint64_t value) {
     if (!running_) return;
     // With the step it came in: the steps that observed nothing count too (see fingerprint()).
     StateHasher h(running_->history_);
-    h.add(running_->own_steps_);
+    h.add(running_->own_steps_ - running_->history_base_);
     h.add(value);
     running_->history_ = h.result();
+}
+
+void Execution::restart_history(const HistoryMark& mark, std::uint64_t point) {
+    StateHasher h(mark.history);
+    h.add(mark.steps);
+    h.add(point);
+    running_->history_ = h.result();
+    running_->history_base_ = running_->own_steps_;
 }
 
 namespace {
@@ -688,8 +696,9 @@ Fingerprint Execution::fingerprint() const {
         // A finished task's history can no longer matter: only what it left in objects does.
         if (t.finished_) continue;
         // The task's code is deterministic: its local variables follow from the steps it took
-        // (a loop's counter) and what those steps returned to it.
-        h.add(t.own_steps_);
+        // (a loop's counter) and what those steps returned to it, since the last point where
+        // its code declared it kept nothing (forget_since()).
+        h.add(t.own_steps_ - t.history_base_);
         h.add(t.history_);
         add_operation(t.pending_, h);
         t.fingerprint(h);

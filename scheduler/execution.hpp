@@ -239,7 +239,10 @@ class Execution {
     void free_memory(const Object& allocation, const void* begin, std::size_t size);
     // A nondeterministic choice of the model, in [0, n): the strategy decides and the
     // schedule records it. Call only from task code, right after a scheduling point.
-    std::uint32_t choose(std::uint32_t n);
+    // `kept_in_state`: the caller keeps the outcome only in objects the state already holds
+    // (the CPU a task resumes on, in its task_struct), so a stateful search need not keep it
+    // in the task's history as well.
+    std::uint32_t choose(std::uint32_t n, bool kept_in_state = false);
     // A property (an invariant, a final check) read `obj` without a scheduling point (peek()).
     // Kept only while a traced execution evaluates one, so that the report of its failure can
     // show what it read; else the cost is one test of a null pointer.
@@ -257,6 +260,24 @@ class Execution {
     void observe(std::uint64_t value) {
         if (limits_.fingerprints) [[unlikely]]
             fold_history(value);
+    }
+    // Where the running task's history stands (observe()), to go back to with forget_since()
+    // when its code has kept nothing observed since (model/forget_reads.hpp).
+    struct HistoryMark {
+        Fingerprint history{};
+        std::uint32_t steps = 0;
+    };
+    HistoryMark history_mark() const {
+        if (!limits_.fingerprints || !running_) [[likely]]
+            return {};
+        return {running_->history_, running_->own_steps_ - running_->history_base_};
+    }
+    // The running task's code holds no value observed since `mark`: its history becomes the
+    // mark's, told apart by `point` (where in the code it went back), and its steps count from
+    // here. Every time it comes back to `point` with the mark's history it is in one state.
+    void forget_since(const HistoryMark& mark, std::uint64_t point) {
+        if (limits_.fingerprints && running_) [[unlikely]]
+            restart_history(mark, point);
     }
     // The state as a stateful search compares it: every object, every unfinished task's
     // history, pending operation and sleep state, the model layer's own state (lockdep's
@@ -383,6 +404,7 @@ class Execution {
     [[gnu::cold]] void watch_step(Task& task);
     [[gnu::cold]] void report_livelock(TaskSet repeaters);
     [[gnu::noinline]] void fold_history(std::uint64_t value);
+    [[gnu::noinline]] void restart_history(const HistoryMark& mark, std::uint64_t point);
     void fingerprint_watch(const Task& task, StateHasher& h) const;
     // An instance of `op` ended having waited `waited` steps: a violation if over its bound.
     [[gnu::cold]] void check_wait_bound(const Task& task, const char* op, std::uint32_t waited);

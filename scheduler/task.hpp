@@ -88,6 +88,9 @@ class Task {
     // its code is deterministic, so this and its number of steps stand for its position and
     // its local variables (Execution::observe()).
     Fingerprint history_{};
+    // Its own step at which history_ last began afresh (Execution::forget_since()): its steps
+    // count from there, as a loop's counter would.
+    std::uint32_t history_base_ = 0;
     Operation pending_;
     std::function<void()> body_;
     Stack stack_;
