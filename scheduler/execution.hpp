@@ -124,6 +124,9 @@ class Execution {
         // A stateful search: tasks keep the history of what they observed (observe()), so
         // that fingerprint() can tell a state met before.
         bool fingerprints = false;
+        // Whether the model's forget_reads declarations are taken at their word; the tests
+        // check the shipped models' declarations against a stateful search that ignores them.
+        bool forgets = true;
     };
     static constexpr std::size_t kNoEnd = static_cast<std::size_t>(-1);
 
@@ -276,7 +279,7 @@ class Execution {
     // mark's, told apart by `point` (where in the code it went back), and its steps count from
     // here. Every time it comes back to `point` with the mark's history it is in one state.
     void forget_since(const HistoryMark& mark, std::uint64_t point) {
-        if (limits_.fingerprints && running_) [[unlikely]]
+        if (limits_.fingerprints && limits_.forgets && running_) [[unlikely]]
             restart_history(mark, point);
     }
     // The state as a stateful search compares it: every object, every unfinished task's

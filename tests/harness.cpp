@@ -59,12 +59,13 @@ bool dfs_exhausts(const Protocol& protocol) {
     return protocol.name != "tree-lock" && protocol.name != "log-during-commit";
 }
 
-Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth) {
+Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth, bool forgets) {
     StackPool stacks(CheckOptions{}.stack_size);
     Reached r;
     do {
         Execution::Limits limits{depth, 10};
         limits.fingerprints = strategy.fingerprints();
+        limits.forgets = forgets;
         Execution ex(stacks, strategy, limits);
         setup();
         const Outcome out = ex.run();

@@ -47,7 +47,8 @@ struct Reached {
     std::set<std::string> final_states;
     std::set<std::pair<ViolationKind, std::string>> violations;
 };
-Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth);
+// `forgets`: whether a stateful search takes the model's forget_reads at their word.
+Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth, bool forgets = true);
 // The distinct violations (Violation::key: kind and object or message) a search finds in
 // `setup` with keep_going, and the executions it ran.
 struct Distinct {
