@@ -177,8 +177,12 @@ SearchResult merge_shards(std::vector<SearchResult> shards, const CheckOptions& 
         const bool violated = !shard.findings.empty();
         const std::string stopped_by = shard.stats.stopped_by;
         const double elapsed = shard.stats.elapsed_seconds;
+        const std::uint32_t threads = shard.stats.threads;
         result.merge(std::move(shard));
+        // Shards run side by side: the merged run took as long as the longest, on as many
+        // threads as the widest.
         result.stats.elapsed_seconds = std::max(result.stats.elapsed_seconds, elapsed);
+        result.stats.threads = std::max(result.stats.threads, threads);
         if (!stopped_by.empty()) {
             complete = false;
             if (result.stats.stopped_by.empty()) result.stats.stopped_by = stopped_by;

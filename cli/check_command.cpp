@@ -43,6 +43,7 @@ void forget_times(Summary& s) {
     s.stats.minimizing_seconds = 0;
     // How many threads ran it changes its speed, never its result.
     s.stats.threads = 0;
+    s.one_thread.clear();
 }
 
 // The time minimizing may still take, shared by a run's counterexamples in the order found.

@@ -153,6 +153,7 @@ int run_merge(const MergeRequest& request, std::ostream& out, std::ostream& err)
     if (!request.timing) {
         report.summary.stats.elapsed_seconds = 0;
         report.summary.stats.minimizing_seconds = 0;
+        report.summary.stats.threads = 0;
     }
     // Each counterexample replayed with the model, as the search that found it printed it.
     for (Counterexample& c : report.counterexamples) {

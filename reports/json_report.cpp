@@ -68,6 +68,7 @@ Json stats_json(const SearchStats& s) {
                 {"full_tables", std::move(full_tables)},
                 {"elapsed_seconds", s.elapsed_seconds},
                 {"minimizing_seconds", s.minimizing_seconds},
+                {"threads", s.threads},
                 {"total", counters_json(s.total)},
                 {"most", counters_json(s.most)},
                 {"measured", s.measured()},
@@ -268,6 +269,8 @@ SearchStats read_stats(const Value& v) {
     s.elapsed_seconds = v["elapsed_seconds"].number();
     // Added in version 1.4.
     if (v.has("minimizing_seconds")) s.minimizing_seconds = v["minimizing_seconds"].number();
+    // Added in version 1.10.
+    if (v.has("threads")) s.threads = v["threads"].count<std::uint32_t>();
     s.total = read_counters(v["total"]);
     s.most = read_counters(v["most"]);
     for (const Value& h : v["holds"].elements()) {
@@ -491,6 +494,9 @@ RunReport read_report(const Value& doc) {
         r.summary.shard =
             Shard{doc["shard"]["index"].count<unsigned>(), doc["shard"]["count"].count<unsigned>()};
     if (doc.has("keep_going")) r.summary.keep_going = doc["keep_going"].boolean();
+    // Added in version 1.10.
+    if (doc.has("one_thread") && !doc["one_thread"].json().is_null())
+        r.summary.one_thread = doc["one_thread"].string();
     r.summary.stats = read_stats(doc["stats"]);
     for (const Value& s : doc["counterexample_sizes"].elements())
         r.summary.counterexamples.push_back(read_size(s));
@@ -541,6 +547,7 @@ Json report_json(const RunReport& r) {
                       ? Json{{"index", r.summary.shard->index}, {"count", r.summary.shard->count}}
                       : Json(nullptr)},
         {"keep_going", r.summary.keep_going},
+        {"one_thread", r.summary.one_thread.empty() ? Json(nullptr) : Json(r.summary.one_thread)},
         {"stats", stats_json(r.summary.stats)},
         {"counterexample_sizes", std::move(sizes)},
         {"counterexamples", std::move(counterexamples)}};

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "checker/bounded_dfs.hpp"
 #include "checker/dfs.hpp"
 #include "checker/dpor.hpp"
@@ -205,9 +207,43 @@ TEST(Jobs, a_search_asked_for_threads_that_runs_on_one_says_why) {
         const Run run = run_lockcheck(args);
         CHECK_TEXT(contains(run.out, std::string(", 1 thread (") + why + " runs on one)\n"),
                    run.out.c_str());
+        // The JSON report says the same.
+        const TempDir dir;
+        std::vector<std::string> with_json = args;
+        with_json.insert(with_json.end(), {"--json", dir / "one-thread.json"});
+        run_lockcheck(with_json);
+        const nlohmann::json doc = nlohmann::json::parse(read_file(dir / "one-thread.json"));
+        STRCMP_EQUAL_TEXT(why, doc["one_thread"].get<std::string>().c_str(), why);
+        CHECK_EQUAL_TEXT(1, doc["stats"]["threads"].get<int>(), why);
         args[2] = "1";
         CHECK_TEXT(!contains(run_lockcheck(args).out, "1 thread"), why);
     }
+}
+
+// A search on two threads that shares its work says so in its JSON report, and nothing of it
+// with --no-timing, whose document is then the one a single thread writes.
+TEST(Jobs, the_json_report_counts_the_threads_unless_no_timing) {
+    const TempDir dir;
+    const std::vector<std::string> search = {"tree-lock", "--strategy", "dpor"};
+    std::vector<std::string> args = search;
+    args.insert(args.end(), {"-j", "2", "--json", dir / "timed.json"});
+    run_lockcheck(args);
+    const nlohmann::json timed = nlohmann::json::parse(read_file(dir / "timed.json"));
+    CHECK_EQUAL(2, timed["stats"]["threads"].get<int>());
+    CHECK(timed["one_thread"].is_null());
+    for (const char* jobs : {"1", "2"}) {
+        args = search;
+        args.insert(args.end(),
+                    {"-j", jobs, "--no-timing", "--json", dir / (jobs + std::string(".json"))});
+        run_lockcheck(args);
+    }
+    nlohmann::json on_two = nlohmann::json::parse(read_file(dir / "2.json"));
+    nlohmann::json on_one = nlohmann::json::parse(read_file(dir / "1.json"));
+    CHECK_EQUAL(0, on_two["stats"]["threads"].get<int>());
+    // Everything but the command line that wrote it.
+    on_two.erase("command");
+    on_one.erase("command");
+    CHECK(on_two == on_one);
 }
 
 // --shard: every shard makes the same plan; merged in order, the shards are the search.

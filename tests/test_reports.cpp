@@ -166,6 +166,7 @@ void same(const SearchStats& e, const SearchStats& a, const std::string& at) {
     same(e.stopped_by, a.stopped_by, at + ".stopped_by");
     same(e.elapsed_seconds, a.elapsed_seconds, at + ".elapsed_seconds");
     same(e.minimizing_seconds, a.minimizing_seconds, at + ".minimizing_seconds");
+    same(e.threads, a.threads, at + ".threads");
     same(e.total, a.total, at + ".total");
     same(e.most, a.most, at + ".most");
     same(e.holds, a.holds, at + ".holds");
@@ -247,6 +248,7 @@ void same(const RunReport& e, const RunReport& a) {
          "preemption_bound");
     same(e.summary.pct_depth, a.summary.pct_depth, "pct.depth");
     same(e.summary.pct_steps, a.summary.pct_steps, "pct.steps");
+    same(e.summary.one_thread, a.summary.one_thread, "one_thread");
     same(e.summary.counterexamples, a.summary.counterexamples, "counterexample_sizes");
     same(e.summary.judgement, a.summary.judgement, "judgement");
     same(e.summary.parameters, a.summary.parameters, "parameters");
@@ -288,6 +290,8 @@ RunReport corner_cases() {
     r.summary.stats.executions = std::numeric_limits<std::uint64_t>::max();
     r.summary.stats.elapsed_seconds = 0.1 + 0.2; // not exactly representable in decimal
     r.summary.stats.minimizing_seconds = 0.1;
+    r.summary.stats.threads = 3; // not the default 1, which a missing field would read as
+    r.summary.one_thread = "dpor --preemptions";
     r.summary.counterexamples.front().minimize_stopped_by = "--minimize-time 10x";
     r.summary.stats.deepest = std::numeric_limits<std::uint32_t>::max();
     r.summary.stats.most.spins = 7;
