@@ -21,8 +21,8 @@ namespace lockcheck {
 //   reads only decide what it does, a wait that returns nothing);
 // - where forget() is called, the code holds no value read since the declaration: its local
 //   variables are what they were there (the head of a loop that only waits).
-// Each time the code passes one forget() from one declaration, it is in one state, however
-// many rounds it went and whatever it read in them.
+// Each time the code passes one forget() from one declaration, the task's part of the state is
+// the same, however many rounds it went and whatever it read in them.
 //
 //     forget_reads reads;
 //     while (atomic_read(&root->log_writers)) {

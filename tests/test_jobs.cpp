@@ -224,7 +224,7 @@ TEST(Jobs, a_search_asked_for_threads_that_runs_on_one_says_why) {
 // with --no-timing, whose document is then the one a single thread writes.
 TEST(Jobs, the_json_report_counts_the_threads_unless_no_timing) {
     const TempDir dir;
-    const std::vector<std::string> search = {"tree-lock", "--strategy", "dpor"};
+    const std::vector<std::string> search = {"cil-push", "--strategy", "dpor"};
     std::vector<std::string> args = search;
     args.insert(args.end(), {"-j", "2", "--json", dir / "timed.json"});
     run_lockcheck(args);
