@@ -156,7 +156,8 @@ void resume_on_any_cpu() {
     std::vector<int> where{me->cpu};
     for (unsigned long b = c.mask().bits; b; b &= b - 1)
         if (std::countr_zero(b) != me->cpu) where.push_back(std::countr_zero(b));
-    me->cpu = where[this_execution().choose(static_cast<std::uint32_t>(where.size()), true)];
+    me->cpu = where[this_execution().choose(static_cast<std::uint32_t>(where.size()),
+                                            /*kept_in_state=*/true)];
     this_execution().note(me->cpu);
 }
 

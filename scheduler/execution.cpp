@@ -629,7 +629,7 @@ void Execution::fold_history(std::uint64_t value) {
     if (!running_) return;
     // With the step it came in: the steps that observed nothing count too (see fingerprint()).
     StateHasher h(running_->history_);
-    h.add(running_->own_steps_ - running_->history_base_);
+    h.add(running_->history_steps());
     h.add(value);
     running_->history_ = h.result();
 }
@@ -698,7 +698,7 @@ Fingerprint Execution::fingerprint() const {
         // The task's code is deterministic: its local variables follow from the steps it took
         // (a loop's counter) and what those steps returned to it, since the last point where
         // its code declared it kept nothing (forget_since()).
-        h.add(t.own_steps_ - t.history_base_);
+        h.add(t.history_steps());
         h.add(t.history_);
         add_operation(t.pending_, h);
         t.fingerprint(h);

@@ -273,7 +273,7 @@ class Execution {
     HistoryMark history_mark() const {
         if (!limits_.fingerprints || !running_) [[likely]]
             return {};
-        return {running_->history_, running_->own_steps_ - running_->history_base_};
+        return {running_->history_, running_->history_steps()};
     }
     // The running task's code holds no value observed since `mark`: its history becomes the
     // mark's, told apart by `point` (where in the code it went back), and its steps count from

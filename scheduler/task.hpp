@@ -91,6 +91,7 @@ class Task {
     // Its own step at which history_ last began afresh (Execution::forget_since()): its steps
     // count from there, as a loop's counter would.
     std::uint32_t history_base_ = 0;
+    std::uint32_t history_steps() const { return own_steps_ - history_base_; }
     Operation pending_;
     std::function<void()> body_;
     Stack stack_;

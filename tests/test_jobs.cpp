@@ -229,7 +229,9 @@ TEST(Jobs, the_json_report_counts_the_threads_unless_no_timing) {
     args.insert(args.end(), {"-j", "2", "--json", dir / "timed.json"});
     run_lockcheck(args);
     const nlohmann::json timed = nlohmann::json::parse(read_file(dir / "timed.json"));
-    CHECK_EQUAL(2, timed["stats"]["threads"].get<int>());
+    // How many threads found work is timing: a loaded machine may leave the second idle.
+    const int threads = timed["stats"]["threads"].get<int>();
+    CHECK(threads == 1 || threads == 2);
     CHECK(timed["one_thread"].is_null());
     for (const char* jobs : {"1", "2"}) {
         args = search;

@@ -2,6 +2,7 @@
 // the same final states and the same kinds of violation, in fewer executions; on small models
 // its state counts are the ones counted by hand; and the command line takes the option only
 // where it means something.
+#include <optional>
 #include <string>
 
 #include "checker/dfs.hpp"
@@ -30,6 +31,16 @@ template <class Body> Setup three_tasks(Body body) {
         auto& c = this_execution().make<Words>();
         for (const char* name : {"a", "b", "c"})
             spawn(name, [&c, body] { body(c); });
+    };
+}
+
+// Task a runs `body`; b and c each increment v once.
+template <class Body> Setup a_among_two_increments(Body body) {
+    return [body] {
+        auto& c = this_execution().make<Words>();
+        spawn("a", [&c, body] { body(c); });
+        for (const char* name : {"b", "c"})
+            spawn(name, [&c] { atomic_inc(&c.v); });
     };
 }
 
@@ -150,20 +161,14 @@ TEST(StateCache, what_a_task_read_keeps_its_states_apart) {
 // keep states apart by how long nothing was written, for the spin-loop watch.)
 TEST(StateCache, a_read_forgotten_at_the_end_of_its_scope_keeps_no_state_apart) {
     const auto model = [](bool forget) {
-        return [forget] {
-            auto& c = this_execution().make<Words>();
-            spawn("a", [&c, forget] {
-                if (forget) {
-                    forget_reads reads;
-                    (void)atomic_inc_return(&c.v);
-                } else {
-                    (void)atomic_inc_return(&c.v);
-                }
-                atomic_inc(&c.w);
-            });
-            for (const char* name : {"b", "c"})
-                spawn(name, [&c] { atomic_inc(&c.v); });
-        };
+        return a_among_two_increments([forget](Words& c) {
+            {
+                std::optional<forget_reads> reads;
+                if (forget) reads.emplace();
+                (void)atomic_inc_return(&c.v);
+            }
+            atomic_inc(&c.w);
+        });
     };
     StatefulDfs forgetting;
     StatefulDfs keeping;
@@ -179,19 +184,14 @@ TEST(StateCache, a_read_forgotten_at_the_end_of_its_scope_keeps_no_state_apart) 
 // head: however many rounds a went and whatever it read, it is in one state per value of v.
 TEST(StateCache, a_wait_forgotten_at_each_round_is_one_state_per_round_head) {
     const auto model = [](bool forget) {
-        return [forget] {
-            auto& c = this_execution().make<Words>();
-            spawn("a", [&c, forget] {
-                forget_reads reads;
-                while (atomic_read(&c.v) < 2) {
-                    if (forget) reads.forget();
-                    atomic_inc(&c.w);
-                    atomic_dec(&c.w);
-                }
-            });
-            for (const char* name : {"b", "c"})
-                spawn(name, [&c] { atomic_inc(&c.v); });
-        };
+        return a_among_two_increments([forget](Words& c) {
+            forget_reads reads;
+            while (atomic_read(&c.v) < 2) {
+                if (forget) reads.forget();
+                atomic_inc(&c.w);
+                atomic_dec(&c.w);
+            }
+        });
     };
     StatefulDfs forgetting;
     StatefulDfs keeping;
@@ -209,20 +209,15 @@ TEST(StateCache, a_wait_forgotten_at_each_round_is_one_state_per_round_head) {
 // asleep there), and w = 1 is never reached: what the differential tests against DFS would
 // show on a model.
 TEST(StateCache, a_read_kept_past_its_scope_loses_states) {
-    const Setup setup = [] {
-        auto& c = this_execution().make<Words>();
-        spawn("a", [&c] {
-            int kept = 0;
-            {
-                forget_reads reads;
-                kept = atomic_inc_return(&c.v);
-            }
-            atomic_inc(&c.v);
-            if (kept > 1) atomic_inc(&c.w);
-        });
-        for (const char* name : {"b", "c"})
-            spawn(name, [&c] { atomic_inc(&c.v); });
-    };
+    const Setup setup = a_among_two_increments([](Words& c) {
+        int kept = 0;
+        {
+            forget_reads reads;
+            kept = atomic_inc_return(&c.v);
+        }
+        atomic_inc(&c.v);
+        if (kept > 1) atomic_inc(&c.w);
+    });
     StatefulDfs cached;
     Dfs dfs;
     const Reached all = reach(setup, dfs, 100);
