@@ -2,6 +2,7 @@
 // it (a spin turn, set_current_state, wake_up_process, hotplug): those are global.
 #include "dependency.hpp"
 
+#include "scheduler/execution.hpp"
 #include "scheduler/object.hpp"
 
 namespace lockcheck {
@@ -11,6 +12,27 @@ Access access_of(const Operation& op, const Task* task) {
     if (!op.obj || op.global || op.fallback) return Access{-1, true, true, blocking, false};
     const bool held = task && op.obj->exclusive_holder() == task;
     return Access{op.obj->conflict_id(), !op.read_only, false, blocking, held};
+}
+
+TaskSet sleep_after(TaskSet asleep, TaskId chosen, const Execution& ex) {
+    const Task& task = *ex.tasks()[chosen];
+    const Access stepping = access_of(task.pending(), &task);
+    TaskSet sleep = 0;
+    for (TaskSet rest = asleep & ~task_bit(chosen); rest; rest &= rest - 1) {
+        const Task& other = *ex.tasks()[lowest(rest)];
+        if (!dependent(access_of(other.pending(), &other), stepping, ex.has_invariants()))
+            sleep |= task_bit(other.id());
+    }
+    return sleep;
+}
+
+RacingPair first_race(TaskSet options, TaskSet enabled, const Execution& ex) {
+    for (TaskSet a = options; a; a &= a - 1)
+        for (TaskSet b = enabled & ~task_bit(lowest(a)); b; b &= b - 1)
+            if (RaceDetector::races(ex.tasks()[lowest(a)]->pending(),
+                                    ex.tasks()[lowest(b)]->pending()))
+                return {lowest(a), lowest(b)};
+    return {};
 }
 
 } // namespace lockcheck

@@ -6,8 +6,11 @@
 #include <cstdint>
 
 #include "scheduler/operation.hpp"
+#include "scheduler/task_set.hpp"
 
 namespace lockcheck {
+
+class Execution;
 
 // What one step does to shared state, as far as its order against other steps matters.
 // Trivial, so that DPOR's branch points can hold one per task without initializing them.
@@ -32,5 +35,19 @@ inline bool dependent(Access a, Access b, bool writes_conflict) {
     if (a.object == b.object) return a.write || b.write;
     return writes_conflict && a.write && b.write;
 }
+
+// Sleep sets (Godefroid): of the tasks `asleep` at a state (asleep on entry, or already run
+// from it), those still asleep once task `chosen` has taken its pending step in `ex`: the
+// ones whose pending steps are independent of it.
+TaskSet sleep_after(TaskSet asleep, TaskId chosen, const Execution& ex);
+
+// Two pending accesses that race (RaceDetector::races): the lowest task of `options` with
+// one, and the lowest other task of `enabled` it races with. A stateful search runs them
+// back to back, so that the race detector sees the pair whatever path led to the state.
+struct RacingPair {
+    TaskId first = kNoTask;
+    TaskId second = kNoTask;
+};
+RacingPair first_race(TaskSet options, TaskSet enabled, const Execution& ex);
 
 } // namespace lockcheck

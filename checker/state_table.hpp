@@ -15,6 +15,10 @@
 
 namespace lockcheck {
 
+// The state table's cap: 4 GiB, 134 million states. Past it the search goes on exact without
+// storing new states, and the summary's states row says FULL.
+inline constexpr std::size_t kStateTableBytes = std::size_t{4} << 30;
+
 class StateTable {
   public:
     // 96 bits of the fingerprint are kept: two distinct states of one search share them with

@@ -12,18 +12,6 @@ StatefulDfs::StatefulDfs(std::size_t depth_hint, std::size_t max_bytes) : table_
     path_.reserve(depth_hint);
 }
 
-TaskSet StatefulDfs::sleep_after(const Branch& b, const Execution& ex) const {
-    const Task& task = *ex.tasks()[b.chosen];
-    const Access stepping = access_of(task.pending(), &task);
-    TaskSet sleep = 0;
-    for (TaskSet rest = (b.sleep | b.tried) & ~task_bit(b.chosen); rest; rest &= rest - 1) {
-        const Task& other = *ex.tasks()[lowest(rest)];
-        if (!dependent(access_of(other.pending(), &other), stepping, ex.has_invariants()))
-            sleep |= task_bit(other.id());
-    }
-    return sleep;
-}
-
 TaskSet StatefulDfs::options_at(std::uint32_t step, TaskSet enabled, TaskSet sleep,
                                 const Execution& ex) {
     const std::uint32_t depth = step - 1;
@@ -49,7 +37,7 @@ TaskId StatefulDfs::pick(std::uint32_t step, TaskSet enabled, const Execution& e
     if (ex.last_step_global()) next_sleep_ = 0;
     if (position_ < path_.size()) {
         Branch& b = path_[position_++];
-        if (!b.choice) next_sleep_ = sleep_after(b, ex);
+        if (!b.choice) next_sleep_ = sleep_after(b.sleep | b.tried, b.chosen, ex);
         return b.chosen;
     }
     const TaskSet sleep = next_sleep_;
@@ -67,18 +55,14 @@ TaskId StatefulDfs::pick(std::uint32_t step, TaskSet enabled, const Execution& e
     if (ex.limits().races) {
         // Two pending accesses that race: run one, then the other. Whatever else is explored
         // from here may meet the state between them again and stop there.
-        for (TaskSet a = options; a && forced_ == kNoTask; a &= a - 1)
-            for (TaskSet b = enabled & ~task_bit(lowest(a)); b; b &= b - 1)
-                if (RaceDetector::races(ex.tasks()[lowest(a)]->pending(),
-                                        ex.tasks()[lowest(b)]->pending())) {
-                    first = lowest(a);
-                    forced_ = lowest(b);
-                    break;
-                }
+        if (const RacingPair race = first_race(options, enabled, ex); race.first != kNoTask) {
+            first = race.first;
+            forced_ = race.second;
+        }
     }
     path_.push_back(Branch{options, task_bit(first), sleep, first, false});
     ++position_;
-    next_sleep_ = sleep_after(path_.back(), ex);
+    next_sleep_ = sleep_after(path_.back().sleep | path_.back().tried, first, ex);
     return first;
 }
 

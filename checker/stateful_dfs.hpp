@@ -12,10 +12,6 @@
 
 namespace lockcheck {
 
-// The state table's cap: 4 GiB, 134 million states. Past it the search goes on exact without
-// storing new states, and the summary's states row says FULL.
-inline constexpr std::size_t kStateTableBytes = std::size_t{4} << 30;
-
 class StatefulDfs final : public Strategy {
   public:
     // `max_bytes`: the state table's cap (0: as much as memory allows).
@@ -37,8 +33,6 @@ class StatefulDfs final : public Strategy {
     };
     // A state met for the first time or again: the tasks to run from it, or none.
     TaskSet options_at(std::uint32_t step, TaskSet enabled, TaskSet sleep, const Execution& ex);
-    // The sleep set of the state `chosen` leads to from branch `b`.
-    TaskSet sleep_after(const Branch& b, const Execution& ex) const;
 
     std::vector<Branch> path_;
     std::size_t position_ = 0;
