@@ -59,4 +59,9 @@ SearchResult explore_parallel(const Setup& setup, Strategy& strategy, const Chec
 SearchResult explore_parallel(const Setup& setup, std::vector<StartingPart> parts,
                               const CheckOptions& options);
 
+class Bfs;
+// explore() of a breadth-first search on `options.jobs` threads, level by level
+// (parallel_levels.cpp).
+SearchResult explore_levels(const Setup& setup, Bfs& bfs, const CheckOptions& options);
+
 } // namespace lockcheck

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <set>
 
+#include "bfs.hpp"
 #include "explore_loop.hpp"
 #include "scheduler/replay.hpp"
 
@@ -108,8 +109,11 @@ class OneThread final : public BetweenExecutions {
 
 SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions& options) {
     // --max-executions stops at the same execution every time only on one thread.
-    if (options.jobs > 1 && strategy.splits() && !options.max_executions)
-        return explore_parallel(setup, strategy, options);
+    if (options.jobs > 1 && !options.max_executions) {
+        if (strategy.splits()) return explore_parallel(setup, strategy, options);
+        // A breadth-first search shares each level's executions instead.
+        if (auto* bfs = dynamic_cast<Bfs*>(&strategy)) return explore_levels(setup, *bfs, options);
+    }
     const auto start = std::chrono::steady_clock::now();
     StackPool stacks(options.stack_size);
     SearchResult result;

@@ -1,6 +1,7 @@
 // Search names and their strategies.
 #include "search.hpp"
 
+#include "bfs.hpp"
 #include "bounded_dfs.hpp"
 #include "dfs.hpp"
 #include "dpor.hpp"
@@ -20,6 +21,8 @@ const char* search_name(Search search) {
         return "random";
     case Search::pct:
         return "pct";
+    case Search::bfs:
+        return "bfs";
     case Search::dfs:
         break;
     }
@@ -27,8 +30,8 @@ const char* search_name(Search search) {
 }
 
 namespace {
-constexpr Search kSearches[] = {Search::dfs, Search::dpor, Search::optimal_dpor, Search::random,
-                                Search::pct};
+constexpr Search kSearches[] = {Search::dfs,          Search::bfs,    Search::dpor,
+                                Search::optimal_dpor, Search::random, Search::pct};
 } // namespace
 
 std::vector<std::string> search_names() {
@@ -45,7 +48,12 @@ std::optional<Search> find_search(std::string_view name) {
 }
 
 bool exhaustive(Search search) {
-    return search == Search::dfs || search == Search::dpor || search == Search::optimal_dpor;
+    return search == Search::dfs || search == Search::bfs || search == Search::dpor ||
+           search == Search::optimal_dpor;
+}
+
+bool stores_states(const SearchOptions& o) {
+    return o.search == Search::bfs || (o.search == Search::dfs && o.state_cache);
 }
 
 std::string describe(const SearchOptions& o) {
@@ -72,6 +80,8 @@ std::unique_ptr<Strategy> make_search(const SearchOptions& o) {
         return std::make_unique<RandomWalk>(o.seed, o.iterations);
     case Search::pct:
         return std::make_unique<Pct>(o.seed, o.iterations, o.pct_depth, o.depth);
+    case Search::bfs:
+        return std::make_unique<Bfs>();
     case Search::dfs:
         break;
     }

@@ -20,6 +20,7 @@ enum class Search : std::uint8_t {
     optimal_dpor, // dpor with wake-up trees: no class is run twice
     random,       // a uniformly random enabled task at each step
     pct,          // probabilistic concurrency testing
+    bfs,          // every state, level by level, each stored and explored once (bfs.hpp)
 };
 
 // The search `lockcheck MODEL` runs without --strategy: it checks the same as DFS (the tests
@@ -50,6 +51,9 @@ std::vector<std::string> search_names();
 std::optional<Search> find_search(std::string_view name);
 // Whether the search runs every execution (within its bounds) rather than a sample.
 bool exhaustive(Search search);
+// Whether it stores the states it explored (--state-cache, bfs): it then explores each state
+// from one path only, which a wait bound cannot take.
+bool stores_states(const SearchOptions& options);
 // "dfs", "dfs, at most 2 preemptions", "pct, depth 3, seed 1"
 std::string describe(const SearchOptions& options);
 std::unique_ptr<Strategy> make_search(const SearchOptions& options);

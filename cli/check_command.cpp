@@ -269,7 +269,8 @@ RunReport search(const CheckRequest& r, std::ostream& out) {
     Summary s = summary_of(r, describe(search_options), bound_text(bound, r, result.stats));
     s.sampled = !exhaustive(r.search.search);
     s.shard = r.search.shard;
-    if (options.jobs > 1 && !strategy->splits())
+    // A breadth-first search shares its levels among the threads instead of splitting.
+    if (options.jobs > 1 && !strategy->splits() && r.search.search != Search::bfs)
         s.one_thread = r.search.state_cache   ? "--state-cache"
                        : r.search.preemptions ? "dpor --preemptions"
                                               : search_name(r.search.search);
@@ -391,9 +392,10 @@ bool choose_wait_search(CheckRequest& r, bool strategy_given, std::string& error
         for (const PropertyStats& p : declared_properties(setup_of(r), r.options))
             bounded = bounded || p.kind == PropertyKind::wait_bound;
     if (!bounded) return true;
-    if (r.search.state_cache) {
-        error = "--state-cache cannot check a wait bound: a wait depends on the path to a state, "
-                "and it explores each state from one path only";
+    if (stores_states(r.search)) {
+        error = std::string(r.search.state_cache ? "--state-cache" : "--strategy bfs") +
+                " cannot check a wait bound: a wait depends on the path to a state, and it "
+                "explores each state from one path only";
         return false;
     }
     const Search s = r.search.search;

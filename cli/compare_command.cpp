@@ -128,9 +128,11 @@ bool choose_comparison(CompareRequest& request, const std::vector<std::string>& 
     if (!depth_given)
         r.options.depth = std::max(p.depth_for(request.before), p.depth_for(request.after));
     // Waits are what compare is for: never measured by a reduction.
-    if (r.search.state_cache) {
-        error = "compare: --state-cache does not measure waits: it explores each state from "
-                "one path only, and a wait depends on the path";
+    if (stores_states(r.search)) {
+        error = std::string("compare: ") +
+                (r.search.state_cache ? "--state-cache" : "--strategy bfs") +
+                " does not measure waits: it explores each state from one path only, and a "
+                "wait depends on the path";
         return false;
     }
     if (r.search.search == Search::dpor || r.search.search == Search::optimal_dpor) {

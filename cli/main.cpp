@@ -165,6 +165,8 @@ std::string ignored_option(const CLI::App* sub, lc::Search search, bool replay) 
         return "--minimize-time bounds minimizing, and --no-minimize turns it off";
     if (sub->count("--preemptions") && search != lc::Search::dfs && search != lc::Search::dpor)
         return "--preemptions bounds --strategy dfs and dpor only, not " + name;
+    if (sub->count("--state-cache") && search == lc::Search::bfs)
+        return "--state-cache is for --strategy dfs: bfs stores every state anyway";
     if (sub->count("--state-cache") && search != lc::Search::dfs)
         return "--state-cache is for --strategy dfs, not " + name;
     if (sub->count("--state-cache") && sub->count("--preemptions"))
@@ -288,8 +290,8 @@ bool wants_pager(bool no_pager) {
 void add_jobs_option(CLI::App* sub, unsigned& jobs) {
     jobs = std::max(1u, std::thread::hardware_concurrency());
     sub->add_option("-j,--jobs", jobs,
-                    "threads that run executions (default: one per core); dpor, optimal-dpor "
-                    "and dfs share their search among them, with the same result as on one")
+                    "threads that run executions (default: one per core); dpor, optimal-dpor, "
+                    "dfs and bfs share their search among them, with the same result as on one")
         ->type_name("N")
         ->check(CLI::Range(1u, 1024u));
 }
@@ -426,10 +428,11 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
             ->type_name("SCHEDULE");
         r.search.search = lc::kDefaultSearch;
         sub->add_option("--strategy", strategy_text[i],
-                        "dfs: every interleaving; dpor: one of each class of interleavings that "
-                        "differ only in the order of independent steps; optimal-dpor: dpor that "
-                        "runs no class twice; random: uniformly random schedules; pct: "
-                        "probabilistic concurrency testing")
+                        "dfs: every interleaving; bfs: every state, level by level, each stored "
+                        "and explored once, on every core (docs/scaling.md); dpor: one of each "
+                        "class of interleavings that differ only in the order of independent "
+                        "steps; optimal-dpor: dpor that runs no class twice; random: uniformly "
+                        "random schedules; pct: probabilistic concurrency testing")
             ->check(one_of("a strategy", lc::search_names()))
             ->type_name("{" + comma_separated(lc::search_names()) + "}")
             ->default_str(lc::search_name(lc::kDefaultSearch));

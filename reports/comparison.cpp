@@ -208,7 +208,7 @@ std::string format_comparison(const CompareReport& c) {
     if (!s.parameters.empty()) text += pad("sizes", 12) + sizes_text(s.parameters) + "\n";
     text += pad("strategy", 12) + s.strategy + "\n";
     text += pad("bound", 12) + s.bound + "\n";
-    text += pad("figures", 12) + weighting_text(s.strategy) + "\n\n";
+    text += pad("figures", 12) + weighting_text(s.strategy, /*stores_states=*/false) + "\n\n";
 
     const std::vector<ComparisonRow> rows = comparison_rows(c);
     std::size_t subject = 0, figure = 0, before = variant_of(c.before).size(),
@@ -268,7 +268,8 @@ std::string to_html(const CompareReport& c, const std::vector<std::string>& draw
         html_escaped(s.model) + "</title></head><body>\n<h1>" + html_escaped(s.model) + ": " +
         html_escaped(variant_of(c.before)) + " &rarr; " + html_escaped(variant_of(c.after)) +
         "</h1>\n<p><code>" + html_escaped(c.command) + "</code></p>\n<p>" +
-        html_escaped(s.strategy + "; " + s.bound + "; " + weighting_text(s.strategy)) +
+        html_escaped(s.strategy + "; " + s.bound + "; " +
+                     weighting_text(s.strategy, /*stores_states=*/false)) +
         "</p>\n<table>\n<tr><th></th><th></th><th>" + html_escaped(variant_of(c.before)) +
         "</th><th>" + html_escaped(variant_of(c.after)) + "</th><th></th></tr>\n";
     for (const ComparisonRow& r : comparison_rows(c))

@@ -79,7 +79,8 @@ Json stats_json(const SearchStats& s) {
                 {"states", Json{{"stored", s.states.stored},
                                 {"matched", s.states.matched},
                                 {"bytes", s.states.bytes},
-                                {"full", s.states.full}}},
+                                {"full", s.states.full},
+                                {"breadth_first", s.states.breadth_first}}},
                 {"properties", std::move(properties)}};
 }
 
@@ -316,6 +317,8 @@ SearchStats read_stats(const Value& v) {
         s.states =
             StateCounts{st["stored"].count<std::uint64_t>(), st["matched"].count<std::uint64_t>(),
                         st["bytes"].count<std::uint64_t>(), st["full"].boolean()};
+        // Added in version 1.11.
+        if (st.has("breadth_first")) s.states.breadth_first = st["breadth_first"].boolean();
     }
     // Added in version 1.3.
     if (v.has("properties"))

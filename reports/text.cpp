@@ -271,11 +271,15 @@ double ratio(std::uint64_t part, std::uint64_t whole) {
 
 // How the figures per execution weigh the executions: a search counts each once, a sample as
 // often as it drew it. A wait depends on the order of independent steps too, which a
-// reduction explores in one order only: its worst waits are lower bounds.
-std::string weighting_text(const std::string& strategy) {
+// reduction explores in one order only, and on the path to a state, which a search that stores
+// states takes once: its worst waits are lower bounds.
+std::string weighting_text(const std::string& strategy, bool stores_states) {
     if (strategy.starts_with("random") || strategy.starts_with("pct"))
         return "per execution sampled, as often as " + strategy.substr(0, strategy.find(',')) +
                " drew it";
+    if (stores_states)
+        return "per execution run to its end, one per state first reached on its path: worst "
+               "waits are lower bounds (dfs without --state-cache tries every order)";
     if (strategy.find("dpor") != std::string::npos)
         return "per execution, one per class of interleavings: worst waits are lower bounds "
                "(dfs tries every order)";
@@ -408,13 +412,18 @@ std::string property_text(const PropertyStats& p) {
            "\": " + count(p.evaluations, "evaluation") + (note.empty() ? "" : ": " + note);
 }
 
-// "5231 stored (0.3 MB), 1570 executions ended at one met before, 12 at sleep sets"
+// "5231 stored (0.3 MB), 1570 executions ended at one met before, 12 at sleep sets"; "2910
+// stored (0.1 MB), breadth-first: 2577 arrivals at one met before added nothing" (every
+// execution of a breadth-first search stops one step past its state).
 std::string states_text(const StateCounts& st, std::uint64_t stopped) {
     char mb[32];
     std::snprintf(mb, sizeof mb, "%.1f MB", static_cast<double>(st.bytes) / (1 << 20));
-    return std::to_string(st.stored) + " stored (" + mb +
-           (st.full ? ", FULL: later states not stored" : "") + "), " +
-           count(st.matched, "execution") + " ended at one met before, " +
+    std::string text = std::to_string(st.stored) + " stored (" + mb +
+                       (st.full ? ", FULL: later states not stored" : "") + "), ";
+    if (st.breadth_first)
+        return text + "breadth-first: " + count(st.matched, "arrival") +
+               " at one met before added nothing";
+    return text + count(st.matched, "execution") + " ended at one met before, " +
            std::to_string(stopped - st.matched) + " at sleep sets";
 }
 
@@ -477,7 +486,7 @@ std::string format_summary(const Summary& s) {
                                             " entries used in " + count(f.executions, "execution") +
                                             "; what did not fit went unchecked");
     if (!s.stats.holds.empty() || !s.stats.ops.empty())
-        rows.emplace_back("figures", weighting_text(s.strategy));
+        rows.emplace_back("figures", weighting_text(s.strategy, s.stats.states.stored > 0));
     for (const OpWaits& w : s.stats.ops)
         rows.emplace_back(&w == &s.stats.ops.front() ? "waits" : "",
                           w.op + ": " + wait_text(w, s.stats.measured()));

@@ -151,8 +151,9 @@ std::string decimal(double x);
 // part / whole, 0 when whole is.
 double ratio(std::uint64_t part, std::uint64_t whole);
 // How a run of `strategy` (as Summary::strategy names it) weighs its executions in the
-// figures per execution: the summary's `figures` row.
-std::string weighting_text(const std::string& strategy);
+// figures per execution: the summary's `figures` row. `stores_states`: it explored each state
+// once (--state-cache, --strategy bfs).
+std::string weighting_text(const std::string& strategy, bool stores_states);
 // ", fsync waits at most 13 steps (--max-wait)" for each latency bound, and the same for each
 // bound on worst/mean; "" for none.
 std::string wait_bounds_text(const std::vector<WaitBound>& bounds,

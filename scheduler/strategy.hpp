@@ -19,6 +19,9 @@ struct StateCounts {
     std::uint64_t matched = 0; // executions ended at a state explored before
     std::uint64_t bytes = 0;   // the table's size
     bool full = false;         // the table reached its cap: later states went uncached
+    // Explored level by level (--strategy bfs): `matched` counts the states reached again
+    // that left nothing to run, not executions.
+    bool breadth_first = false;
 };
 
 class Strategy;

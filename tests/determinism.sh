@@ -35,7 +35,7 @@ run() {
 }
 
 while read -r model variant; do
-  for strategy in dfs "dfs --state-cache" dpor optimal-dpor random pct; do
+  for strategy in dfs "dfs --state-cache" bfs dpor optimal-dpor random pct; do
     for keep in "" --keep-going; do
       # $strategy unquoted: "dfs --state-cache" is the strategy and its option.
       # shellcheck disable=SC2086

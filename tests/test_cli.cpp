@@ -31,7 +31,7 @@ const BadInput kBadInputs[] = {
     {{"rename-pin", "--depth", "-3"}, "--depth"},
     {{"rename-pin", "--renames", "99"}, "--renames"},
     {{"rename-pin", "--no-such-option"}, "--no-such-option"},
-    {{"rename-pin", "--strategy", "bfs"}, "--strategy"},
+    {{"rename-pin", "--strategy", "bds"}, "--strategy"},
     {{}, "no model given"},
     {{"rename-pin", "--minimize-time", "0x"}, "--minimize-time: '0x'"},
     {{"rename-pin", "--minimize-time", "10"}, "--minimize-time: '10'"},
