@@ -79,6 +79,18 @@ Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth, bool 
     return r;
 }
 
+void expect_reached_what_dfs_reached(const Reached& reduced, const Reached& all,
+                                     const std::string& what) {
+    CHECK_TEXT(reduced.final_states == all.final_states,
+               (what + ": reached " + std::to_string(reduced.final_states.size()) +
+                " final states, DFS " + std::to_string(all.final_states.size()))
+                   .c_str());
+    CHECK_TEXT(reduced.violations == all.violations,
+               (what + ": found " + std::to_string(reduced.violations.size()) +
+                " kinds of violation, DFS " + std::to_string(all.violations.size()))
+                   .c_str());
+}
+
 void expect_found_by_every_search(const Setup& setup, ViolationKind kind,
                                   const std::string& property, const std::string& what) {
     for (Search search : kExhaustiveSearches) {
@@ -103,8 +115,7 @@ void expect_dpor_reaches_what_dfs_does(const Setup& setup, const std::string& wh
     for (Search search : {Search::dpor, Search::optimal_dpor}) {
         const Reached reduced = reach(setup, *make_search(search, depth), depth);
         const std::string text = what + ", " + search_name(search);
-        CHECK_TEXT(all.final_states == reduced.final_states, text.c_str());
-        CHECK_TEXT(all.violations == reduced.violations, text.c_str());
+        expect_reached_what_dfs_reached(reduced, all, text);
         CHECK_TEXT(reduced.executions <= all.executions, text.c_str());
     }
 }

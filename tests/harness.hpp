@@ -49,6 +49,10 @@ struct Reached {
 };
 // `forgets`: whether a stateful search takes the model's forget_reads at their word.
 Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth, bool forgets = true);
+// Fails the test unless a reduced search reached the final states and kinds of violation
+// plain DFS reached (`all`); `what` names the search and the model.
+void expect_reached_what_dfs_reached(const Reached& reduced, const Reached& all,
+                                     const std::string& what);
 // The distinct violations (Violation::key: kind and object or message) a search finds in
 // `setup` with keep_going, and the executions it ran.
 struct Distinct {

@@ -1,8 +1,8 @@
-// The breadth-first search over states (--strategy bfs): on every shipped variant it gives the
-// same result on three threads as on one and reports a counterexample no longer than DFS's or
-// DPOR's; its table counts the states a hand count gives and stays exact when full, and the
-// command line takes it where it means something. test_state_cache.cpp compares what it
-// reaches with DFS.
+// The breadth-first search over states (--strategy bfs): on every shipped variant it reports a
+// counterexample no longer than DFS's or DPOR's; its table counts the states a hand count gives
+// and stays exact when full, and the command line takes it where it means something.
+// test_state_cache.cpp compares what it reaches with DFS, test_jobs.cpp its result on three
+// threads with one.
 #include <memory>
 #include <string>
 
@@ -49,26 +49,8 @@ void three_counting_tasks() {
 
 } // namespace
 
-// Three threads on every variant: minutes under the sanitizers, which tools/test.sh leaves out
-// (test_state_cache.cpp compares it with DFS there).
+// Breadth first against DFS and DPOR on every shipped variant.
 TEST_GROUP(BfsVariants){};
-
-TEST(BfsVariants, every_shipped_variant_gives_the_same_result_on_three_threads_as_on_one) {
-    for (const Protocol& p : protocol_models()) {
-        for (std::size_t v = 0; v < p.variants.size(); ++v) {
-            const Setup setup = default_setup(p, v);
-            for (bool keep_going : {false, true}) {
-                const std::string what = p.name + " --variant " + p.variants[v].name +
-                                         (keep_going ? " --keep-going" : "");
-                const SearchResult one = bfs_on(setup, 1, keep_going, p.depth_for(v));
-                const SearchResult three = bfs_on(setup, 3, keep_going, p.depth_for(v));
-                CHECK_TEXT(one.stats.threads == 1, what.c_str());
-                CHECK_TEXT(one.stats.states.stored > 0, what.c_str());
-                CHECK_TEXT(report_of(three) == report_of(one), what.c_str());
-            }
-        }
-    }
-}
 
 // Level by level, the first violation met is reached in as few steps as any this search
 // reaches: never more than DFS's or DPOR's first.

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "checker/bfs.hpp"
 #include "checker/bounded_dfs.hpp"
 #include "checker/dfs.hpp"
 #include "checker/dpor.hpp"
@@ -28,10 +29,11 @@ using namespace lockcheck::testing;
 namespace {
 
 SearchResult search_on(const Setup& setup, std::unique_ptr<Strategy> strategy, unsigned jobs,
-                       bool keep_going) {
+                       bool keep_going, std::uint32_t depth = CheckOptions{}.depth) {
     CheckOptions options;
     options.jobs = jobs;
     options.keep_going = keep_going;
+    options.depth = depth;
     return explore(setup, *strategy, options);
 }
 
@@ -122,6 +124,13 @@ TEST(JobsVariants, every_shipped_variant_gives_the_same_result_on_three_threads_
                                (what + (mode == Dpor::Mode::source ? ", dpor" : ", optimal-dpor"))
                                    .c_str());
                 }
+                const SearchResult bfs_one =
+                    search_on(setup, std::make_unique<Bfs>(), 1, keep_going, p.depth_for(v));
+                const SearchResult bfs_three =
+                    search_on(setup, std::make_unique<Bfs>(), 3, keep_going, p.depth_for(v));
+                CHECK_TEXT(bfs_one.stats.threads == 1, (what + ", bfs").c_str());
+                CHECK_TEXT(bfs_one.stats.states.stored > 0, (what + ", bfs").c_str());
+                CHECK_TEXT(report_of(bfs_three) == report_of(bfs_one), (what + ", bfs").c_str());
                 if (!dfs_exhausts(p)) continue;
                 const SearchResult dfs_one =
                     search_on(setup, std::make_unique<Dfs>(), 1, keep_going);

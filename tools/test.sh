@@ -17,7 +17,7 @@ tools/setup.sh
 # there (CheckAll, ProtocolVariants), every strategy (Strategies), and DPOR, the state cache and
 # --jobs against DFS on a quarter of the generated models (DporGenerated, StateCacheGenerated,
 # JobsGenerated).
-asan_skip='^(Dpor|Cli|KeepGoingSearches|Minimize|Determinism|ClassicBenchmarks|StateCacheVariants|BfsVariants|JobsVariants|Shards|ShardsVariants)$'
+asan_skip='^(Dpor|Cli|KeepGoingSearches|Minimize|Determinism|ClassicBenchmarks|StateCacheVariants|JobsVariants|Shards|ShardsVariants)$'
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$(nproc)"
 ctest --preset asan -j "$(nproc)" -E "$asan_skip"
