@@ -271,25 +271,31 @@ TEST(DporGenerated, bounded_dpor_reaches_what_bounded_dfs_reaches_on_generated_m
                                            .c_str());
 }
 
+#include "checker/bfs.hpp"
 #include "checker/stateful_dfs.hpp"
 
 TEST_GROUP(StateCacheGenerated){};
 
-// The stateful search against DFS, on the programs whose writes depend on what their task read
-// (so that a task's history decides its next writes), then on the racy ones with keep_going.
-TEST(StateCacheGenerated, stateful_dfs_reaches_what_dfs_reaches_on_generated_models) {
+// The stateful searches against DFS, on the programs whose writes depend on what their task
+// read (so that a task's history decides its next writes), then on the racy ones with
+// keep_going.
+TEST(StateCacheGenerated, the_stateful_searches_reach_what_dfs_reaches_on_generated_models) {
     std::uint64_t dfs_steps = 0, cached_steps = 0;
     for (std::uint64_t seed = 1; seed <= kPrograms; ++seed) {
         const Program program = generate(seed);
         Dfs dfs;
-        StatefulDfs cached;
         const Reached all = reach(setup_of(program), dfs, 200);
+        StatefulDfs cached;
         const Reached reduced = reach(setup_of(program), cached, 200);
-        const std::string what = "state cache, generated model, seed " + std::to_string(seed);
-        CHECK_TEXT(reduced.executions <= all.executions, what.c_str());
-        expect_reached_what_dfs_reached(reduced, all, what);
+        const std::string what = "generated model, seed " + std::to_string(seed);
+        CHECK_TEXT(reduced.executions <= all.executions, ("state cache, " + what).c_str());
+        expect_reached_what_dfs_reached(reduced, all, "state cache, " + what);
         dfs_steps += all.executions;
         cached_steps += reduced.executions - cached.states().matched;
+        // Breadth-first runs one execution per state it expands: no fewer than DFS on
+        // programs with few interleavings, so only what it reaches is compared.
+        Bfs bfs;
+        expect_reached_what_dfs_reached(reach(setup_of(program), bfs, 200), all, "bfs, " + what);
     }
     // Executions that run to their end: far fewer than DFS's, not only as many.
     CHECK_TEXT(
@@ -300,19 +306,23 @@ TEST(StateCacheGenerated, stateful_dfs_reaches_what_dfs_reaches_on_generated_mod
 TEST(StateCacheGenerated, keep_going_finds_what_dfs_finds_on_racy_models) {
     for (std::uint64_t seed = 1; seed <= kPrograms; ++seed) {
         const Program program = generate(seed, true);
-        const std::string what = "state cache, racy generated model, seed " + std::to_string(seed);
-        CheckOptions options;
-        options.keep_going = true;
-        StatefulDfs cached;
-        const SearchResult r = explore(setup_of(program), cached, options);
-        std::set<std::string> keys;
-        for (const Finding& f : r.findings)
-            keys.insert(f.violation.key());
         const Distinct all = distinct_violations(setup_of(program), Search::dfs, 200);
-        CHECK_TEXT(keys == all.keys,
-                   (what + ": " + std::to_string(keys.size()) + " distinct violations, DFS " +
-                    std::to_string(all.keys.size()))
-                       .c_str());
+        StatefulDfs cached;
+        Bfs bfs;
+        for (Strategy* stateful : {static_cast<Strategy*>(&cached), static_cast<Strategy*>(&bfs)}) {
+            const std::string what = std::string(stateful == &bfs ? "bfs" : "state cache") +
+                                     ", racy generated model, seed " + std::to_string(seed);
+            CheckOptions options;
+            options.keep_going = true;
+            const SearchResult r = explore(setup_of(program), *stateful, options);
+            std::set<std::string> keys;
+            for (const Finding& f : r.findings)
+                keys.insert(f.violation.key());
+            CHECK_TEXT(keys == all.keys,
+                       (what + ": " + std::to_string(keys.size()) + " distinct violations, DFS " +
+                        std::to_string(all.keys.size()))
+                           .c_str());
+        }
     }
 }
 
