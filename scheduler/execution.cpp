@@ -21,10 +21,6 @@ namespace {
 
 thread_local Execution* g_running = nullptr; // inside run(), for the fault handler
 
-// Thrown into a task to end it early (after a violation, or when the execution is cut).
-// Not a std::exception, so model code catching std::exception lets it through.
-struct Unwind {};
-
 std::string demangle(const char* name) {
     int status = 0;
     char* out = abi::__cxa_demangle(name, nullptr, nullptr, &status);
@@ -347,8 +343,7 @@ void Execution::outside_task(const char* op) {
 }
 
 void Execution::unwound() {
-    // Unwinding inside a destructor that already unwinds would terminate: let it finish.
-    if (std::uncaught_exceptions() == 0) throw Unwind{};
+    current().unwind_running();
 }
 
 void Execution::fiber_entry(fc::transfer_t transfer) {
@@ -376,10 +371,14 @@ void Execution::exit_fiber(Task& task) {
 }
 
 void Execution::run_body(Task& task) {
+    // The body and the checks when it returns, which may end the execution too.
+    auto body = [](void* arg) {
+        Task& t = *static_cast<Task*>(arg);
+        t.body_();
+        if (!current().unwinding_) t.on_exit();
+    };
     try {
-        task.body_();
-        if (!unwinding_) task.on_exit();
-    } catch (const Unwind&) {
+        task.unwind_.run(body, &task);
     } catch (const std::exception& e) {
         record(ViolationKind::exception, "exception",
                task.name() + " threw " + demangle(typeid(e).name()) + ": " + e.what());
@@ -414,7 +413,8 @@ void Execution::begin_op(const char* name) {
 }
 
 void Execution::end_op(const char* name) {
-    if (!running_ || unwinding_) return;
+    // A task torn down leaves its operations without ending them.
+    if (!running_ || unwinding_ || running_->unwind_.unwinding()) return;
     Task& t = *running_;
     if (t.open_count_ == 0 ||
         (t.open_count_ <= Task::kOpenOps && t.open_ops_[t.open_count_ - 1].name != name &&
@@ -568,7 +568,7 @@ void Execution::table_full(const char* table, std::uint32_t capacity, bool ends)
     if (!ends || failed()) return;
     outcome_.end = End::full;
     ended_early_ = true;
-    if (running_ && std::uncaught_exceptions() == 0) throw Unwind{};
+    if (running_) unwind_running();
 }
 
 Violation* Execution::record(ViolationKind kind, std::string property, std::string message,
@@ -615,7 +615,7 @@ std::uint32_t Execution::choose(std::uint32_t n, bool kept_in_state) {
         outcome_.end = value == kNoTask ? End::stopped : End::diverged;
         outcome_.diverged_choice = n;
         ended_early_ = true;
-        if (std::uncaught_exceptions() == 0) throw Unwind{};
+        if (running_) unwind_running();
         return 0;
     }
     schedule_.push_back(static_cast<TaskId>(value));
@@ -635,6 +635,7 @@ void Execution::fold_history(std::uint64_t value) {
 }
 
 void Execution::restart_history(const HistoryMark& mark, std::uint64_t point) {
+    if (running_->unwind_.unwinding()) return; // left by a task torn down: nothing runs after
     StateHasher h(mark.history);
     h.add(mark.steps);
     h.add(point);
@@ -718,7 +719,7 @@ void Execution::fail_with_details(ViolationKind kind, std::string property, std:
     if (unwinding_) return;
     if (Violation* v = record(kind, std::move(property), std::move(message), loc))
         v->details = std::move(details);
-    if (running_ && failed() && std::uncaught_exceptions() == 0) throw Unwind{};
+    if (running_ && failed()) unwind_running();
 }
 
 void Execution::fail_attempt(const Operation& attempt, ViolationKind kind, std::string property,
@@ -738,7 +739,7 @@ void Execution::fail_attempt(const Operation& attempt, ViolationKind kind, std::
             attempt_task_ = running_;
         }
     }
-    if (running_ && failed() && std::uncaught_exceptions() == 0) throw Unwind{};
+    if (running_ && failed()) unwind_running();
 }
 
 void Execution::report_blocked() {
@@ -819,7 +820,7 @@ void Execution::free_memory(const Object& allocation, const void* begin, std::si
 void Execution::check_resumed() {
     Execution& ex = current();
     if (ex.unwinding_) {
-        unwound();
+        ex.unwind_running();
         return;
     }
     const Task& task = *ex.running_;

@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 
+#include "fiber_unwind.hpp"
 #include "op_wait.hpp"
 #include "operation.hpp"
 #include "stack_pool.hpp"
@@ -96,6 +97,7 @@ class Task {
     std::function<void()> body_;
     Stack stack_;
     void* context_ = nullptr; // the suspended fiber (a Boost.Context fcontext_t)
+    FiberUnwind unwind_;      // tears the fiber down when its execution ends early
 };
 
 } // namespace lockcheck
