@@ -28,13 +28,12 @@ std::terminate_handler g_previous_terminate = nullptr;
         return true;
     }();
     frame_ = __builtin_frame_address(0);
-    abandoned_ = false;
     if (const int how = _setjmp(landing_); how != 0) {
         t_unwinding = nullptr;
-        // The runtime took the unwinding for a caught exception before it terminated.
+        // Given up at a noexcept frame (on_terminate()): the runtime took the unwinding for an
+        // exception caught there before it called the handler, and keeps it until ended.
         if (how == 2) __cxxabiv1::__cxa_end_catch();
         unwinding_ = false;
-        abandoned_ = how == 2;
         return false;
     }
     body(arg);

@@ -22,10 +22,8 @@ class FiberUnwind {
     // A frame the unwinding may not pass, a noexcept function's (a destructor that reached a
     // scheduling point when its scope ended normally, as a guard that unlocks does), would
     // terminate the process: there the unwinding is given up instead, and the frames from it
-    // up to run() are left without their destructors run (abandoned()).
+    // up to run() are left without their destructors run.
     bool run(void (*body)(void*), void* arg);
-    // Whether the last unwinding had to be given up at a noexcept frame.
-    bool abandoned() const { return abandoned_; }
     // Whether the stack is being unwound now: a destructor on the way is running, and must not
     // start a second unwinding (a destructor is noexcept: unwinding through it terminates).
     bool unwinding() const { return unwinding_; }
@@ -62,7 +60,6 @@ class FiberUnwind {
     // above it, before that frame's handlers run.
     const void* frame_ = nullptr;
     bool unwinding_ = false;
-    bool abandoned_ = false;
 };
 
 } // namespace lockcheck
