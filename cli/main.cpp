@@ -348,6 +348,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     std::string replay_path;
     unsigned replay_index = 1;
     bool replay_locations = false;
+    bool replay_timing = true;
     lc::cli::ReportFiles replay_files;
     CLI::App* replay_file =
         app.add_subcommand("replay", "replay a counterexample saved by --json: the same trace, "
@@ -361,6 +362,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         ->capture_default_str();
     add_trace_options(replay_file, replay_locations, replay_files.full_trace);
     add_report_options(replay_file, replay_files);
+    add_timing_flag(replay_file, replay_timing);
     std::string replay_colour = "auto", check_all_colour = "auto";
     add_colour_option(replay_file, replay_colour);
     bool replay_no_pager = false;
@@ -650,6 +652,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
             shown.files = replay_files;
             shown.colour = use_colour(replay_colour);
             shown.locations = replay_locations;
+            shown.timing = replay_timing;
             shown.columns = lc::cli::output_columns();
             shown.program = program;
             shown.command = command_line;

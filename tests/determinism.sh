@@ -2,7 +2,7 @@
 # Same input, same output: runs every model (its default variant and its first variant declared
 # broken) under every strategy and dfs with --state-cache, with and without --keep-going, and
 # `compare` on every model, twice each with --no-timing, and requires byte-identical stdout,
-# exit code, JSON and JUnit files.
+# exit code, JSON and JUnit files; and replays each counterexample DFS saved twice.
 # Usage: determinism.sh LOCKCHECK_BINARY
 set -uo pipefail
 binary=$1
@@ -52,6 +52,18 @@ while read -r model variant; do
       if grep -q "elapsed" "$dir/a/out"; then
         echo "FAIL: lockcheck ${args[*]} --no-timing prints an elapsed row"
         failed=1
+      fi
+      # A counterexample saved by the first run, replayed twice.
+      if [[ $(cat "$dir/a/exit") == 1 && $strategy == dfs && -z $keep ]]; then
+        "$binary" replay "$dir/a/run.json" --no-timing --no-pager >"$dir/replay-a" 2>&1
+        replayed=$?
+        "$binary" replay "$dir/a/run.json" --no-timing --no-pager >"$dir/replay-b" 2>&1
+        pairs=$((pairs + 1))
+        if [[ $replayed != 1 ]] || ! cmp -s "$dir/replay-a" "$dir/replay-b" ||
+          grep -q "elapsed" "$dir/replay-a"; then
+          echo "FAIL: lockcheck replay of ${args[*]} --no-timing differs or prints a time"
+          failed=1
+        fi
       fi
     done
   done
