@@ -3,6 +3,7 @@
 #include "report_files.hpp"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -133,11 +134,15 @@ void stage_report_dir(StagedFiles& staged, const std::string& dir, const RunRepo
 
 // The drawings an earlier run left in a reused --report directory beyond this run's `kept`:
 // its index.html no longer shows them.
-void remove_stale_drawings(const std::string& dir, std::size_t kept) {
+// Removes the files PREFIX<n>SUFFIX in `dir` numbered above `kept` (n written in decimal, without
+// leading zeros, from `lowest` on): the numbered drawings an earlier run with more
+// counterexamples left, which this run's output no longer has.
+void remove_stale_numbered(const fs::path& dir, const std::string& prefix,
+                           const std::string& suffix, std::size_t lowest, std::size_t kept) {
     std::error_code ec;
-    for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    for (const fs::directory_entry& e :
+         fs::directory_iterator(dir.empty() ? fs::path(".") : dir, ec)) {
         const std::string name = e.path().filename().string();
-        const std::string prefix = "counterexample-", suffix = ".svg";
         if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
             name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
             continue;
@@ -145,7 +150,8 @@ void remove_stale_drawings(const std::string& dir, std::size_t kept) {
             name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
         if (number.find_first_not_of("0123456789") != std::string::npos || number[0] == '0')
             continue;
-        if (number.size() > 9 || std::stoul(number) > kept) fs::remove(e.path(), ec);
+        const std::size_t n = number.size() > 9 ? SIZE_MAX : std::stoul(number);
+        if (n >= lowest && n > kept) fs::remove(e.path(), ec);
     }
 }
 
@@ -211,8 +217,19 @@ bool write_report_files(const ReportFiles& files, const RunReport& report, std::
             stage_report_dir(staged, files.report, report, files.full_trace);
         }
         staged.commit();
+        if (!files.trace.empty()) {
+            // FILE, FILE-2.EXT, ...: those an earlier run drew beyond this run's go, FILE too
+            // when this run drew nothing, so that every drawing there is of this run.
+            const std::size_t drawn = first + report.counterexamples.size();
+            const fs::path p(files.trace);
+            std::error_code ec;
+            if (drawn == 0) fs::remove(p, ec);
+            remove_stale_numbered(p.parent_path(), p.stem().string() + "-", p.extension().string(),
+                                  2, drawn);
+        }
         if (!files.report.empty()) {
-            remove_stale_drawings(files.report, report.counterexamples.size());
+            remove_stale_numbered(files.report, "counterexample-", ".svg", 1,
+                                  report.counterexamples.size());
             std::error_code ec; // one an earlier run left, which index.html no longer shows
             if (!report.worst_wait) fs::remove(fs::path(files.report) / kWaitDrawing, ec);
         }

@@ -56,6 +56,25 @@ TEST(ReportFiles, a_saved_json_report_replays_to_the_same_trace_and_drawing_for_
     CHECK_TEXT(replayed > 0, "no broken variant to replay");
 }
 
+// --trace FILE: the drawings of an earlier run with more counterexamples do not outlive it, nor
+// FILE itself a run that draws nothing; files of other names next to them stay.
+TEST(ReportFiles, a_rerun_leaves_no_drawing_of_an_earlier_run_under_its_trace_name) {
+    TempDir dir;
+    const Run both = run_lockcheck(
+        {"tree-lock", "--variant", "unlock-no-wake", "--keep-going", "--trace", dir / "t.dot"});
+    CHECK_EQUAL_TEXT(1, both.exit_code, both.err.c_str());
+    CHECK_EQUAL(std::string("t-2.dot t.dot "), dir.listing());
+    for (const char* other : {"t-1.dot", "t-x.dot", "t-02.dot", "u-3.dot", "t-3.svg"})
+        std::ofstream(dir / other) << "not lockcheck's";
+    const Run one =
+        run_lockcheck({"tree-lock", "--variant", "unlock-no-wake", "--trace", dir / "t.dot"});
+    CHECK_EQUAL_TEXT(1, one.exit_code, one.err.c_str());
+    CHECK_EQUAL(std::string("t-02.dot t-1.dot t-3.svg t-x.dot t.dot u-3.dot "), dir.listing());
+    const Run none = run_lockcheck({"tree-lock", "--trace", dir / "t.dot"});
+    CHECK_EQUAL_TEXT(0, none.exit_code, none.err.c_str());
+    CHECK_EQUAL(std::string("t-02.dot t-1.dot t-3.svg t-x.dot u-3.dot "), dir.listing());
+}
+
 // The report keeps each step's line in the model, and the replay prints it as the run did.
 TEST(ReportFiles, a_saved_json_report_replays_with_the_same_locations) {
     TempDir dir;
