@@ -185,4 +185,15 @@ bool is_one_line(const std::string& text) {
     return text.size() > 1 && text.find('\n') == text.size() - 1;
 }
 
+Run expect_same_output_on_one_and_two_threads(const std::vector<std::string>& args) {
+    std::vector<std::string> one = args, two = args;
+    one.insert(one.end(), {"--jobs", "1"});
+    two.insert(two.end(), {"-j", "2"});
+    const Run a = run_lockcheck(one);
+    const Run b = run_lockcheck(two);
+    CHECK_EQUAL(a.exit_code, b.exit_code);
+    STRCMP_EQUAL(a.out.c_str(), b.out.c_str());
+    return a;
+}
+
 } // namespace lockcheck::testing

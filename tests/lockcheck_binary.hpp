@@ -37,6 +37,10 @@ Run run_lockcheck_interrupted(const std::vector<std::string>& args, int signal, 
 Run run_lockcheck_on_terminal(const std::vector<std::string>& args, unsigned short columns,
                               bool stdout_too = false);
 
+// Runs `args` with --jobs 1 and with -j 2 and checks that both print the same bytes and exit
+// alike (the args say --no-timing); returns the one-thread run.
+Run expect_same_output_on_one_and_two_threads(const std::vector<std::string>& args);
+
 // The text of `text` before the first `marker` (all of it if there is none).
 std::string text_before(const std::string& text, const std::string& marker);
 // The argument words after "replay: lockcheck " in a run's output; empty if there is none.

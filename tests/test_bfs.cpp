@@ -131,13 +131,7 @@ TEST(Bfs, the_command_prints_the_same_bytes_whatever_the_jobs) {
         const std::vector<std::string> args = {"rename-pin", "--variant", variant,
                                                "--strategy", "bfs",       "--no-timing",
                                                "--renames",  "2",         "--keep-going"};
-        std::vector<std::string> one = args, two = args;
-        one.insert(one.end(), {"--jobs", "1"});
-        two.insert(two.end(), {"-j", "2"});
-        const Run a = run_lockcheck(one);
-        const Run b = run_lockcheck(two);
-        CHECK_EQUAL(a.exit_code, b.exit_code);
-        STRCMP_EQUAL(a.out.c_str(), b.out.c_str());
+        const Run a = expect_same_output_on_one_and_two_threads(args);
         CHECK_TEXT(contains(a.out, "strategy      bfs\n"), a.out.c_str());
         CHECK_TEXT(contains(a.out, "\nstates        "), a.out.c_str());
     }

@@ -188,17 +188,9 @@ TEST(Jobs, max_executions_runs_on_one_thread_and_a_time_limit_stops_every_thread
 
 TEST(Jobs, the_command_prints_the_same_bytes_whatever_the_jobs) {
     for (const char* strategy : {"dfs", "dpor"})
-        for (const char* variant : {"atomic", "no-pin"}) {
-            const std::vector<std::string> args = {"rename-pin", "--variant", variant,
-                                                   "--strategy", strategy,    "--no-timing"};
-            std::vector<std::string> one = args, two = args;
-            one.insert(one.end(), {"--jobs", "1"});
-            two.insert(two.end(), {"-j", "2"});
-            const Run a = run_lockcheck(one);
-            const Run b = run_lockcheck(two);
-            CHECK_EQUAL(a.exit_code, b.exit_code);
-            STRCMP_EQUAL(a.out.c_str(), b.out.c_str());
-        }
+        for (const char* variant : {"atomic", "no-pin"})
+            expect_same_output_on_one_and_two_threads(
+                {"rename-pin", "--variant", variant, "--strategy", strategy, "--no-timing"});
     const Run zero = run_lockcheck({"rename-pin", "--jobs", "0"});
     CHECK_EQUAL(2, zero.exit_code);
 }
