@@ -39,23 +39,26 @@ struct CheckOptions {
     bool lockdep = true;
     bool races = true;
     std::vector<std::string> unchecked;
-    std::vector<WaitBound> wait_bounds; // --max-wait
-    std::vector<WaitRatio> wait_ratios; // --max-wait-ratio
+    std::vector<WaitBound> wait_bounds;         // --max-wait
+    std::vector<WaitRatio> wait_ratios;         // --max-wait-ratio
+    MemoryModel memory_model = MemoryModel::sc; // --memory-model
 
     // The limits of one execution of at most `steps` steps. With keep_going it goes on past
     // the violations the kernel survives, so that each one's later steps are checked too,
     // under every strategy alike: a partial-order reduction needs their races to run the
     // executions that reorder them.
     Execution::Limits limits(std::uint32_t steps) const {
-        return Execution::Limits{steps,
-                                 step_timeout,
-                                 spin_bound,
-                                 keep_going ? Execution::kNoEnd : 0,
-                                 nullptr,
-                                 lockdep,
-                                 races,
-                                 unchecked.empty() ? nullptr : &unchecked,
-                                 wait_bounds.empty() ? nullptr : &wait_bounds};
+        Execution::Limits l{steps,
+                            step_timeout,
+                            spin_bound,
+                            keep_going ? Execution::kNoEnd : 0,
+                            nullptr,
+                            lockdep,
+                            races,
+                            unchecked.empty() ? nullptr : &unchecked,
+                            wait_bounds.empty() ? nullptr : &wait_bounds};
+        l.memory_model = memory_model;
+        return l;
     }
 };
 

@@ -20,6 +20,15 @@ bool valid_name(const std::string& name) {
     });
 }
 
+// A variant may also keep the name of the litmus test it is ("MP+fencewmbonceonce+..."):
+// upper-case letters, '+' and '.' are safe in a file name and on a command line too.
+bool valid_variant_name(const std::string& name) {
+    return !name.empty() && name[0] != '-' && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '-' || c == '_' || c == '+' || c == '.';
+    });
+}
+
 } // namespace
 
 ModelRegistration::ModelRegistration(Protocol (*make)()) {
@@ -29,7 +38,7 @@ ModelRegistration::ModelRegistration(Protocol (*make)()) {
 const std::vector<Protocol>& registered_models() {
     static const bool sorted = [] {
         std::stable_sort(table().begin(), table().end(), [](const Protocol& a, const Protocol& b) {
-            return a.benchmark != b.benchmark ? b.benchmark : a.name < b.name;
+            return a.kind != b.kind ? a.kind < b.kind : a.name < b.name;
         });
         return true;
     }();
@@ -63,9 +72,9 @@ std::vector<std::string> model_problems(const std::vector<Protocol>& models) {
         if (!p.setup) problems.push_back(model + " has no setup");
         std::set<std::string> variants;
         for (const Variant& v : p.variants) {
-            if (!valid_name(v.name))
+            if (!valid_variant_name(v.name))
                 problems.push_back(model + ": variant '" + v.name +
-                                   "': a name is lower-case letters, digits, '-' and '_'");
+                                   "': a name is letters, digits, '-', '_', '+' and '.'");
             if (!variants.insert(v.name).second)
                 problems.push_back(model + ": variant '" + v.name + "' is declared twice");
         }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "scheduler/memory_model.hpp"
 #include "scheduler/violation.hpp"
 
 namespace lockcheck {
@@ -30,6 +31,13 @@ struct Variant {
     // Its own default --depth, where its bug lies deeper than the protocol's default bound
     // reaches (0: the protocol's).
     std::uint32_t depth = 0;
+    // Its verdict under --memory-model lkmm where that differs from `expect` (a barrier bug,
+    // which sequential consistency hides); none: the same.
+    std::optional<Expectation> expect_lkmm = {};
+
+    const Expectation& expected(MemoryModel model) const {
+        return model == MemoryModel::lkmm && expect_lkmm ? *expect_lkmm : expect;
+    }
 };
 
 struct Parameter {
@@ -56,6 +64,13 @@ struct Comparison {
     std::uint64_t iterations = 0;                  // random, pct: executions (0: the default)
 };
 
+// What a model is, for listing and for the tests that hold every model of a kind to its rules.
+enum class ModelKind : std::uint8_t {
+    protocol,  // a locking protocol (protocols/, a user's model)
+    benchmark, // a classic benchmark of the search (examples/)
+    litmus,    // a family of memory-model litmus tests (litmus/)
+};
+
 // Every member has a default, so that a model's designated initializer may leave out what it
 // does not need (a model without sizes) without a -Wextra warning in the user's build.
 struct Protocol {
@@ -65,8 +80,8 @@ struct Protocol {
     std::size_t default_variant = 0;
     std::vector<Parameter> parameters{};
     std::uint32_t default_depth = 200;
-    // A classic benchmark of the search (examples/), listed apart from the protocol models.
-    bool benchmark = false;
+    // Listed apart from the protocol models unless a protocol.
+    ModelKind kind = ModelKind::protocol;
     // The before/after pair `lockcheck compare MODEL` runs; none: both must be named.
     std::optional<Comparison> comparison{};
     // Builds the model's state and tasks inside the execution being set up.

@@ -118,7 +118,7 @@ void TraceRecorder::on_step(const Execution& ex, std::uint32_t step, const Task&
     s.args.assign(op.args.v, op.args.v + op.args.n);
     s.value = value;
     s.location = call_site(op.location);
-    s.stores = !op.read_only && (op.access == DataAccess::plain || op.access == DataAccess::marked);
+    s.stores = !op.read_only && op.access != DataAccess::sync && op.access != DataAccess::atomic;
     // Who waited while it was taken, as the engine counts it: a blocked task's count grew at
     // the pick of this step; a retrying one's grows in one go later. Each as it stood before.
     for (const auto& t : ex.tasks()) {

@@ -30,6 +30,7 @@ Summary summary_of(const CheckRequest& r, std::string strategy, std::string boun
     s.strategy = std::move(strategy);
     s.bound = std::move(bound);
     s.lockdep = r.options.lockdep;
+    s.memory_model = r.options.memory_model;
     s.races = r.options.races;
     s.timed = r.timing;
     return s;
@@ -242,6 +243,9 @@ std::string replay_command(const CheckRequest& r, const Schedule& schedule) {
         cmd += " --" + r.protocol->parameters[i].name + " " + std::to_string(r.values[i]);
     if (r.options.spin_bound != CheckOptions{}.spin_bound)
         cmd += " --spin-bound " + std::to_string(r.options.spin_bound);
+    // Under lkmm the schedule holds which write each read saw.
+    if (r.options.memory_model != MemoryModel::sc)
+        cmd += std::string(" --memory-model ") + memory_model_name(r.options.memory_model);
     // What is checked decides where an execution ends.
     if (!r.options.lockdep) cmd += " --no-lockdep";
     if (!r.options.races) cmd += " --no-races";
@@ -292,7 +296,7 @@ RunReport search(const CheckRequest& r, std::ostream& out) {
     s.stats.minimizing_seconds = clock.used;
     s.stats.elapsed_seconds += clock.used;
     s.violations = result.findings.size();
-    const Expectation& expected = r.protocol->variants[r.variant].expect;
+    const Expectation& expected = r.protocol->variants[r.variant].expected(r.options.memory_model);
     if (expected.expects_violation && expected.kind == ViolationKind::check_failed)
         s.stats.declare_check(expected.property);
     s.judgement = judge(expected, result.findings, s);

@@ -76,21 +76,31 @@ nlohmann::ordered_json model_json(const Protocol& p) {
                          {"default", size.default_value},
                          {"min", size.min},
                          {"max", size.max}});
-    return {{"name", p.name},           {"summary", p.summary},
-            {"benchmark", p.benchmark}, {"default_depth", p.default_depth},
-            {"sizes", sizes},           {"variants", variants}};
+    return {{"name", p.name},
+            {"summary", p.summary},
+            {"benchmark", p.kind == ModelKind::benchmark},
+            {"default_depth", p.default_depth},
+            {"sizes", sizes},
+            {"variants", variants}};
 }
 } // namespace
 
 void print_list(std::ostream& out) {
     const std::vector<Protocol>& models = registered_models();
-    const auto benchmarks =
-        std::find_if(models.begin(), models.end(), [](const Protocol& p) { return p.benchmark; });
     const Columns widths(models);
-    print_models(out, widths, models.begin(), benchmarks);
-    if (benchmarks == models.end()) return;
-    out << "\nexamples: the classic DPOR benchmarks (docs/dpor.md, \"Classic benchmarks\")\n";
-    print_models(out, widths, benchmarks, models.end());
+    // Models come sorted by kind: each kind but the protocols under a heading of its own.
+    static constexpr const char* kHeadings[] = {
+        nullptr, "examples: the classic DPOR benchmarks (docs/dpor.md, \"Classic benchmarks\")",
+        "litmus tests: verdicts under --memory-model lkmm are LKMM's (docs/memory-model.md)"};
+    for (auto from = models.begin(); from != models.end();) {
+        const ModelKind kind = from->kind;
+        const auto to =
+            std::find_if(from, models.end(), [kind](const Protocol& p) { return p.kind != kind; });
+        if (const char* heading = kHeadings[static_cast<int>(kind)])
+            out << (from == models.begin() ? "" : "\n") << heading << "\n";
+        print_models(out, widths, from, to);
+        from = to;
+    }
 }
 
 void print_list_json(std::ostream& out) {

@@ -396,7 +396,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     std::vector<lc::cli::CheckRequest> requests(protocols.size());
     std::vector<std::string> variant_names(protocols.size()), depth_text(protocols.size()),
         replay_text(protocols.size()), strategy_text(protocols.size()),
-        colour_text(protocols.size(), "auto");
+        memory_model_text(protocols.size()), colour_text(protocols.size(), "auto");
     std::vector<unsigned> stack_kib(protocols.size(), 256);
     std::vector<std::string> minimize_time(protocols.size());
     std::vector<std::string> shard_text(protocols.size());
@@ -493,6 +493,13 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
                       "no lockdep reports (circular or recursive lock-class dependencies), so "
                       "that the deadlock behind an inversion runs to its end");
         sub->add_flag("!--no-races", r.options.races, "no data-race reports");
+        sub->add_option("--memory-model", memory_model_text[i],
+                        "sc: every read sees the last write (barriers are assumed); lkmm: the "
+                        "Linux kernel memory model, where a read may see an older write and "
+                        "barriers decide which (docs/memory-model.md)")
+            ->check(one_of("a memory model", {"sc", "lkmm"}))
+            ->type_name("{sc,lkmm}")
+            ->default_str("sc");
         sub->add_option("--check", r.properties.only,
                         "check only this invariant or final check of the model (its name, or "
                         "the start of it; repeatable)")
@@ -669,6 +676,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         r.colour = use_colour(colour_text[i]);
         r.variant = *protocols[i].find_variant(variant_names[i]);
         if (!strategy_text[i].empty()) r.search.search = *lc::find_search(strategy_text[i]);
+        if (memory_model_text[i] == "lkmm") r.options.memory_model = lc::MemoryModel::lkmm;
         const CLI::App* sub = app.get_subcommand(protocols[i].name);
         if (compare) {
             lc::cli::CompareRequest c;

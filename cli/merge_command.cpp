@@ -47,6 +47,7 @@ std::string differs(const RunReport& a, const RunReport& b) {
     if (x.bound != y.bound || a.depth != b.depth || a.spin_bound != b.spin_bound)
         return "other bounds";
     if (x.lockdep != y.lockdep || x.races != y.races) return "other checks";
+    if (x.memory_model != y.memory_model) return "another memory model";
     if (x.keep_going != y.keep_going) return "one has --keep-going, the other not";
     if (x.shard->count != y.shard->count) return "another number of shards";
     return "";
@@ -134,7 +135,8 @@ RunReport merged_report(std::vector<RunReport>& shards) {
     report.summary.judgement.reset();
     if (variant)
         report.summary.judgement =
-            judge(protocol->variants[*variant].expect, merged.findings, report.summary);
+            judge(protocol->variants[*variant].expected(report.summary.memory_model),
+                  merged.findings, report.summary);
     return report;
 }
 

@@ -55,6 +55,7 @@ bool request_of(const RunReport& report, unsigned index, CheckRequest& r, std::s
     // go on past where a check would have ended it.
     r.options.lockdep = report.summary.lockdep;
     r.options.races = report.summary.races;
+    r.options.memory_model = report.summary.memory_model;
     for (const PropertyStats& p : report.summary.stats.properties)
         if (!p.checked && p.kind != PropertyKind::wait_bound) r.options.unchecked.push_back(p.name);
     // And its --max-wait bounds (a model's own max_wait() comes with the model).

@@ -9,8 +9,8 @@ include(GNUInstallDirs)
 
 set(lockcheck_package_dir ${CMAKE_INSTALL_LIBDIR}/cmake/lockcheck)
 set(lockcheck_libraries
-  lockcheck_scheduler lockcheck_model lockcheck_checker lockcheck_reports lockcheck_cli
-  lockcheck_main lockcheck_protocols lockcheck_examples)
+  lockcheck_scheduler lockcheck_memory lockcheck_model lockcheck_checker lockcheck_reports lockcheck_cli
+  lockcheck_main lockcheck_protocols lockcheck_examples lockcheck_litmus)
 foreach(library ${lockcheck_libraries})
   # lockcheck::model, lockcheck::main, ... for users.
   string(REPLACE "lockcheck_" "" short ${library})

@@ -123,7 +123,7 @@ Protocol filesystem() {
         // Up to one thread per block: with more, one could loop forever on a full disk.
         .parameters = {{"threads", "N: threads, thread i allocating inode i", 14, 1, NUMBLOCKS}},
         .default_depth = 2000,
-        .benchmark = true,
+        .kind = ModelKind::benchmark,
         .setup = &setup,
     };
 }

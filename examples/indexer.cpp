@@ -134,7 +134,7 @@ Protocol indexer() {
         // Up to SIZE / MAX threads: with more, one could loop forever on a full table.
         .parameters = {{"threads", "N: threads, each inserting 4 messages", 13, 1, SIZE / MAX}},
         .default_depth = 2000,
-        .benchmark = true,
+        .kind = ModelKind::benchmark,
         .setup = &setup,
     };
 }

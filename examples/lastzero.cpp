@@ -72,7 +72,7 @@ Protocol lastzero() {
                      {"plain", "the same with plain loads and stores, as in C: a data race",
                       Expectation::violation(ViolationKind::data_race, "data race on array[1]")}},
         .parameters = {{"writers", "N: writer threads, besides the reader", 5, 1, kMaxTasks - 1}},
-        .benchmark = true,
+        .kind = ModelKind::benchmark,
         .setup = &setup,
     };
 }

@@ -4,8 +4,10 @@
 #pragma once
 
 #include "atomic.hpp"
+#include "barrier.hpp"
 #include "bitops.hpp"
 #include "check.hpp"
+#include "cmpxchg.hpp"
 #include "completion.hpp"
 #include "container_of.hpp"
 #include "extent_lock.hpp"

@@ -3,6 +3,7 @@
 
 #include "lock_misuse.hpp"
 #include "sched.hpp"
+#include "weak_memory.hpp"
 
 namespace lockcheck {
 
@@ -20,6 +21,8 @@ void lock(const char* op, struct mutex* lock, int subclass, std::source_location
     this_execution().visible(op, lock, loc, &unowned);
     count_sleep_if_blocked(lock);
     lock->owner = me;
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::lock_acquired(*lock);
     lock_acquired(me, lock, "mutex", &lock->dep_map, loc, subclass);
 }
 
@@ -42,9 +45,13 @@ int mutex_trylock(struct mutex* lock, std::source_location loc) {
     int taken = lock->owner == nullptr;
     if (taken) {
         lock->owner = current();
+        if (weak_memory::on()) [[unlikely]]
+            weak_memory::lock_acquired(*lock);
         lock_acquire("mutex_trylock", lock, &lock->dep_map, 0, true, loc);
         lock_acquired(lock->owner, lock, "mutex", &lock->dep_map, loc, 0, true);
     } else {
+        if (weak_memory::on()) [[unlikely]]
+            weak_memory::lock_attempt_failed(*lock);
         this_execution().attempt_failed();
     }
     this_execution().note(taken);
@@ -56,13 +63,18 @@ void mutex_unlock(struct mutex* lock, std::source_location loc) {
     task_struct* me = current();
     if (lock->owner != me) report_bad_unlock("mutex_unlock", lock, lock->owner, loc);
     lock->owner = nullptr;
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::lock_released(*lock);
     lock_released(me, lock);
 }
 
 bool mutex_is_locked(struct mutex* lock, std::source_location loc) {
     this_execution().visible_read("mutex_is_locked", lock, loc);
-    this_execution().note(lock->owner != nullptr);
-    return observed(lock->owner != nullptr);
+    bool held = lock->owner != nullptr;
+    if (weak_memory::on()) [[unlikely]]
+        held = weak_memory::lock_is_locked(*lock, held);
+    this_execution().note(held);
+    return observed(held);
 }
 
 } // namespace lockcheck

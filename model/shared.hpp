@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "task.hpp"
+#include "weak_memory.hpp"
 
 namespace lockcheck {
 
@@ -40,6 +41,34 @@ template <class T> class shared final : public Object {
                     std::source_location loc = std::source_location::current()) {
         store(v, op, DataAccess::marked, loc);
     }
+    // smp_load_acquire(&x) and smp_store_release(&x, v): marked accesses that order the
+    // task's later accesses after the load, and its earlier ones before the store.
+    T load_acquire(const char* op = "smp_load_acquire",
+                   std::source_location loc = std::source_location::current()) const {
+        return load(op, DataAccess::acquire, loc, Ordering::acquire);
+    }
+    void store_release(T v, const char* op = "smp_store_release",
+                       std::source_location loc = std::source_location::current()) {
+        store(v, op, DataAccess::release, loc, Ordering::release);
+    }
+    // An atomic read-modify-write of the variable (xchg(), cmpxchg(), cmpxchg.hpp): stores
+    // u.apply(old) if there is a value to store; returns the value read.
+    T update(const char* op, Update u, Ordering order, std::source_location loc) {
+        Execution& ex = this_execution();
+        ex.visible_data(op, this, loc, true, DataAccess::atomic);
+        T old = value_;
+        if (weak_memory::on()) [[unlikely]] {
+            const weak_memory::RmwResult r =
+                weak_memory::rmw(*this, static_cast<std::int64_t>(value_), u, order);
+            old = static_cast<T>(r.old);
+            if (r.latest) value_ = static_cast<T>(r.value);
+        } else if (const std::optional<std::int64_t> stored =
+                       u.apply(static_cast<std::int64_t>(old))) {
+            value_ = static_cast<T>(*stored);
+        }
+        ex.note(static_cast<std::int64_t>(old));
+        return observed(old);
+    }
     T peek() const {
         Execution::peeked(*this);
         return value_;
@@ -54,15 +83,27 @@ template <class T> class shared final : public Object {
     }
 
   private:
-    T load(const char* op, DataAccess access, std::source_location loc) const {
-        this_execution().visible_data(op, this, loc, false, access);
-        this_execution().note(static_cast<std::int64_t>(value_));
-        return observed(value_);
+    T load(const char* op, DataAccess access, std::source_location loc,
+           Ordering order = Ordering::relaxed) const {
+        Execution& ex = this_execution();
+        ex.visible_data(op, this, loc, false, access);
+        T seen = value_;
+        if (weak_memory::on()) [[unlikely]]
+            seen =
+                static_cast<T>(weak_memory::load(*this, static_cast<std::int64_t>(value_), order));
+        ex.note(static_cast<std::int64_t>(seen));
+        return observed(seen);
     }
-    void store(T v, const char* op, DataAccess access, std::source_location loc) {
-        this_execution().visible_data(op, this, loc, true, access);
-        value_ = v;
-        this_execution().note(static_cast<std::int64_t>(v));
+    void store(T v, const char* op, DataAccess access, std::source_location loc,
+               Ordering order = Ordering::relaxed) {
+        Execution& ex = this_execution();
+        ex.visible_data(op, this, loc, true, access);
+        // Under lkmm a store that LKMM places before another in coherence order leaves the
+        // variable holding the later one.
+        if (!weak_memory::on() || weak_memory::store(*this, static_cast<std::int64_t>(value_),
+                                                     static_cast<std::int64_t>(v), order))
+            value_ = v;
+        ex.note(static_cast<std::int64_t>(v));
     }
 
     T value_;
@@ -77,6 +118,16 @@ T READ_ONCE(const shared<T>& x, std::source_location loc = std::source_location:
 template <class T, class V>
 void WRITE_ONCE(shared<T>& x, V v, std::source_location loc = std::source_location::current()) {
     x.write_once(static_cast<T>(v), "WRITE_ONCE", loc);
+}
+
+template <class T>
+T smp_load_acquire(const shared<T>* p, std::source_location loc = std::source_location::current()) {
+    return p->load_acquire("smp_load_acquire", loc);
+}
+template <class T, class V>
+void smp_store_release(shared<T>* p, V v,
+                       std::source_location loc = std::source_location::current()) {
+    p->store_release(static_cast<T>(v), "smp_store_release", loc);
 }
 
 } // namespace lockcheck

@@ -3,6 +3,7 @@
 
 #include "lock_misuse.hpp"
 #include "percpu.hpp"
+#include "weak_memory.hpp"
 
 namespace lockcheck {
 
@@ -15,6 +16,8 @@ bool unlocked(const Object* obj, const Task&) {
 void acquire(spinlock_t* lock, task_struct* me, int subclass, bool trylock,
              std::source_location loc) {
     lock->owner = me;
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::lock_acquired(*lock);
     ++me->preempt_count;
     lock_acquired(me, lock, "spinlock", &lock->dep_map, loc, subclass, trylock);
 }
@@ -49,6 +52,8 @@ int spin_trylock(spinlock_t* lock, std::source_location loc) {
         lock_acquire("spin_trylock", lock, &lock->dep_map, 0, true, loc);
         acquire(lock, current(), 0, true, loc);
     } else {
+        if (weak_memory::on()) [[unlikely]]
+            weak_memory::lock_attempt_failed(*lock);
         this_execution().attempt_failed();
     }
     this_execution().note(taken);
@@ -60,6 +65,8 @@ void spin_unlock(spinlock_t* lock, std::source_location loc) {
     task_struct* me = current();
     if (lock->owner != me) report_bad_unlock("spin_unlock", lock, lock->owner, loc);
     lock->owner = nullptr;
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::lock_released(*lock);
     if (lock_released(me, lock)) --me->preempt_count;
     // spin_unlock() ends in preempt_enable(): a preemptible task may resume elsewhere.
     resume_on_any_cpu();
@@ -67,8 +74,11 @@ void spin_unlock(spinlock_t* lock, std::source_location loc) {
 
 bool spin_is_locked(spinlock_t* lock, std::source_location loc) {
     this_execution().visible_read("spin_is_locked", lock, loc);
-    this_execution().note(lock->owner != nullptr);
-    return observed(lock->owner != nullptr);
+    bool held = lock->owner != nullptr;
+    if (weak_memory::on()) [[unlikely]]
+        held = weak_memory::lock_is_locked(*lock, held);
+    this_execution().note(held);
+    return observed(held);
 }
 
 } // namespace lockcheck

@@ -471,6 +471,9 @@ RunReport read_report(const Value& doc) {
     for (const Value& p : doc["parameters"].elements())
         r.summary.parameters.emplace_back(p["name"].string(), p["value"].integer<int>());
     r.summary.strategy = doc["strategy"].string();
+    // Added in version 1.12.
+    if (doc.has("memory_model") && doc["memory_model"].string() == "lkmm")
+        r.summary.memory_model = MemoryModel::lkmm;
     r.depth = doc["depth"].count<std::uint32_t>();
     // Added in version 1.4.
     if (doc.has("spin_bound")) r.spin_bound = doc["spin_bound"].count<std::uint32_t>();
@@ -530,6 +533,7 @@ Json report_json(const RunReport& r) {
         {"variant", r.summary.variant},
         {"parameters", std::move(parameters)},
         {"strategy", r.summary.strategy},
+        {"memory_model", std::string(memory_model_name(r.summary.memory_model))},
         {"depth", r.depth},
         {"spin_bound", r.spin_bound},
         {"checks", Json{{"lockdep", r.summary.lockdep}, {"races", r.summary.races}}},

@@ -437,6 +437,13 @@ std::string checks_text(const Summary& s) {
 
 } // namespace
 
+std::string memory_model_text(MemoryModel model) {
+    if (model == MemoryModel::sc)
+        return "sc (every read sees the last write: a missing barrier goes unseen)";
+    return "lkmm (not explored: a write taking effect before an earlier read of its task, as "
+           "load buffering needs; RCU)";
+}
+
 std::string format_summary(const Summary& s) {
     // "0.045 s", or "84.120 s (search 0.015 s, minimizing 84.105 s)" when minimizing ran.
     char elapsed[96];
@@ -458,6 +465,7 @@ std::string format_summary(const Summary& s) {
     if (!s.parameters.empty()) rows.emplace_back("sizes", sizes_text(s.parameters));
     rows.insert(rows.end(), {
                                 {"strategy", s.strategy},
+                                {"memory model", memory_model_text(s.memory_model)},
                                 {"bound", s.bound},
                                 {"executions", std::to_string(s.stats.executions)},
                                 {"cut by bound", std::to_string(s.stats.cut)},

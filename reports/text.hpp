@@ -65,6 +65,7 @@ struct Summary {
     // switched off are those of stats.properties not `checked`.
     bool lockdep = true;
     bool races = true;
+    MemoryModel memory_model = MemoryModel::sc; // --memory-model
     // false (--no-timing): no elapsed row, and every time 0, so that reruns are byte-identical.
     bool timed = true;
     // What kept a search asked for several threads (--jobs) on one: "--state-cache"; "" if
@@ -135,6 +136,8 @@ Verdict verdict_of(const Summary& summary);
 // "no-violation-within-preemptions",
 // "no-violation-within-depth", "verified": as the JSON report's `verdict` names it.
 std::string_view verdict_name(Verdict verdict);
+// The summary's "memory model" row: the model, and what it leaves out.
+std::string memory_model_text(MemoryModel model);
 // The verdict line's text: what the run may claim, and no more.
 std::string verdict(const Summary& summary);
 // Why a search that found no violation cannot tell whether there is one ("3 executions were

@@ -187,6 +187,10 @@ void Execution::run_final_checks() {
         else
             t.turn_overflow_ = true;
     }
+    if (memory_hook_) [[unlikely]] {
+        if (!memory_modelled_ && obj && !unwinding_) memory_hook_(*this, t, memory_op_);
+        memory_modelled_ = false;
+    }
     if (sink_) sink_->on_step(*this, step_, t, traced_, value_, traced_context_);
     if (started_ != tasks_.size()) start_new_tasks();
 }
@@ -266,6 +270,8 @@ Task* Execution::advance() {
     // The task declares its next operation while it runs: keep what finishing the step needs.
     stepping_ = &t;
     step_obj_ = t.pending_.obj;
+    if (memory_hook_) [[unlikely]]
+        memory_op_ = t.pending_;
     if (sink_) {
         traced_ = t.pending_;
         traced_context_ = TraceSink::Context{enabled, t.blocked_};

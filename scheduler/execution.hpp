@@ -23,6 +23,7 @@
 
 #include "faults.hpp"
 #include "fiber_sanitizer.hpp"
+#include "memory_model.hpp"
 #include "object.hpp"
 #include "operation.hpp"
 #include "race_detector.hpp"
@@ -128,6 +129,7 @@ class Execution {
         // Whether the model's forget_reads declarations are taken at their word; the tests
         // check the shipped models' declarations against a stateful search that ignores them.
         bool forgets = true;
+        MemoryModel memory_model = MemoryModel::sc;
     };
     static constexpr std::size_t kNoEnd = static_cast<std::size_t>(-1);
 
@@ -241,6 +243,20 @@ class Execution {
     // with it, and the scheduling point of any later operation on one of them is a
     // use-after-free. Scans the objects registered since `allocation`; allocates nothing.
     void free_memory(const Object& allocation, const void* begin, std::size_t size);
+    // Under a weak memory model, the model layer's account of what each step did to memory.
+    // The primitives that model their own accesses (shared<T>, atomic_t, locks, barriers)
+    // call memory_modelled() in their step; the step of any other operation on an object is
+    // handed to `hook` as it finishes (model/weak_memory.cpp: a fully ordered access).
+    using MemoryHook = void (*)(Execution& ex, Task& task, const Operation& op);
+    void set_memory_hook(MemoryHook hook) { memory_hook_ = hook; }
+    void memory_modelled() { memory_modelled_ = true; }
+    // Hands the step being run to the hook now, if it goes to the hook at all: a barrier the
+    // task's code sets after the operation comes after it in program order.
+    void flush_memory_step() {
+        if (memory_hook_ && !memory_modelled_ && stepping_ && step_obj_)
+            memory_hook_(*this, *stepping_, memory_op_);
+        memory_modelled_ = true;
+    }
     // A nondeterministic choice of the model, in [0, n): the strategy decides and the
     // schedule records it. Call only from task code, right after a scheduling point.
     // `kept_in_state`: the caller keeps the outcome only in objects the state already holds
@@ -475,6 +491,9 @@ class Execution {
     Stack main_stack_; // the main context's stack, as ASan knows it (fiber_sanitizer.hpp)
     void* dead_context_ = nullptr; // where an ended fiber's context goes: it is never resumed
     bool unwinding_ = false;
+    MemoryHook memory_hook_ = nullptr; // see set_memory_hook()
+    Operation memory_op_{};            // with a hook: the operation of the step being run
+    bool memory_modelled_ = false;     // its primitive modelled its memory accesses
     // Whether a task picked at its scheduling point has more to do than go on (see
     // check_resumed): set once the execution is torn down or memory was freed, so that the
     // step of an execution that frees nothing tests this one flag and nothing else.

@@ -23,14 +23,17 @@ struct OpArgs {
 
 // How an operation touches memory, for data-race detection (race_detector.hpp).
 enum class DataAccess : std::uint8_t {
-    sync,   // an operation of a synchronizing object (a lock, an atomic_t, a wait queue, a
-            // completion, a list) or of none: it orders tasks, and never races
-    plain,  // a plain load or store of a shared variable (shared<T>::read/write): it orders
-            // nothing and races with a conflicting access of another task not ordered with it
-    marked, // READ_ONCE/WRITE_ONCE, i_size_read/i_size_write: orders nothing, races only with
-            // a plain access
-    atomic, // an atomic operation on a variable's word (bitops): orders as `sync` does, and
-            // races with a plain access as `marked` does
+    sync,    // an operation of a synchronizing object (a lock, an atomic_t, a wait queue, a
+             // completion, a list) or of none: it orders tasks, and never races
+    plain,   // a plain load or store of a shared variable (shared<T>::read/write): it orders
+             // nothing and races with a conflicting access of another task not ordered with it
+    marked,  // READ_ONCE/WRITE_ONCE, i_size_read/i_size_write: orders nothing, races only with
+             // a plain access
+    atomic,  // an atomic operation on a variable's word (bitops): orders as `sync` does, and
+             // races with a plain access as `marked` does
+    acquire, // smp_load_acquire: a marked load that orders the task after the stores released
+             // into its variable
+    release, // smp_store_release: a marked store that releases what the task did before it
 };
 
 struct Operation {

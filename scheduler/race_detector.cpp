@@ -112,6 +112,16 @@ void RaceDetector::catch_up(std::uint32_t step) {
         // variable's clock. Operations on no object, spin turns and global operations use the
         // execution-wide clock (row 0).
         if (e.access == DataAccess::plain || e.access == DataAccess::marked) continue;
+        if (e.access == DataAccess::acquire || e.access == DataAccess::release) {
+            // A release joins the task's clock into its variable's, an acquire the variable's
+            // into the task's: only one direction each, unlike an atomic operation.
+            std::uint32_t* row = sync_clock(static_cast<std::size_t>(e.obj->conflict_id()) + 1);
+            std::uint32_t* to = e.access == DataAccess::acquire ? clock : row;
+            const std::uint32_t* from = e.access == DataAccess::acquire ? row : clock;
+            for (std::size_t i = 0; i < width; ++i)
+                to[i] = std::max(to[i], from[i]);
+            continue;
+        }
         const bool own = e.obj && !e.fallback;
         std::uint32_t* rows[2] = {
             own ? sync_clock(static_cast<std::size_t>(e.obj->conflict_id()) + 1) : nullptr,

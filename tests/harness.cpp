@@ -37,21 +37,26 @@ std::string state_of(const Execution& ex) {
 } // namespace
 
 namespace {
-std::vector<Protocol> registered_where(bool benchmark) {
+std::vector<Protocol> registered_where(ModelKind kind) {
     std::vector<Protocol> models;
     for (const Protocol& p : registered_models())
-        if (p.benchmark == benchmark) models.push_back(p);
+        if (p.kind == kind) models.push_back(p);
     return models;
 }
 } // namespace
 
 const std::vector<Protocol>& protocol_models() {
-    static const std::vector<Protocol> models = registered_where(false);
+    static const std::vector<Protocol> models = registered_where(ModelKind::protocol);
     return models;
 }
 
 const std::vector<Protocol>& benchmark_models() {
-    static const std::vector<Protocol> models = registered_where(true);
+    static const std::vector<Protocol> models = registered_where(ModelKind::benchmark);
+    return models;
+}
+
+const std::vector<Protocol>& litmus_models() {
+    static const std::vector<Protocol> models = registered_where(ModelKind::litmus);
     return models;
 }
 

@@ -27,6 +27,8 @@ SearchResult check_model(const Setup& setup, Search search, CheckOptions options
 // classic benchmarks (examples/).
 const std::vector<Protocol>& protocol_models();
 const std::vector<Protocol>& benchmark_models();
+// The litmus-test families (litmus/).
+const std::vector<Protocol>& litmus_models();
 // A shipped variant's set-up at the protocol's default sizes.
 Setup default_setup(const Protocol& protocol, std::size_t variant);
 // Whether exhaustive DFS finishes the protocol at its default sizes and depth in seconds, so

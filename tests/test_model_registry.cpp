@@ -37,16 +37,17 @@ TEST(ModelRegistry, every_shipped_model_registers_itself_without_a_table) {
     CHECK_TRUE(registration_problems().empty());
 }
 
-TEST(ModelRegistry, models_are_listed_by_name_with_the_benchmarks_last) {
+TEST(ModelRegistry, models_are_listed_by_kind_then_name) {
     const std::vector<Protocol>& models = registered_models();
     for (std::size_t i = 1; i < models.size(); ++i) {
         const Protocol& a = models[i - 1];
         const Protocol& b = models[i];
-        CHECK_TEXT(a.benchmark < b.benchmark || (a.benchmark == b.benchmark && a.name < b.name),
+        CHECK_TEXT(a.kind < b.kind || (a.kind == b.kind && a.name < b.name),
                    (a.name + " listed before " + b.name).c_str());
     }
-    CHECK_FALSE(find_registered_model("rename-pin")->benchmark);
-    CHECK_TRUE(find_registered_model("lastzero")->benchmark);
+    CHECK(find_registered_model("rename-pin")->kind == ModelKind::protocol);
+    CHECK(find_registered_model("lastzero")->kind == ModelKind::benchmark);
+    CHECK(find_registered_model("lkmm-litmus")->kind == ModelKind::litmus);
 }
 
 TEST(ModelRegistry, a_well_declared_model_has_no_problems) {

@@ -1,0 +1,44 @@
+// Litmus tests as lockcheck models: the kernel's own (tools/memory-model/litmus-tests,
+// Documentation/litmus-tests) and the classic shapes, each written with the model API and
+// carrying LKMM's verdict from the test's header. A test's `exists` clause becomes a final
+// check that the clause does not hold, so "Sometimes" is a violation of it and "Never" a
+// verified run. A family of tests is one model, each test a variant.
+#pragma once
+
+#include <lockcheck/lockcheck.hpp>
+
+namespace lockcheck::litmus {
+
+// The locations a litmus test uses, all zero at the start unless the test says otherwise, and
+// the registers its threads leave results in.
+struct Memory {
+    shared<int> x{"x"}, y{"y"}, z{"z"};
+    shared<int> z1{"z1"}, z2{"z2"}; // dep+plain's scratch locations
+    atomic_t v{"v"};
+    spinlock_t s{"s"}, t{"t"};
+    // r[P][i]: register ri of thread Pi, as the exists clause names it (1:r0 is r[1][0]).
+    int r[4][5] = {};
+};
+
+using Thread = void (*)(Memory& m, int* r);
+
+enum class Result : std::uint8_t { never, sometimes };
+
+struct Test {
+    const char* name;    // the kernel's file name without .litmus, or the shape's
+    const char* summary; // one line
+    Result lkmm;         // the header's "Result:" (LKMM's verdict, herd7's)
+    std::vector<Thread> threads;
+    const char* exists;             // the clause, as the test writes it
+    bool (*holds)(const Memory& m); // whether it holds at the end
+    // LKMM's "Sometimes" needs a write to take effect before a po-earlier read of its thread
+    // (load buffering): lockcheck does not explore that, and finds "Never".
+    bool load_buffering = false;
+    Result sc = Result::never; // under sequential consistency
+    void (*init)(Memory& m) = nullptr;
+};
+
+// The model of a family of tests, one variant each, with its verdicts under sc and lkmm.
+Protocol family(std::string name, std::string summary, const std::vector<Test>& tests);
+
+} // namespace lockcheck::litmus

@@ -1,0 +1,88 @@
+// Graph: the execution graph of one execution under a weak memory model, as herd7 and GenMC
+// see one: the memory events of each task in program order (po), which write each read reads
+// from (rf), and each location's coherence order (co). It only records; what an LKMM
+// execution may contain is lkmm.hpp's to decide.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace lockcheck::memory {
+
+enum class Kind : std::uint8_t { read, write, fence };
+
+// The fences of linux-kernel.def, by their kernel names.
+enum class Fence : std::uint8_t {
+    none,
+    mb,                // smp_mb()
+    rmb,               // smp_rmb()
+    wmb,               // smp_wmb()
+    before_atomic,     // smp_mb__before_atomic()
+    after_atomic,      // smp_mb__after_atomic()
+    after_spinlock,    // smp_mb__after_spinlock()
+    after_unlock_lock, // smp_mb__after_unlock_lock()
+};
+
+// What an access is, beyond read or write: linux-kernel.cat's sets.
+enum Tag : std::uint16_t {
+    kAcquire = 1 << 0,   // smp_load_acquire(), an _acquire RMW's read
+    kRelease = 1 << 1,   // smp_store_release(), a _release RMW's write
+    kRmw = 1 << 2,       // either half of an atomic read-modify-write (the set RMW)
+    kNoreturn = 1 << 3,  // the read of an RMW that returns nothing (atomic_inc): rmb skips it
+    kLockRead = 1 << 4,  // LKR: spin_lock()'s read of the lock, an acquire
+    kLockWrite = 1 << 5, // LKW: its write
+    kUnlock = 1 << 6,    // UL: spin_unlock(), a release
+    kInit = 1 << 7,      // IW: a location's initial value
+    kMb = 1 << 8,        // either half of a fully ordered RMW (xchg(), atomic_inc_return())
+};
+
+inline constexpr std::uint16_t kNoTask = 0xffff; // the initial writes belong to no task
+inline constexpr std::uint32_t kNone = 0xffffffff;
+
+struct Event {
+    Kind kind = Kind::fence;
+    Fence fence = Fence::none;
+    std::uint16_t tags = 0;
+    std::uint16_t task = kNoTask;
+    std::uint32_t loc = kNone;
+    std::int64_t value = 0;   // written, or read
+    std::uint32_t rf = kNone; // a read: the write it reads from
+    std::uint32_t step = 0;   // the execution's step that made it, for traces
+
+    bool is(std::uint16_t tag) const { return (tags & tag) != 0; }
+};
+
+class Graph {
+  public:
+    // A new location holding `init` (its initial write); returns its number.
+    std::uint32_t add_location(std::int64_t init);
+    // Appends a read of `loc` by `task` that reads from `write`; returns the event.
+    std::uint32_t add_read(std::uint16_t task, std::uint32_t loc, std::uint16_t tags,
+                           std::uint32_t write, std::uint32_t step);
+    // Appends a write of `value`, placed in `loc`'s coherence order right after the write at
+    // `co_position` of co(loc) (co(loc).size() - 1: last).
+    std::uint32_t add_write(std::uint16_t task, std::uint32_t loc, std::uint16_t tags,
+                            std::int64_t value, std::size_t co_position, std::uint32_t step);
+    std::uint32_t add_fence(std::uint16_t task, Fence fence, std::uint32_t step);
+    // Removes the event added last (a candidate that was tried).
+    void pop();
+
+    const std::vector<Event>& events() const { return events_; }
+    const Event& operator[](std::uint32_t e) const { return events_[e]; }
+    std::size_t size() const { return events_.size(); }
+    std::size_t locations() const { return co_.size(); }
+    // loc's writes in coherence order, its initial write first.
+    const std::vector<std::uint32_t>& co(std::uint32_t loc) const { return co_[loc]; }
+    // Where a write stands in its location's coherence order.
+    std::size_t co_position(std::uint32_t write) const;
+    // The value coherence-last in `loc`: what it holds once every store has propagated.
+    std::int64_t latest(std::uint32_t loc) const { return events_[co_[loc].back()].value; }
+
+  private:
+    std::uint32_t append(const Event& e);
+
+    std::vector<Event> events_;
+    std::vector<std::vector<std::uint32_t>> co_;
+};
+
+} // namespace lockcheck::memory

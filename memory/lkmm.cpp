@@ -1,0 +1,181 @@
+// linux-kernel.cat, relation by relation, over a Graph. The names are the .cat's; where a
+// relation differs from it, the comment says how and why.
+#include "lkmm.hpp"
+
+#include "relation.hpp"
+
+namespace lockcheck::memory {
+
+namespace {
+
+struct Sets {
+    explicit Sets(std::size_t n)
+        : R(n), W(n), M(n), RMW(n), Noreturn(n), Acquire(n), Release(n), LKR(n), LKW(n), UL(n),
+          Mb(n), AfterUnlockLock(n) {}
+    EventSet R, W, M, RMW, Noreturn, Acquire, Release, LKR, LKW, UL, Mb, AfterUnlockLock;
+};
+
+Sets sets_of(const Graph& g) {
+    Sets s(g.size());
+    for (std::uint32_t e = 0; e < g.size(); ++e) {
+        const Event& ev = g[e];
+        if (ev.kind == Kind::fence) {
+            if (ev.fence == Fence::after_unlock_lock) s.AfterUnlockLock.add(e);
+            continue;
+        }
+        s.M.add(e);
+        (ev.kind == Kind::read ? s.R : s.W).add(e);
+        if (ev.is(kRmw)) s.RMW.add(e);
+        if (ev.is(kNoreturn)) s.Noreturn.add(e);
+        // lock.cat: Acquire = Acquire | LKR, Release = Release | UL; the .bell drops an
+        // acquire tag on a write and a release tag on a read.
+        if (ev.kind == Kind::read && ev.is(kAcquire | kLockRead)) s.Acquire.add(e);
+        if (ev.kind == Kind::write && ev.is(kRelease | kUnlock)) s.Release.add(e);
+        if (ev.is(kLockRead)) s.LKR.add(e);
+        if (ev.is(kLockWrite)) s.LKW.add(e);
+        if (ev.is(kUnlock)) s.UL.add(e);
+        if (ev.is(kMb)) s.Mb.add(e);
+    }
+    return s;
+}
+
+struct Base {
+    explicit Base(std::size_t n) : po(n), loc(n), internal(n), rf(n), co(n), rmw(n) {}
+    Relation po, loc, internal, rf, co, rmw;
+};
+
+Base base_of(const Graph& g) {
+    const std::size_t n = g.size();
+    Base b(n);
+    for (std::uint32_t x = 0; x < n; ++x) {
+        const Event& a = g[x];
+        for (std::uint32_t y = 0; y < n; ++y) {
+            const Event& c = g[y];
+            const bool same_task = a.task == c.task && a.task != kNoTask;
+            // Events are appended as tasks perform them: within a task, index order is po.
+            if (same_task && x < y) b.po.add(x, y);
+            if (same_task || x == y) b.internal.add(x, y);
+            if (a.kind != Kind::fence && c.kind != Kind::fence && a.loc == c.loc) b.loc.add(x, y);
+        }
+        if (a.kind == Kind::read) {
+            b.rf.add(a.rf, x);
+            // An RMW's read is followed at once by its write (lock.cat's lk-rmw too); a
+            // conditional RMW that failed has a read and no write.
+            const std::uint16_t pair = a.is(kLockRead) ? kLockWrite : kRmw;
+            if (a.is(kRmw | kLockRead) && x + 1 < n && g[x + 1].kind == Kind::write &&
+                g[x + 1].task == a.task && g[x + 1].loc == a.loc && g[x + 1].is(pair))
+                b.rmw.add(x, x + 1);
+        }
+    }
+    for (std::uint32_t l = 0; l < g.locations(); ++l) {
+        const auto& order = g.co(l);
+        for (std::size_t i = 0; i < order.size(); ++i)
+            for (std::size_t j = i + 1; j < order.size(); ++j)
+                b.co.add(order[i], order[j]);
+    }
+    return b;
+}
+
+// fencerel(F): events po-before a fence of kind F, to events po-after it.
+Relation fencerel(const Graph& g, const Relation& po, Fence kind) {
+    const std::size_t n = g.size();
+    Relation r(n);
+    for (std::uint32_t f = 0; f < n; ++f) {
+        if (g[f].kind != Kind::fence || g[f].fence != kind) continue;
+        for (std::uint32_t a = 0; a < f; ++a) {
+            if (!po.has(a, f)) continue;
+            for (std::uint32_t b = f + 1; b < n; ++b)
+                if (po.has(f, b)) r.add(a, b);
+        }
+    }
+    return r;
+}
+
+} // namespace
+
+const char* axiom_name(Axiom axiom) {
+    switch (axiom) {
+    case Axiom::none:
+        return "none";
+    case Axiom::coherence:
+        return "coherence";
+    case Axiom::atomicity:
+        return "atomic";
+    case Axiom::happens_before:
+        return "happens-before";
+    case Axiom::propagation:
+        return "propagation";
+    }
+    return "?";
+}
+
+Axiom lkmm_forbids(const Graph& g) {
+    const Sets s = sets_of(g);
+    const Base b = base_of(g);
+    const Relation ext = Relation::product(s.M, s.M) - b.internal;
+    const Relation& po = b.po;
+    const Relation& rf = b.rf;
+    const Relation& co = b.co;
+    const Relation fr = rf.inverse().then(co);
+    const Relation rfe = rf & ext, rfi = rf & b.internal;
+    const Relation coe = co & ext;
+    const Relation fre = fr & ext;
+
+    // Fundamental coherence ordering.
+    const Relation po_loc = po & b.loc;
+    if (!(po_loc | rf | co | fr).acyclic()) return Axiom::coherence;
+    if (!(b.rmw & fre.then(coe)).empty()) return Axiom::atomicity;
+
+    // Release, acquire, fences.
+    const Relation acq_po = po.from(s.Acquire).to(s.M);
+    const Relation po_rel = po.from(s.M).to(s.Release);
+    const Relation po_unlock_lock_po = po.to(s.UL).then((po | rf).from(s.UL).to(s.LKR)).then(po);
+    const EventSet R4rmb = s.R - s.Noreturn;
+    const Relation rmb = fencerel(g, po, Fence::rmb).from(R4rmb).to(R4rmb);
+    const Relation wmb = fencerel(g, po, Fence::wmb).from(s.W).to(s.W);
+    const Relation po_opt = po.optional();
+    // A fully ordered RMW acts as though enclosed by smp_mb(): its read and write carry Mb.
+    const Relation mb =
+        fencerel(g, po, Fence::mb).from(s.M).to(s.M) | po.from(s.M).to(s.Mb & s.R) |
+        po.from(s.Mb & s.W).to(s.M) |
+        fencerel(g, po, Fence::before_atomic).from(s.M).to(s.RMW).then(po_opt).to(s.M) |
+        po_opt.from(s.M).to(s.RMW).then(fencerel(g, po, Fence::after_atomic)).to(s.M) |
+        po_opt.from(s.M).to(s.LKW).then(fencerel(g, po, Fence::after_spinlock)).to(s.M) |
+        po_unlock_lock_po.from(s.M).to(s.AfterUnlockLock).then(po).to(s.M);
+    const Relation& strong_fence = mb; // gp: RCU is not modelled
+    const Relation nonrw_fence = strong_fence | po_rel | acq_po;
+    const Relation fence = nonrw_fence | wmb | rmb;
+
+    // Preserved program order. lockcheck cannot see the model's data flow, so it takes every
+    // read to carry a dependency (data, control) to every po-later write: rwdep = [R]; po; [W]
+    // and dep ⊇ it. Only more order than the kernel's: the behaviours that need a write to
+    // take effect before a po-earlier read (load buffering) are not explored.
+    const Relation dep = po.from(s.R).to(s.W);
+    const Relation rwdep = dep;
+    const Relation overwrite = co | fr;
+    const Relation to_w = rwdep | (overwrite & b.internal);
+    const Relation to_r = dep.then(rfi);
+    const Relation ppo = to_r | to_w | (fence & b.internal) | (po_unlock_lock_po & b.internal);
+
+    // Propagation from release operations and strong fences. Marked = M: plain accesses are
+    // ordered as marked ones.
+    const Relation a_cumul = rfe.optional().then(strong_fence | po_rel);
+    const Relation rmw_sequence = rf.then(b.rmw).star();
+    const Relation cumul_fence =
+        (a_cumul | wmb | po_unlock_lock_po).from(s.M).to(s.M).then(rmw_sequence);
+    const Relation prop = (overwrite & ext)
+                              .optional()
+                              .then(cumul_fence.star())
+                              .then(rfe.optional())
+                              .from(s.M)
+                              .to(s.M);
+
+    const Relation hb = (ppo | rfe | (prop.without_identity() & b.internal)).from(s.M).to(s.M);
+    if (!hb.acyclic()) return Axiom::happens_before;
+
+    const Relation pb = prop.then(strong_fence).then(hb.star()).to(s.M);
+    if (!pb.acyclic()) return Axiom::propagation;
+    return Axiom::none;
+}
+
+} // namespace lockcheck::memory

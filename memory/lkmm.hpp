@@ -1,0 +1,28 @@
+// The Linux kernel memory model's axioms (tools/memory-model/linux-kernel.cat and lock.cat)
+// checked on an execution graph: whether LKMM allows it, and if not, which axiom forbids it.
+// Deviations from the kernel's .cat, each in the direction of more order, so that what is
+// allowed here LKMM allows too: every read is taken to carry a dependency to every
+// po-later write (lockcheck cannot see the model's data flow; see docs/memory-model.md), plain
+// accesses are ordered as marked ones (as GenMC did; data races are the race detector's), and
+// RCU is not modelled.
+#pragma once
+
+#include "graph.hpp"
+
+namespace lockcheck::memory {
+
+enum class Axiom : std::uint8_t {
+    none,           // allowed
+    coherence,      // acyclic po-loc | com
+    atomicity,      // empty rmw & (fre ; coe)
+    happens_before, // acyclic hb
+    propagation,    // acyclic pb
+};
+
+const char* axiom_name(Axiom axiom);
+
+// The first axiom of linux-kernel.cat the graph breaks, in the .cat's order; none if LKMM
+// allows it.
+Axiom lkmm_forbids(const Graph& graph);
+
+} // namespace lockcheck::memory

@@ -1,0 +1,179 @@
+// The relation operators over bit matrices: a row per event, a bit per event it relates to.
+#include "relation.hpp"
+
+#include <cassert>
+
+namespace lockcheck::memory {
+
+bool EventSet::empty() const {
+    for (std::uint64_t w : bits_)
+        if (w) return false;
+    return true;
+}
+
+EventSet EventSet::operator|(const EventSet& o) const {
+    EventSet r = *this;
+    for (std::size_t i = 0; i < bits_.size(); ++i)
+        r.bits_[i] |= o.bits_[i];
+    return r;
+}
+
+EventSet EventSet::operator&(const EventSet& o) const {
+    EventSet r = *this;
+    for (std::size_t i = 0; i < bits_.size(); ++i)
+        r.bits_[i] &= o.bits_[i];
+    return r;
+}
+
+EventSet EventSet::operator-(const EventSet& o) const {
+    EventSet r = *this;
+    for (std::size_t i = 0; i < bits_.size(); ++i)
+        r.bits_[i] &= ~o.bits_[i];
+    return r;
+}
+
+Relation Relation::identity(const EventSet& s) {
+    Relation r(s.size());
+    for (std::size_t e = 0; e < s.size(); ++e)
+        if (s.has(e)) r.add(e, e);
+    return r;
+}
+
+Relation Relation::product(const EventSet& s, const EventSet& t) {
+    Relation r(s.size());
+    for (std::size_t a = 0; a < s.size(); ++a)
+        if (s.has(a))
+            for (std::size_t w = 0; w < r.words_; ++w)
+                r.row(a)[w] = t.bits_[w];
+    return r;
+}
+
+bool Relation::empty() const {
+    for (std::uint64_t w : bits_)
+        if (w) return false;
+    return true;
+}
+
+Relation Relation::operator|(const Relation& o) const {
+    assert(n_ == o.n_);
+    Relation r = *this;
+    for (std::size_t i = 0; i < bits_.size(); ++i)
+        r.bits_[i] |= o.bits_[i];
+    return r;
+}
+
+Relation Relation::operator&(const Relation& o) const {
+    Relation r = *this;
+    for (std::size_t i = 0; i < bits_.size(); ++i)
+        r.bits_[i] &= o.bits_[i];
+    return r;
+}
+
+Relation Relation::operator-(const Relation& o) const {
+    Relation r = *this;
+    for (std::size_t i = 0; i < bits_.size(); ++i)
+        r.bits_[i] &= ~o.bits_[i];
+    return r;
+}
+
+Relation Relation::then(const Relation& s) const {
+    Relation r(n_);
+    for (std::size_t a = 0; a < n_; ++a) {
+        std::uint64_t* out = r.row(a);
+        const std::uint64_t* in = row(a);
+        for (std::size_t w = 0; w < words_; ++w)
+            for (std::uint64_t bits = in[w]; bits; bits &= bits - 1) {
+                const std::size_t b = w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
+                const std::uint64_t* next = s.row(b);
+                for (std::size_t k = 0; k < words_; ++k)
+                    out[k] |= next[k];
+            }
+    }
+    return r;
+}
+
+Relation Relation::from(const EventSet& s) const {
+    Relation r = *this;
+    for (std::size_t a = 0; a < n_; ++a)
+        if (!s.has(a))
+            for (std::size_t w = 0; w < words_; ++w)
+                r.row(a)[w] = 0;
+    return r;
+}
+
+Relation Relation::to(const EventSet& s) const {
+    Relation r = *this;
+    for (std::size_t a = 0; a < n_; ++a)
+        for (std::size_t w = 0; w < words_; ++w)
+            r.row(a)[w] &= s.bits_[w];
+    return r;
+}
+
+Relation Relation::inverse() const {
+    Relation r(n_);
+    for (std::size_t a = 0; a < n_; ++a)
+        for (std::size_t b = 0; b < n_; ++b)
+            if (has(a, b)) r.add(b, a);
+    return r;
+}
+
+Relation Relation::optional() const {
+    Relation r = *this;
+    for (std::size_t e = 0; e < n_; ++e)
+        r.add(e, e);
+    return r;
+}
+
+Relation Relation::plus() const {
+    // Warshall's algorithm, a row at a time: whoever reaches k reaches what k reaches.
+    Relation r = *this;
+    for (std::size_t k = 0; k < n_; ++k) {
+        const std::uint64_t* via = r.row(k);
+        for (std::size_t a = 0; a < n_; ++a)
+            if (r.has(a, k)) {
+                std::uint64_t* out = r.row(a);
+                for (std::size_t w = 0; w < words_; ++w)
+                    out[w] |= via[w];
+            }
+    }
+    return r;
+}
+
+Relation Relation::star() const {
+    return plus().optional();
+}
+
+Relation Relation::without_identity() const {
+    Relation r = *this;
+    for (std::size_t e = 0; e < n_; ++e)
+        r.row(e)[e / 64] &= ~(std::uint64_t{1} << (e % 64));
+    return r;
+}
+
+bool Relation::irreflexive() const {
+    for (std::size_t e = 0; e < n_; ++e)
+        if (has(e, e)) return false;
+    return true;
+}
+
+bool Relation::acyclic() const {
+    // Kahn's algorithm: repeatedly remove an event nothing left points to.
+    std::vector<std::size_t> indegree(n_, 0);
+    for (std::size_t a = 0; a < n_; ++a)
+        for (std::size_t b = 0; b < n_; ++b)
+            if (has(a, b)) ++indegree[b];
+    std::vector<std::size_t> ready;
+    for (std::size_t e = 0; e < n_; ++e)
+        if (indegree[e] == 0) ready.push_back(e);
+    std::size_t removed = 0;
+    while (!ready.empty()) {
+        const std::size_t a = ready.back();
+        ready.pop_back();
+        ++removed;
+        for (std::size_t b = 0; b < n_; ++b)
+            if (has(a, b) && --indegree[b] == 0) ready.push_back(b);
+    }
+    return removed == n_;
+}
+
+} // namespace lockcheck::memory

@@ -1,0 +1,69 @@
+// EventSet and Relation: sets of events and binary relations over the events of one execution
+// graph, as bit matrices, with the operators a cat model is written in (union, intersection,
+// sequence, inverse, closure). The LKMM check (lkmm.hpp) spells the kernel's linux-kernel.cat
+// with them, line for line, so that a reader can hold the two side by side.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace lockcheck::memory {
+
+class EventSet {
+  public:
+    explicit EventSet(std::size_t n = 0) : n_(n), bits_((n + 63) / 64, 0) {}
+    std::size_t size() const { return n_; }
+    bool has(std::size_t e) const { return (bits_[e / 64] >> (e % 64)) & 1; }
+    void add(std::size_t e) { bits_[e / 64] |= std::uint64_t{1} << (e % 64); }
+    bool empty() const;
+    EventSet operator|(const EventSet& o) const;
+    EventSet operator&(const EventSet& o) const;
+    EventSet operator-(const EventSet& o) const; // the cat model's `\`
+    const std::vector<std::uint64_t>& words() const { return bits_; }
+
+  private:
+    friend class Relation;
+    std::size_t n_;
+    std::vector<std::uint64_t> bits_;
+};
+
+class Relation {
+  public:
+    explicit Relation(std::size_t n = 0) : n_(n), words_((n + 63) / 64), bits_(n * words_, 0) {}
+    // [S]: the identity on S.
+    static Relation identity(const EventSet& s);
+    // S * T: every pair of an event of S and one of T.
+    static Relation product(const EventSet& s, const EventSet& t);
+
+    std::size_t size() const { return n_; }
+    bool has(std::size_t a, std::size_t b) const { return (row(a)[b / 64] >> (b % 64)) & 1; }
+    void add(std::size_t a, std::size_t b) { row(a)[b / 64] |= std::uint64_t{1} << (b % 64); }
+    bool empty() const;
+
+    Relation operator|(const Relation& o) const;
+    Relation operator&(const Relation& o) const;
+    Relation operator-(const Relation& o) const; // `\`
+    // r ; s
+    Relation then(const Relation& s) const;
+    // [S] ; r and r ; [S]
+    Relation from(const EventSet& s) const;
+    Relation to(const EventSet& s) const;
+    Relation inverse() const;          // r^-1
+    Relation optional() const;         // r? : r | id
+    Relation plus() const;             // r+
+    Relation star() const;             // r*
+    Relation without_identity() const; // r \ id
+    bool acyclic() const;
+    bool irreflexive() const;
+
+  private:
+    std::uint64_t* row(std::size_t a) { return bits_.data() + a * words_; }
+    const std::uint64_t* row(std::size_t a) const { return bits_.data() + a * words_; }
+
+    std::size_t n_;
+    std::size_t words_;
+    std::vector<std::uint64_t> bits_;
+};
+
+} // namespace lockcheck::memory

@@ -1,0 +1,278 @@
+// The execution graph of an execution under --memory-model lkmm, kept as the execution's local
+// state, and the choices it offers the search: which write a read reads from, and where a
+// write goes in its location's coherence order. A candidate is offered only if the graph
+// with it is one LKMM allows; the coherence-last one always is (nothing in the graph can
+// follow an event that has no successor yet), so no execution is ever a dead end.
+#include "weak_memory.hpp"
+
+#include <unordered_map>
+#include <vector>
+
+#include "memory/graph.hpp"
+#include "memory/lkmm.hpp"
+
+namespace lockcheck {
+
+std::optional<std::int64_t> Update::apply(std::int64_t old) const {
+    switch (op) {
+    case add:
+        return old + a;
+    case exchange:
+        return a;
+    case cmpxchg:
+        return old == a ? std::optional<std::int64_t>(b) : std::nullopt;
+    case add_unless:
+        return old != b ? std::optional<std::int64_t>(old + a) : std::nullopt;
+    case set_bits:
+        return old | a;
+    case clear_bits:
+        return old & ~a;
+    }
+    return std::nullopt;
+}
+
+namespace weak_memory {
+namespace {
+
+using memory::Fence;
+using memory::Graph;
+
+// An access as a sequence of events: what to append for it, tried against the graph first.
+struct Access {
+    std::uint16_t read_tags = 0;
+    bool reads = false;
+    bool writes = false;
+    std::uint16_t write_tags = 0;
+    std::int64_t value = 0;
+};
+
+class WeakMemory {
+  public:
+    WeakMemory() { this_execution().set_memory_hook(&untracked_step); }
+
+    // The location `obj` stands for, made on first use with `latest` as its initial value
+    // (no event reached it before, so what it holds is what set-up left there).
+    std::uint32_t location(const Object& obj, std::int64_t latest) {
+        auto [it, added] = locations_.try_emplace(&obj, 0);
+        if (added) it->second = graph_.add_location(latest);
+        return it->second;
+    }
+    // A second location for an object whose operations are not modelled access by access:
+    // each one is a fully ordered read-modify-write of it (see untracked_step()).
+    std::uint32_t sync_location(const Object& obj) {
+        auto [it, added] = sync_locations_.try_emplace(&obj, 0);
+        if (added) it->second = graph_.add_location(0);
+        return it->second;
+    }
+
+    // Appends `access` of `loc`, reading from `write` and placing its write (if any) right
+    // after `after` in coherence order.
+    void append(std::uint16_t task, std::uint32_t loc, const Access& access, std::uint32_t write,
+                std::size_t after) {
+        const std::uint32_t step = this_execution().step();
+        if (access.reads) graph_.add_read(task, loc, access.read_tags, write, step);
+        if (access.writes)
+            graph_.add_write(task, loc, access.write_tags, access.value, after, step);
+    }
+    void take_back(const Access& access) {
+        for (int n = access.reads + access.writes; n > 0; --n)
+            graph_.pop();
+    }
+    bool allowed(std::uint16_t task, std::uint32_t loc, const Access& access, std::uint32_t write,
+                 std::size_t after) {
+        append(task, loc, access, write, after);
+        const bool ok = memory::lkmm_forbids(graph_) == memory::Axiom::none;
+        take_back(access);
+        return ok;
+    }
+
+    // The writes a read may read from, coherence-last first; `access_for` gives what the
+    // access is once it has read a write's value (an RMW that fails is a plain read).
+    template <class AccessFor>
+    std::uint32_t choose_write(std::uint16_t task, std::uint32_t loc, AccessFor access_for) {
+        const std::vector<std::uint32_t>& co = graph_.co(loc);
+        candidates_.clear();
+        candidates_.push_back(co.back());
+        for (std::size_t i = co.size() - 1; i-- > 0;)
+            if (allowed(task, loc, access_for(graph_[co[i]].value), co[i], i))
+                candidates_.push_back(co[i]);
+        return candidates_[this_execution().choose(static_cast<std::uint32_t>(candidates_.size()),
+                                                   true)];
+    }
+    // Where a write goes in coherence order: after the co-last write, or before it where LKMM
+    // allows.
+    std::size_t choose_position(std::uint16_t task, std::uint32_t loc, const Access& access) {
+        const std::size_t last = graph_.co(loc).size() - 1;
+        positions_.clear();
+        positions_.push_back(last);
+        for (std::size_t p = last; p-- > 0;)
+            if (allowed(task, loc, access, memory::kNone, p)) positions_.push_back(p);
+        return positions_[this_execution().choose(static_cast<std::uint32_t>(positions_.size()),
+                                                  true)];
+    }
+
+    Graph& graph() { return graph_; }
+
+    // A stateful search tells states apart by the whole graph: what a read may still see
+    // depends on it.
+    void fingerprint(StateHasher& h) const {
+        for (const memory::Event& e : graph_.events()) {
+            h.add(static_cast<std::uint64_t>(e.kind) | std::uint64_t{e.tags} << 8 |
+                  static_cast<std::uint64_t>(e.fence) << 24 | std::uint64_t{e.task} << 32);
+            h.add(std::uint64_t{e.loc} | std::uint64_t{e.rf} << 32);
+            h.add(static_cast<std::uint64_t>(e.value));
+        }
+        for (std::uint32_t l = 0; l < graph_.locations(); ++l)
+            for (std::uint32_t w : graph_.co(l))
+                h.add(w);
+    }
+
+  private:
+    static void untracked_step(Execution& ex, Task& task, const Operation& op);
+
+    Graph graph_;
+    std::unordered_map<const Object*, std::uint32_t> locations_;
+    std::unordered_map<const Object*, std::uint32_t> sync_locations_;
+    std::vector<std::uint32_t> candidates_;
+    std::vector<std::size_t> positions_;
+};
+
+WeakMemory& memory() {
+    Execution& ex = this_execution();
+    ex.memory_modelled();
+    return ex.local<WeakMemory>();
+}
+
+std::uint16_t running_task() {
+    return static_cast<std::uint16_t>(this_execution().current_task().id());
+}
+
+// An operation of an object whose memory accesses are not modelled one by one (a completion,
+// a wait queue, a list): a fully ordered read-modify-write of the object, in the order the
+// operations ran. That orders at least as much as the kernel documents for any of them, so
+// it never lets a read see what the kernel forbids; it may hide a missing barrier the
+// kernel's weaker ordering would expose.
+void WeakMemory::untracked_step(Execution& ex, Task& task, const Operation& op) {
+    WeakMemory& m = ex.local<WeakMemory>();
+    const std::uint32_t loc = m.sync_location(*op.obj);
+    const auto t = static_cast<std::uint16_t>(task.id());
+    const std::uint32_t step = ex.step();
+    m.graph_.add_fence(t, Fence::mb, step);
+    m.graph_.add_read(t, loc, op.read_only ? 0 : memory::kRmw, m.graph_.co(loc).back(), step);
+    if (!op.read_only)
+        m.graph_.add_write(t, loc, memory::kRmw, step, m.graph_.co(loc).size() - 1, step);
+    m.graph_.add_fence(t, Fence::mb, step);
+}
+
+std::uint16_t read_tags(Ordering order) {
+    switch (order) {
+    case Ordering::acquire:
+        return memory::kAcquire;
+    case Ordering::noreturn:
+        return memory::kNoreturn;
+    default:
+        return 0;
+    }
+}
+
+std::uint16_t write_tags(Ordering order) {
+    return order == Ordering::release ? memory::kRelease : 0;
+}
+
+} // namespace
+
+std::int64_t load(const Object& obj, std::int64_t latest, Ordering order) {
+    WeakMemory& m = memory();
+    const std::uint16_t task = running_task();
+    const std::uint32_t loc = m.location(obj, latest);
+    const Access access{.read_tags = read_tags(order), .reads = true};
+    const std::uint32_t w = m.choose_write(task, loc, [&](std::int64_t) { return access; });
+    m.append(task, loc, access, w, 0);
+    return m.graph()[w].value;
+}
+
+bool store(const Object& obj, std::int64_t latest, std::int64_t value, Ordering order) {
+    WeakMemory& m = memory();
+    const std::uint16_t task = running_task();
+    const std::uint32_t loc = m.location(obj, latest);
+    const Access access{.writes = true, .write_tags = write_tags(order), .value = value};
+    const std::size_t after = m.choose_position(task, loc, access);
+    m.append(task, loc, access, memory::kNone, after);
+    return after == m.graph().co(loc).size() - 2;
+}
+
+RmwResult rmw(const Object& obj, std::int64_t latest, Update update, Ordering order) {
+    WeakMemory& m = memory();
+    const std::uint16_t task = running_task();
+    const std::uint32_t loc = m.location(obj, latest);
+    // What the access is after reading `old`: a failed conditional RMW has no write and no
+    // ordering (the .bell drops the tags of an RMW not in rmw).
+    auto access_for = [&](std::int64_t old) {
+        const std::optional<std::int64_t> stored = update.apply(old);
+        // It stays an event of the set RMW, which smp_mb__after_atomic() upgrades.
+        if (!stored) return Access{.read_tags = memory::kRmw, .reads = true};
+        const std::uint16_t full = order == Ordering::full ? memory::kMb : 0;
+        return Access{
+            .read_tags = static_cast<std::uint16_t>(memory::kRmw | full | read_tags(order)),
+            .reads = true,
+            .writes = true,
+            .write_tags = static_cast<std::uint16_t>(memory::kRmw | full | write_tags(order)),
+            .value = *stored};
+    };
+    const std::uint32_t w = m.choose_write(task, loc, access_for);
+    const std::int64_t old = m.graph()[w].value;
+    const Access access = access_for(old);
+    // Atomic: its write goes right after the write it read in coherence order.
+    const std::size_t after = m.graph().co_position(w);
+    m.append(task, loc, access, w, after);
+    const bool last = access.writes && m.graph().co(loc).back() == m.graph().co(loc)[after + 1];
+    return RmwResult{old, access.writes, last, access.value};
+}
+
+void barrier(Barrier kind) {
+    static constexpr Fence fences[] = {Fence::mb,
+                                       Fence::rmb,
+                                       Fence::wmb,
+                                       Fence::before_atomic,
+                                       Fence::after_atomic,
+                                       Fence::after_spinlock,
+                                       Fence::after_unlock_lock};
+    Execution& ex = this_execution();
+    const std::uint16_t task = running_task();
+    ex.flush_memory_step();
+    ex.local<WeakMemory>().graph().add_fence(task, fences[static_cast<int>(kind)], ex.step());
+}
+
+void lock_acquired(const Object& lock) {
+    WeakMemory& m = memory();
+    const std::uint16_t task = running_task();
+    const std::uint32_t loc = m.location(lock, 0);
+    const std::size_t last = m.graph().co(loc).size() - 1;
+    m.append(task, loc,
+             Access{.read_tags = memory::kLockRead,
+                    .reads = true,
+                    .writes = true,
+                    .write_tags = memory::kLockWrite,
+                    .value = 1},
+             m.graph().co(loc).back(), last);
+}
+
+void lock_released(const Object& lock) {
+    WeakMemory& m = memory();
+    const std::uint32_t loc = m.location(lock, 0);
+    m.append(running_task(), loc, Access{.writes = true, .write_tags = memory::kUnlock, .value = 0},
+             memory::kNone, m.graph().co(loc).size() - 1);
+}
+
+void lock_attempt_failed(const Object& lock) {
+    WeakMemory& m = memory();
+    const std::uint32_t loc = m.location(lock, 0);
+    m.append(running_task(), loc, Access{.reads = true}, m.graph().co(loc).back(), 0);
+}
+
+bool lock_is_locked(const Object& lock, bool held) {
+    return load(lock, held, Ordering::relaxed) != 0;
+}
+
+} // namespace weak_memory
+} // namespace lockcheck

@@ -1,0 +1,83 @@
+// The primitives' side of --memory-model lkmm: each access a primitive makes to a location
+// (a shared<T>, an atomic_t, a bitmap word, a lock) becomes an event of the execution graph
+// (memory/graph.hpp), and a read may see any write LKMM lets it see (memory/lkmm.hpp): which
+// one is a choice of the search, the most recent write first, so that the first execution
+// of a depth-first search is the sequentially consistent one. Under sc every function here
+// is left untouched: the primitives test memory_model() first.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "task.hpp"
+
+namespace lockcheck {
+
+// How an access orders the task's other accesses (Documentation/atomic_t.txt's vocabulary).
+enum class Ordering : std::uint8_t {
+    relaxed,  // READ_ONCE, WRITE_ONCE, plain accesses, _relaxed RMWs
+    acquire,  // smp_load_acquire, _acquire RMWs: later accesses stay after the read
+    release,  // smp_store_release, _release RMWs: earlier accesses stay before the write
+    full,     // value-returning RMWs: as if smp_mb() stood before and after
+    noreturn, // RMWs that return nothing (atomic_inc, set_bit): unordered, and smp_rmb skips
+              // their read
+};
+
+// The barriers of linux-kernel.def.
+enum class Barrier : std::uint8_t {
+    mb,
+    rmb,
+    wmb,
+    before_atomic,
+    after_atomic,
+    after_spinlock,
+    after_unlock_lock,
+};
+
+// What a read-modify-write stores, given the value it read: data, so that the step allocates
+// nothing.
+struct Update {
+    enum Op : std::uint8_t { add, exchange, cmpxchg, add_unless, set_bits, clear_bits };
+    Op op = add;
+    std::int64_t a = 0; // add: the addend; exchange: the new value; cmpxchg: the expected value;
+                        // add_unless: the addend; set_bits, clear_bits: the mask
+    std::int64_t b = 0; // cmpxchg: the new value; add_unless: the value that prevents it
+    // The value stored after reading `old`, or none (a failed cmpxchg, add_unless at `b`).
+    std::optional<std::int64_t> apply(std::int64_t old) const;
+};
+
+namespace weak_memory {
+
+inline bool on() {
+    return this_execution().limits().memory_model == MemoryModel::lkmm;
+}
+
+// A read of `obj` by the running task; `latest` is what the object holds (the coherence-last
+// write). Returns the value read.
+std::int64_t load(const Object& obj, std::int64_t latest, Ordering order);
+// A write of `value` to `obj`; returns whether it is coherence-last (then the object holds it).
+bool store(const Object& obj, std::int64_t latest, std::int64_t value, Ordering order);
+
+struct RmwResult {
+    std::int64_t old = 0;   // the value read
+    bool wrote = false;     // the update stored a value
+    bool latest = false;    // ... which is coherence-last: the object holds it
+    std::int64_t value = 0; // what it stored
+};
+// An atomic read-modify-write of `obj`: reads, and stores update.apply(old) if there is one,
+// with no write in between. A failed conditional RMW is an unordered read.
+RmwResult rmw(const Object& obj, std::int64_t latest, Update update, Ordering order);
+
+void barrier(Barrier kind);
+
+// A lock's acquisition (spin_lock, mutex_lock, a successful trylock): lock.cat's LKR (an
+// acquire reading the last unlock) and LKW. Its release: UL, a release. A failed trylock
+// reads the lock (held), with no ordering. spin_is_locked() reads it with no ordering either,
+// and may see an older state: returns whether what it read is held.
+void lock_acquired(const Object& lock);
+void lock_released(const Object& lock);
+void lock_attempt_failed(const Object& lock);
+bool lock_is_locked(const Object& lock, bool held);
+
+} // namespace weak_memory
+} // namespace lockcheck
