@@ -2,7 +2,7 @@
 // model `lkmm-litmus`. Each keeps the file's name, threads, values and exists clause (P1's r0
 // is r[0] of thread 1); its Result is the header's. MP+onceassign+derefonce is left out: it
 // needs RCU and an address dependency through a pointer, neither of which lockcheck models
-// (litmus/coverage.hpp lists it with the reason).
+// (docs/memory-model.md lists it with the reason).
 #include "litmus.hpp"
 
 namespace lockcheck::litmus {

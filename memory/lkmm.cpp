@@ -40,33 +40,52 @@ Sets sets_of(const Graph& g) {
 }
 
 struct Base {
-    explicit Base(std::size_t n) : po(n), loc(n), internal(n), rf(n), co(n), rmw(n) {}
-    Relation po, loc, internal, rf, co, rmw;
+    explicit Base(std::size_t n) : po(n), loc(n), internal(n), rf(n), co(n), fr(n), rmw(n) {}
+    Relation po, loc, internal, rf, co, fr, rmw;
+    std::vector<std::vector<std::uint32_t>> by_task; // each task's events, in po
 };
 
 Base base_of(const Graph& g) {
     const std::size_t n = g.size();
     Base b(n);
+    std::vector<EventSet> task_sets, loc_sets(g.locations(), EventSet(n));
     for (std::uint32_t x = 0; x < n; ++x) {
         const Event& a = g[x];
-        for (std::uint32_t y = 0; y < n; ++y) {
-            const Event& c = g[y];
-            const bool same_task = a.task == c.task && a.task != kNoTask;
-            // Events are appended as tasks perform them: within a task, index order is po.
-            if (same_task && x < y) b.po.add(x, y);
-            if (same_task || x == y) b.internal.add(x, y);
-            if (a.kind != Kind::fence && c.kind != Kind::fence && a.loc == c.loc) b.loc.add(x, y);
+        if (a.task != kNoTask) {
+            if (a.task >= b.by_task.size()) {
+                b.by_task.resize(a.task + 1u);
+                task_sets.resize(a.task + 1u, EventSet(n));
+            }
+            b.by_task[a.task].push_back(x);
+            task_sets[a.task].add(x);
         }
-        if (a.kind == Kind::read) {
-            b.rf.add(a.rf, x);
-            // An RMW's read is followed at once by its write (lock.cat's lk-rmw too); a
-            // conditional RMW that failed has a read and no write.
-            const std::uint16_t pair = a.is(kLockRead) ? kLockWrite : kRmw;
-            if (a.is(kRmw | kLockRead) && x + 1 < n && g[x + 1].kind == Kind::write &&
-                g[x + 1].task == a.task && g[x + 1].loc == a.loc && g[x + 1].is(pair))
-                b.rmw.add(x, x + 1);
-        }
+        if (a.kind != Kind::fence) loc_sets[a.loc].add(x);
     }
+    for (std::uint32_t x = 0; x < n; ++x) {
+        const Event& a = g[x];
+        if (a.task != kNoTask)
+            b.internal.add_row(x, task_sets[a.task]);
+        else
+            b.internal.add(x, x);
+        if (a.kind != Kind::fence) b.loc.add_row(x, loc_sets[a.loc]);
+        if (a.kind != Kind::read) continue;
+        b.rf.add(a.rf, x);
+        // fr: a read to every write coherence-after the one it read from.
+        const auto& order = g.co(a.loc);
+        for (std::size_t i = g.co_position(a.rf) + 1; i < order.size(); ++i)
+            b.fr.add(x, order[i]);
+        // An RMW's read is followed at once by its write (lock.cat's lk-rmw too); a
+        // conditional RMW that failed has a read and no write.
+        const std::uint16_t pair = a.is(kLockRead) ? kLockWrite : kRmw;
+        if (a.is(kRmw | kLockRead) && x + 1 < n && g[x + 1].kind == Kind::write &&
+            g[x + 1].task == a.task && g[x + 1].loc == a.loc && g[x + 1].is(pair))
+            b.rmw.add(x, x + 1);
+    }
+    // Events are appended as tasks perform them: within a task, index order is po.
+    for (const auto& events : b.by_task)
+        for (std::size_t i = 0; i < events.size(); ++i)
+            for (std::size_t j = i + 1; j < events.size(); ++j)
+                b.po.add(events[i], events[j]);
     for (std::uint32_t l = 0; l < g.locations(); ++l) {
         const auto& order = g.co(l);
         for (std::size_t i = 0; i < order.size(); ++i)
@@ -77,17 +96,19 @@ Base base_of(const Graph& g) {
 }
 
 // fencerel(F): events po-before a fence of kind F, to events po-after it.
-Relation fencerel(const Graph& g, const Relation& po, Fence kind) {
+Relation fencerel(const Graph& g, const Base& b, Fence kind) {
     const std::size_t n = g.size();
     Relation r(n);
-    for (std::uint32_t f = 0; f < n; ++f) {
-        if (g[f].kind != Kind::fence || g[f].fence != kind) continue;
-        for (std::uint32_t a = 0; a < f; ++a) {
-            if (!po.has(a, f)) continue;
-            for (std::uint32_t b = f + 1; b < n; ++b)
-                if (po.has(f, b)) r.add(a, b);
+    for (const auto& events : b.by_task)
+        for (std::size_t i = 0; i < events.size(); ++i) {
+            const Event& f = g[events[i]];
+            if (f.kind != Kind::fence || f.fence != kind) continue;
+            EventSet after(n);
+            for (std::size_t j = i + 1; j < events.size(); ++j)
+                after.add(events[j]);
+            for (std::size_t j = 0; j < i; ++j)
+                r.add_row(events[j], after);
         }
-    }
     return r;
 }
 
@@ -116,7 +137,7 @@ Axiom lkmm_forbids(const Graph& g) {
     const Relation& po = b.po;
     const Relation& rf = b.rf;
     const Relation& co = b.co;
-    const Relation fr = rf.inverse().then(co);
+    const Relation& fr = b.fr;
     const Relation rfe = rf & ext, rfi = rf & b.internal;
     const Relation coe = co & ext;
     const Relation fre = fr & ext;
@@ -131,16 +152,16 @@ Axiom lkmm_forbids(const Graph& g) {
     const Relation po_rel = po.from(s.M).to(s.Release);
     const Relation po_unlock_lock_po = po.to(s.UL).then((po | rf).from(s.UL).to(s.LKR)).then(po);
     const EventSet R4rmb = s.R - s.Noreturn;
-    const Relation rmb = fencerel(g, po, Fence::rmb).from(R4rmb).to(R4rmb);
-    const Relation wmb = fencerel(g, po, Fence::wmb).from(s.W).to(s.W);
+    const Relation rmb = fencerel(g, b, Fence::rmb).from(R4rmb).to(R4rmb);
+    const Relation wmb = fencerel(g, b, Fence::wmb).from(s.W).to(s.W);
     const Relation po_opt = po.optional();
     // A fully ordered RMW acts as though enclosed by smp_mb(): its read and write carry Mb.
     const Relation mb =
-        fencerel(g, po, Fence::mb).from(s.M).to(s.M) | po.from(s.M).to(s.Mb & s.R) |
+        fencerel(g, b, Fence::mb).from(s.M).to(s.M) | po.from(s.M).to(s.Mb & s.R) |
         po.from(s.Mb & s.W).to(s.M) |
-        fencerel(g, po, Fence::before_atomic).from(s.M).to(s.RMW).then(po_opt).to(s.M) |
-        po_opt.from(s.M).to(s.RMW).then(fencerel(g, po, Fence::after_atomic)).to(s.M) |
-        po_opt.from(s.M).to(s.LKW).then(fencerel(g, po, Fence::after_spinlock)).to(s.M) |
+        fencerel(g, b, Fence::before_atomic).from(s.M).to(s.RMW).then(po_opt).to(s.M) |
+        po_opt.from(s.M).to(s.RMW).then(fencerel(g, b, Fence::after_atomic)).to(s.M) |
+        po_opt.from(s.M).to(s.LKW).then(fencerel(g, b, Fence::after_spinlock)).to(s.M) |
         po_unlock_lock_po.from(s.M).to(s.AfterUnlockLock).then(po).to(s.M);
     const Relation& strong_fence = mb; // gp: RCU is not modelled
     const Relation nonrw_fence = strong_fence | po_rel | acq_po;

@@ -48,6 +48,12 @@ Relation Relation::product(const EventSet& s, const EventSet& t) {
     return r;
 }
 
+void Relation::add_row(std::size_t a, const EventSet& s) {
+    std::uint64_t* out = row(a);
+    for (std::size_t w = 0; w < words_; ++w)
+        out[w] |= s.bits_[w];
+}
+
 bool Relation::empty() const {
     for (std::uint64_t w : bits_)
         if (w) return false;
@@ -157,11 +163,17 @@ bool Relation::irreflexive() const {
 }
 
 bool Relation::acyclic() const {
-    // Kahn's algorithm: repeatedly remove an event nothing left points to.
-    std::vector<std::size_t> indegree(n_, 0);
+    // Kahn's algorithm: repeatedly remove an event nothing left points to. Edges are visited
+    // through the set bits of each row only.
+    std::vector<std::uint32_t> indegree(n_, 0);
+    auto each_successor = [this](std::size_t a, auto&& f) {
+        const std::uint64_t* in = row(a);
+        for (std::size_t w = 0; w < words_; ++w)
+            for (std::uint64_t bits = in[w]; bits; bits &= bits - 1)
+                f(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
+    };
     for (std::size_t a = 0; a < n_; ++a)
-        for (std::size_t b = 0; b < n_; ++b)
-            if (has(a, b)) ++indegree[b];
+        each_successor(a, [&](std::size_t b) { ++indegree[b]; });
     std::vector<std::size_t> ready;
     for (std::size_t e = 0; e < n_; ++e)
         if (indegree[e] == 0) ready.push_back(e);
@@ -170,8 +182,9 @@ bool Relation::acyclic() const {
         const std::size_t a = ready.back();
         ready.pop_back();
         ++removed;
-        for (std::size_t b = 0; b < n_; ++b)
-            if (has(a, b) && --indegree[b] == 0) ready.push_back(b);
+        each_successor(a, [&](std::size_t b) {
+            if (--indegree[b] == 0) ready.push_back(b);
+        });
     }
     return removed == n_;
 }

@@ -39,6 +39,8 @@ class Relation {
     std::size_t size() const { return n_; }
     bool has(std::size_t a, std::size_t b) const { return (row(a)[b / 64] >> (b % 64)) & 1; }
     void add(std::size_t a, std::size_t b) { row(a)[b / 64] |= std::uint64_t{1} << (b % 64); }
+    // a relates to every event of s, besides what it related to.
+    void add_row(std::size_t a, const EventSet& s);
     bool empty() const;
 
     Relation operator|(const Relation& o) const;

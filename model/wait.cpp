@@ -2,6 +2,9 @@
 // accounting, the same autoremove on wake.
 #include "wait.hpp"
 
+#include "barrier.hpp"
+#include "weak_memory.hpp"
+
 namespace lockcheck {
 
 wait_queue_entry::~wait_queue_entry() {
@@ -76,9 +79,18 @@ int autoremove_wake_function(wait_queue_entry* wq_entry, unsigned mode, int flag
 
 namespace {
 
+// The list's length: what --memory-model lkmm keeps of it (weak_memory.hpp).
+std::int64_t waiters(const wait_queue_head_t* wq_head) {
+    std::int64_t n = 0;
+    for (const wait_queue_entry* e = wq_head->first; e; e = e->next)
+        ++n;
+    return n;
+}
+
 void queue(const char* op, wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, long state,
            bool exclusive, std::source_location loc) {
     this_execution().visible(op, wq_head, loc);
+    const std::int64_t before = waiters(wq_head);
     if (exclusive)
         wq_entry->flags |= WQ_FLAG_EXCLUSIVE;
     else
@@ -92,12 +104,15 @@ void queue(const char* op, wait_queue_head_t* wq_head, wait_queue_entry* wq_entr
     task_struct* me = current();
     me->state = state;
     me->sleeping_on = wq_head;
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::wait_queue_changed(*wq_head, before, waiters(wq_head), true);
 }
 
 // __wake_up_common: wake in queue order; stop after nr_exclusive exclusive wake-ups.
 int wake_up_common(const char* op, wait_queue_head_t* wq_head, int nr_exclusive,
                    std::source_location loc) {
     this_execution().visible(op, wq_head, loc);
+    const std::int64_t before = waiters(wq_head);
     int woken = 0;
     wait_queue_entry* next = nullptr;
     for (wait_queue_entry* curr = wq_head->first; curr; curr = next) {
@@ -108,6 +123,8 @@ int wake_up_common(const char* op, wait_queue_head_t* wq_head, int nr_exclusive,
         woken += ret != 0;
         if (ret && (flags & WQ_FLAG_EXCLUSIVE) && !--nr_exclusive) break;
     }
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::wait_queue_woken(*wq_head, before, waiters(wq_head));
     this_execution().note(woken);
     return observed(woken);
 }
@@ -129,7 +146,10 @@ void finish_wait(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, std::so
     task_struct* me = current();
     me->state = TASK_RUNNING;
     me->sleeping_on = nullptr;
+    const std::int64_t before = waiters(wq_head);
     if (wq_entry->head) wait_queue_head_t::remove(wq_entry);
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::wait_queue_changed(*wq_head, before, waiters(wq_head), false);
 }
 
 int wake_up(wait_queue_head_t* wq_head, std::source_location loc) {
@@ -142,11 +162,16 @@ int wake_up_all(wait_queue_head_t* wq_head, std::source_location loc) {
 
 bool waitqueue_active(wait_queue_head_t* wq_head, std::source_location loc) {
     this_execution().visible_read("waitqueue_active", wq_head, loc);
-    this_execution().note(wq_head->first != nullptr);
-    return observed(wq_head->first != nullptr);
+    bool active = wq_head->first != nullptr;
+    if (weak_memory::on()) [[unlikely]]
+        active = weak_memory::wait_queue_seen_active(*wq_head, waiters(wq_head));
+    this_execution().note(active);
+    return observed(active);
 }
 
+// include/linux/wait.h: smp_mb(), then waitqueue_active().
 bool wq_has_sleeper(wait_queue_head_t* wq_head, std::source_location loc) {
+    smp_mb();
     return waitqueue_active(wq_head, loc);
 }
 

@@ -5,6 +5,7 @@
 // follow an event that has no successor yet), so no execution is ever a dead end.
 #include "weak_memory.hpp"
 
+#include <algorithm>
 #include <unordered_map>
 #include <vector>
 
@@ -93,7 +94,7 @@ class WeakMemory {
         const std::vector<std::uint32_t>& co = graph_.co(loc);
         candidates_.clear();
         candidates_.push_back(co.back());
-        for (std::size_t i = co.size() - 1; i-- > 0;)
+        for (std::size_t i = co.size() - 1; i-- > coherence_floor(task, loc);)
             if (allowed(task, loc, access_for(graph_[co[i]].value), co[i], i))
                 candidates_.push_back(co[i]);
         return candidates_[this_execution().choose(static_cast<std::uint32_t>(candidates_.size()),
@@ -105,13 +106,44 @@ class WeakMemory {
         const std::size_t last = graph_.co(loc).size() - 1;
         positions_.clear();
         positions_.push_back(last);
-        for (std::size_t p = last; p-- > 0;)
+        for (std::size_t p = last; p-- > coherence_floor(task, loc);)
             if (allowed(task, loc, access, memory::kNone, p)) positions_.push_back(p);
         return positions_[this_execution().choose(static_cast<std::uint32_t>(positions_.size()),
                                                   true)];
     }
 
     Graph& graph() { return graph_; }
+
+    // lock.cat's lock (LKR reading the last unlock, and LKW) and unlock (UL) of `loc`, in the
+    // order the scheduler let tasks take it.
+    void lock(std::uint16_t task, std::uint32_t loc) {
+        append(task, loc,
+               Access{.read_tags = memory::kLockRead,
+                      .reads = true,
+                      .writes = true,
+                      .write_tags = memory::kLockWrite,
+                      .value = 1},
+               graph_.co(loc).back(), graph_.co(loc).size() - 1);
+    }
+    void unlock(std::uint16_t task, std::uint32_t loc) {
+        append(task, loc, Access{.writes = true, .write_tags = memory::kUnlock, .value = 0},
+               memory::kNone, graph_.co(loc).size() - 1);
+    }
+
+    // The coherence-latest write the task has seen of `loc`, as a position in co(loc): its own
+    // writes, and the writes its reads read from. A read cannot read, nor a write be placed,
+    // before it (coherence: po-loc against co and fr). The check would refuse those too; this
+    // spares it the work.
+    std::size_t coherence_floor(std::uint16_t task, std::uint32_t loc) const {
+        std::size_t floor = 0;
+        for (std::uint32_t e = 0; e < graph_.size(); ++e) {
+            const memory::Event& ev = graph_[e];
+            if (ev.task != task || ev.loc != loc || ev.kind == memory::Kind::fence) continue;
+            const std::uint32_t w = ev.kind == memory::Kind::read ? ev.rf : e;
+            floor = std::max(floor, graph_.co_position(w));
+        }
+        return floor;
+    }
 
     // A stateful search tells states apart by the whole graph: what a read may still see
     // depends on it.
@@ -157,11 +189,16 @@ void WeakMemory::untracked_step(Execution& ex, Task& task, const Operation& op) 
     const std::uint32_t loc = m.sync_location(*op.obj);
     const auto t = static_cast<std::uint16_t>(task.id());
     const std::uint32_t step = ex.step();
-    m.graph_.add_fence(t, Fence::mb, step);
-    m.graph_.add_read(t, loc, op.read_only ? 0 : memory::kRmw, m.graph_.co(loc).back(), step);
-    if (!op.read_only)
-        m.graph_.add_write(t, loc, memory::kRmw, step, m.graph_.co(loc).size() - 1, step);
-    m.graph_.add_fence(t, Fence::mb, step);
+    if (op.read_only) {
+        // A read that orders as a full barrier on both sides.
+        m.graph_.add_fence(t, Fence::mb, step);
+        m.graph_.add_read(t, loc, 0, m.graph_.co(loc).back(), step);
+        m.graph_.add_fence(t, Fence::mb, step);
+        return;
+    }
+    const std::uint16_t full = memory::kRmw | memory::kMb;
+    m.graph_.add_read(t, loc, full, m.graph_.co(loc).back(), step);
+    m.graph_.add_write(t, loc, full, step, m.graph_.co(loc).size() - 1, step);
 }
 
 std::uint16_t read_tags(Ordering order) {
@@ -245,23 +282,44 @@ void barrier(Barrier kind) {
 
 void lock_acquired(const Object& lock) {
     WeakMemory& m = memory();
-    const std::uint16_t task = running_task();
-    const std::uint32_t loc = m.location(lock, 0);
-    const std::size_t last = m.graph().co(loc).size() - 1;
-    m.append(task, loc,
-             Access{.read_tags = memory::kLockRead,
-                    .reads = true,
-                    .writes = true,
-                    .write_tags = memory::kLockWrite,
-                    .value = 1},
-             m.graph().co(loc).back(), last);
+    m.lock(running_task(), m.location(lock, 0));
 }
 
 void lock_released(const Object& lock) {
     WeakMemory& m = memory();
-    const std::uint32_t loc = m.location(lock, 0);
-    m.append(running_task(), loc, Access{.writes = true, .write_tags = memory::kUnlock, .value = 0},
-             memory::kNone, m.graph().co(loc).size() - 1);
+    m.unlock(running_task(), m.location(lock, 0));
+}
+
+void wait_queue_changed(const Object& wq, std::int64_t before, std::int64_t after,
+                        bool sets_state) {
+    WeakMemory& m = memory();
+    const std::uint16_t task = running_task();
+    const std::uint32_t lock = m.sync_location(wq);
+    const std::uint32_t list = m.location(wq, before);
+    m.lock(task, lock);
+    if (after != before)
+        m.append(task, list, Access{.writes = true, .value = after}, memory::kNone,
+                 m.graph().co(list).size() - 1);
+    if (sets_state) m.graph().add_fence(task, Fence::mb, this_execution().step());
+    m.unlock(task, lock);
+}
+
+void wait_queue_woken(const Object& wq, std::int64_t before, std::int64_t after) {
+    WeakMemory& m = memory();
+    const std::uint16_t task = running_task();
+    const std::uint32_t lock = m.sync_location(wq);
+    const std::uint32_t list = m.location(wq, before);
+    m.lock(task, lock);
+    m.append(task, list, Access{.reads = true}, m.graph().co(list).back(), 0);
+    if (after != before)
+        m.append(task, list, Access{.writes = true, .value = after}, memory::kNone,
+                 m.graph().co(list).size() - 1);
+    m.graph().add_fence(task, Fence::mb, this_execution().step());
+    m.unlock(task, lock);
+}
+
+bool wait_queue_seen_active(const Object& wq, std::int64_t waiters) {
+    return load(wq, waiters, Ordering::relaxed) != 0;
 }
 
 void lock_attempt_failed(const Object& lock) {

@@ -79,5 +79,18 @@ void lock_released(const Object& lock);
 void lock_attempt_failed(const Object& lock);
 bool lock_is_locked(const Object& lock, bool held);
 
+// A wait queue's list (its length is the location's value) changes only under
+// wq_head->lock. prepare_to_wait() and finish_wait() change it from `before` to `after`
+// waiters (`after` == `before`: an entry already queued, or not queued); prepare_to_wait()'s
+// set_current_state() is smp_store_mb(): `sets_state` adds the full barrier.
+void wait_queue_changed(const Object& wq, std::int64_t before, std::int64_t after,
+                        bool sets_state);
+// wake_up() reads the list under the lock (and leaves `after` waiters: the woken ones removed
+// themselves) and is a full barrier (the kernel's is one only when it wakes a task: this
+// orders more, never less).
+void wait_queue_woken(const Object& wq, std::int64_t before, std::int64_t after);
+// waitqueue_active(): the list read with no lock and no barrier; whether it looked nonempty.
+bool wait_queue_seen_active(const Object& wq, std::int64_t waiters);
+
 } // namespace weak_memory
 } // namespace lockcheck
