@@ -10,6 +10,7 @@ namespace {
 
 Expectation expectation(Result result, const Test& test) {
     if (result == Result::never) return Expectation::verified();
+    if (test.property) return Expectation::violation(test.kind, test.property);
     return Expectation::violation(ViolationKind::final_check, std::string("exists ") + test.exists);
 }
 

@@ -16,6 +16,7 @@ struct Memory {
     shared<int> z1{"z1"}, z2{"z2"}; // dep+plain's scratch locations
     atomic_t v{"v"};
     spinlock_t s{"s"}, t{"t"};
+    wait_queue_head_t wq{"wq"};
     // r[P][i]: register ri of thread Pi, as the exists clause names it (1:r0 is r[1][0]).
     int r[4][5] = {};
 };
@@ -36,6 +37,10 @@ struct Test {
     bool load_buffering = false;
     Result sc = Result::never; // under sequential consistency
     void (*init)(Memory& m) = nullptr;
+    // What "Sometimes" is when it is no outcome of the exists clause but what a task does with
+    // it (a sleeper never woken): that violation's kind and property.
+    ViolationKind kind = ViolationKind::final_check;
+    const char* property = nullptr;
 };
 
 // The model of a family of tests, one variant each, with its verdicts under sc and lkmm.

@@ -1,0 +1,84 @@
+// Kernel idioms whose correctness is a barrier, one variant each of the model `lkmm-idioms`:
+// the changes lockcheck's users make (a flag in an atomic_t instead of a lock, a lockless
+// waitqueue_active() check before wake_up()), each with and without the ordering the kernel
+// documents for it. Their LKMM verdicts follow from the documents cited beside each, by the
+// same reasoning as the kernel test of the same shape.
+#include "litmus.hpp"
+
+namespace lockcheck::litmus {
+
+namespace {
+
+using R = Result;
+
+// Message passing through an atomic_t flag (Documentation/atomic_t.txt: atomic_set() and
+// atomic_read() are unordered, as MP+poonceonces; their _release/_acquire forms order, as
+// MP+pooncerelease+poacquireonce).
+template <bool kOrdered> void publish(Memory& m, int*) {
+    WRITE_ONCE(m.x, 1);
+    if (kOrdered)
+        atomic_set_release(&m.v, 1);
+    else
+        atomic_set(&m.v, 1);
+}
+template <bool kOrdered> void consume(Memory& m, int* r) {
+    r[0] = kOrdered ? atomic_read_acquire(&m.v) : atomic_read(&m.v);
+    r[1] = READ_ONCE(m.x);
+}
+
+// A sleeper and a waker (include/linux/wait.h, the comment on waitqueue_active(): the waker
+// needs smp_mb() between setting the condition and the lockless check, pairing with the one
+// in the sleeper's set_current_state(); without it this is store buffering, and the wake-up
+// is lost).
+void sleeper(Memory& m, int*) {
+    DEFINE_WAIT(wait);
+    prepare_to_wait(&m.wq, &wait, TASK_UNINTERRUPTIBLE);
+    if (!READ_ONCE(m.x)) schedule();
+    finish_wait(&m.wq, &wait);
+}
+enum class Waker { lockless, fenced, has_sleeper };
+template <Waker kHow> void waker(Memory& m, int*) {
+    WRITE_ONCE(m.x, 1);
+    if (kHow == Waker::fenced) smp_mb();
+    const bool active =
+        kHow == Waker::has_sleeper ? wq_has_sleeper(&m.wq) : waitqueue_active(&m.wq);
+    if (active) wake_up(&m.wq);
+}
+
+bool message_lost(const Memory& m) {
+    return m.r[1][0] == 1 && m.r[1][1] == 0;
+}
+bool always(const Memory&) {
+    return false;
+}
+
+constexpr const char* kLostWakeUp = "hang";
+
+const std::vector<Test> kTests = {
+    {"MP+atomic_set+atomic_read", "message passing through an atomic_t flag, unordered",
+     R::sometimes, {&publish<false>, &consume<false>}, "(1:r0=1 /\\ 1:r1=0)", &message_lost},
+    {"MP+atomic_set_release+atomic_read_acquire",
+     "message passing through an atomic_t flag, release and acquire", R::never,
+     {&publish<true>, &consume<true>}, "(1:r0=1 /\\ 1:r1=0)", &message_lost},
+    {"wake+waitqueue_active",
+     "the waker checks waitqueue_active() without smp_mb(): a lost wake-up", R::sometimes,
+     {&sleeper, &waker<Waker::lockless>}, "(P0 sleeps for ever)", &always, false, R::never,
+     nullptr, ViolationKind::hang, kLostWakeUp},
+    {"wake+smp_mb+waitqueue_active", "the waker's smp_mb() before waitqueue_active()",
+     R::never, {&sleeper, &waker<Waker::fenced>}, "(P0 sleeps for ever)", &always},
+    {"wake+wq_has_sleeper", "the waker uses wq_has_sleeper(), smp_mb() included", R::never,
+     {&sleeper, &waker<Waker::has_sleeper>}, "(P0 sleeps for ever)", &always},
+};
+
+Protocol lkmm_idioms() {
+    return family("lkmm-idioms",
+                  "kernel idioms whose correctness is a barrier (an atomic_t flag, a lockless "
+                  "waitqueue_active()), with and without it",
+                  kTests);
+}
+
+} // namespace
+
+LOCKCHECK_MODEL(lkmm_idioms);
+
+} // namespace lockcheck::litmus
