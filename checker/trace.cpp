@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "model/weak_memory.hpp"
 #include "scheduler/execution.hpp"
 
 namespace lockcheck {
@@ -114,6 +115,14 @@ void TraceRecorder::on_step(const Execution& ex, std::uint32_t step, const Task&
             (op.read_only || context.waited))
             s.synced_from = last->second.step;
         if (!op.read_only) last_write_[op.obj] = LastWrite{step, s.task_id};
+        // Under lkmm a read may see an older write than the last: the graph says which.
+        if (ex.limits().memory_model == MemoryModel::lkmm) {
+            const weak_memory::ReadSeen seen = weak_memory::read_in_step(ex, step);
+            if (seen.missed) {
+                s.synced_from = seen.from;
+                s.missed = seen.missed;
+            }
+        }
     }
     s.args.assign(op.args.v, op.args.v + op.args.n);
     s.value = value;
@@ -249,6 +258,14 @@ Story story(const Trace& trace) {
         cause(n - 1); // not known: the last step, as reports always took it
     for (std::uint32_t step : trace.cited)
         cause(index_of(step));
+    // A read that saw an older write than the latest (lkmm) explains what followed, with the
+    // other reads of its task: together they are the outcome no interleaving gives.
+    for (std::size_t i = 0; i < n; ++i)
+        if (steps[i].missed)
+            for (std::size_t j = 0; j < n; ++j)
+                if (steps[j].task_id == steps[i].task_id && steps[j].value &&
+                    steps[j].changed.empty())
+                    cause(j);
     for (const PropertyRead& r : trace.reads) {
         const std::size_t changed = last_change(r.object);
         if (changed == n) continue; // as set up: no step made it so
@@ -299,7 +316,8 @@ void involve_dependencies(const Trace& trace, Story& story) {
             const bool read = s.value.has_value() || s.changed.empty();
             story.involved[i] = (s.task_id == later.task_id &&
                                  (share_an_object(s, later) || (later.stores && read))) ||
-                                changed_what_touches(s, later) || later.synced_from == s.step;
+                                changed_what_touches(s, later) || later.synced_from == s.step ||
+                                later.missed == s.step;
         }
     }
     // A step on no object (cpu_relax(), set_current_state()) goes with its task's next step.

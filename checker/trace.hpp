@@ -43,6 +43,10 @@ struct TraceStep {
     // The step of another task this one waited for or read from: the unlock that let a
     // lock be taken, the wake-up that ended a sleep, the write a read observed. 0: none.
     std::uint32_t synced_from = 0;
+    // Under --memory-model lkmm, a read that did not see the latest write there was when it
+    // ran: the step of that write (0: it saw the latest). synced_from is then the write it saw
+    // (0: the initial value).
+    std::uint32_t missed = 0;
     CallSite location{}; // the model's call that made the step; unknown if none did
     // The objects whose state the step changed, in the order of their ids (none for a read, a
     // failed trylock, a wake-up that woke nobody).

@@ -38,8 +38,8 @@ void rm_writer(Memory& m, int* r) {
 }
 
 // cmpxchg-fail-*-1: store, a cmpxchg of z that fails (z stays 0), then maybe the barrier.
-template <bool kFenced> void store_failed_cmpxchg_load(Memory& m, int* r, shared<int>& mine,
-                                                       shared<int>& other) {
+template <bool kFenced>
+void store_failed_cmpxchg_load(Memory& m, int* r, shared<int>& mine, shared<int>& other) {
     WRITE_ONCE(mine, 1);
     r[1] = cmpxchg(&m.z, 1, 0);
     if (kFenced) smp_mb__after_atomic();
@@ -74,7 +74,8 @@ bool rm_exists(const Memory& m) {
 
 const std::vector<Test> kTests = {
     {"Atomic-RMW+mb__after_atomic-is-stronger-than-acquire",
-     "atomic_inc() then smp_mb__after_atomic() orders the RMW's write too", R::never,
+     "atomic_inc() then smp_mb__after_atomic() orders the RMW's write too",
+     R::never,
      {+[](Memory& m, int* r) {
           r[0] = READ_ONCE(m.x);
           smp_rmb();
@@ -85,35 +86,59 @@ const std::vector<Test> kTests = {
           smp_mb__after_atomic();
           WRITE_ONCE(m.x, 1);
       }},
-     "(0:r0=1 /\\ 0:r1=0)", +[](const Memory& m) { return m.r[0][0] == 1 && m.r[0][1] == 0; }},
-    {"Atomic-RMW-ops-are-atomic-WRT-atomic_set", "atomic_set() cannot split an RMW", R::never,
+     "(0:r0=1 /\\ 0:r1=0)",
+     +[](const Memory& m) { return m.r[0][0] == 1 && m.r[0][1] == 0; }},
+    {"Atomic-RMW-ops-are-atomic-WRT-atomic_set",
+     "atomic_set() cannot split an RMW",
+     R::never,
      {+[](Memory& m, int*) { (void)atomic_add_unless(&m.v, 1, 0); },
       +[](Memory& m, int*) { atomic_set(&m.v, 0); }},
-     "(v=2)", +[](const Memory& m) { return m.v.peek() == 2; }, false, R::never,
+     "(v=2)",
+     +[](const Memory& m) { return m.v.peek() == 2; },
+     false,
+     R::never,
      +[](Memory& m) { m.v.counter = 1; }},
-    {"cmpxchg-fail-ordered-1", "a failed cmpxchg then smp_mb__after_atomic() is a full barrier",
+    {"cmpxchg-fail-ordered-1",
+     "a failed cmpxchg then smp_mb__after_atomic() is a full barrier",
      R::never,
      {+[](Memory& m, int* r) { store_failed_cmpxchg_load<true>(m, r, m.x, m.y); },
       +[](Memory& m, int* r) { store_failed_cmpxchg_load<true>(m, r, m.y, m.x); }},
-     "(0:r0=0 /\\ 1:r0=0)", &sb_both_zero},
+     "(0:r0=0 /\\ 1:r0=0)",
+     &sb_both_zero},
     {"cmpxchg-fail-ordered-2",
-     "a failed cmpxchg then smp_mb__after_atomic() orders what follows", R::never,
-     {&store_then_cmpxchg, &failed_cmpxchg_then_load<true>}, "(0:r1=0 /\\ 1:r1=1 /\\ 1:r2=0)",
+     "a failed cmpxchg then smp_mb__after_atomic() orders what follows",
+     R::never,
+     {&store_then_cmpxchg, &failed_cmpxchg_then_load<true>},
+     "(0:r1=0 /\\ 1:r1=1 /\\ 1:r2=0)",
      &failed_cmpxchg_missed_store},
-    {"cmpxchg-fail-unordered-1", "a failed cmpxchg is no barrier", R::sometimes,
+    {"cmpxchg-fail-unordered-1",
+     "a failed cmpxchg is no barrier",
+     R::sometimes,
      {+[](Memory& m, int* r) { store_failed_cmpxchg_load<false>(m, r, m.x, m.y); },
       +[](Memory& m, int* r) { store_failed_cmpxchg_load<false>(m, r, m.y, m.x); }},
-     "(0:r0=0 /\\ 1:r0=0)", &sb_both_zero},
-    {"cmpxchg-fail-unordered-2", "a failed cmpxchg is no acquire", R::sometimes,
-     {&store_then_cmpxchg, &failed_cmpxchg_then_load<false>}, "(0:r1=0 /\\ 1:r1=1 /\\ 1:r2=0)",
+     "(0:r0=0 /\\ 1:r0=0)",
+     &sb_both_zero},
+    {"cmpxchg-fail-unordered-2",
+     "a failed cmpxchg is no acquire",
+     R::sometimes,
+     {&store_then_cmpxchg, &failed_cmpxchg_then_load<false>},
+     "(0:r1=0 /\\ 1:r1=1 /\\ 1:r2=0)",
      &failed_cmpxchg_missed_store},
-    {"DCL-broken", "double-checked locking with READ_ONCE() and WRITE_ONCE() of the flag",
-     R::sometimes, {&double_checked<false>, &double_checked<false>}, "(0:r2=0 \\/ 1:r2=0)",
+    {"DCL-broken",
+     "double-checked locking with READ_ONCE() and WRITE_ONCE() of the flag",
+     R::sometimes,
+     {&double_checked<false>, &double_checked<false>},
+     "(0:r2=0 \\/ 1:r2=0)",
      &dcl_saw_no_data},
-    {"DCL-fixed", "double-checked locking with acquire and release of the flag", R::never,
-     {&double_checked<true>, &double_checked<true>}, "(0:r2=0 \\/ 1:r2=0)", &dcl_saw_no_data},
+    {"DCL-fixed",
+     "double-checked locking with acquire and release of the flag",
+     R::never,
+     {&double_checked<true>, &double_checked<true>},
+     "(0:r2=0 \\/ 1:r2=0)",
+     &dcl_saw_no_data},
     // The header's Result is DEADLOCK: herd7 finds no execution that passes the filter.
-    {"RM-broken", "both reads inside the critical section: no execution passes the filter",
+    {"RM-broken",
+     "both reads inside the critical section: no execution passes the filter",
      R::never,
      {&rm_writer,
       +[](Memory& m, int* r) {
@@ -123,8 +148,11 @@ const std::vector<Test> kTests = {
           r[2] = atomic_inc_return(&m.v);
           spin_unlock(&m.s);
       }},
-     "(1:r2=1) filtered by (1:r0=0 /\\ 1:r1=1)", &rm_exists},
-    {"RM-fixed", "both reads before the critical section (the roach motel undone)", R::never,
+     "(1:r2=1) filtered by (1:r0=0 /\\ 1:r1=1)",
+     &rm_exists},
+    {"RM-fixed",
+     "both reads before the critical section (the roach motel undone)",
+     R::never,
      {&rm_writer,
       +[](Memory& m, int* r) {
           r[0] = READ_ONCE(m.x);
@@ -133,7 +161,8 @@ const std::vector<Test> kTests = {
           r[2] = atomic_inc_return(&m.v);
           spin_unlock(&m.s);
       }},
-     "(1:r2=1) filtered by (1:r0=0 /\\ 1:r1=1)", &rm_exists},
+     "(1:r2=1) filtered by (1:r0=0 /\\ 1:r1=1)",
+     &rm_exists},
 };
 
 Protocol lkmm_doc_litmus() {

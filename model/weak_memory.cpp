@@ -113,6 +113,7 @@ class WeakMemory {
     }
 
     Graph& graph() { return graph_; }
+    const Graph& graph() const { return graph_; }
 
     // lock.cat's lock (LKR reading the last unlock, and LKW) and unlock (UL) of `loc`, in the
     // order the scheduler let tasks take it.
@@ -320,6 +321,27 @@ void wait_queue_woken(const Object& wq, std::int64_t before, std::int64_t after)
 
 bool wait_queue_seen_active(const Object& wq, std::int64_t waiters) {
     return load(wq, waiters, Ordering::relaxed) != 0;
+}
+
+ReadSeen read_in_step(const Execution& ex, std::uint32_t step) {
+    const WeakMemory* m = ex.find_local<WeakMemory>();
+    if (!m) return {};
+    const Graph& g = m->graph();
+    for (std::uint32_t e = static_cast<std::uint32_t>(g.size()); e-- > 0;) {
+        const memory::Event& r = g[e];
+        if (r.step < step) break;
+        if (r.step != step || r.kind != memory::Kind::read) continue;
+        ReadSeen seen{true, g[r.rf].step, 0};
+        // The latest write there was when it read: written before it, coherence-after its own.
+        const auto& co = g.co(r.loc);
+        for (std::size_t i = co.size(); i-- > g.co_position(r.rf) + 1;)
+            if (co[i] < e) {
+                seen.missed = g[co[i]].step;
+                break;
+            }
+        return seen;
+    }
+    return {};
 }
 
 void lock_attempt_failed(const Object& lock) {

@@ -83,14 +83,23 @@ bool lock_is_locked(const Object& lock, bool held);
 // wq_head->lock. prepare_to_wait() and finish_wait() change it from `before` to `after`
 // waiters (`after` == `before`: an entry already queued, or not queued); prepare_to_wait()'s
 // set_current_state() is smp_store_mb(): `sets_state` adds the full barrier.
-void wait_queue_changed(const Object& wq, std::int64_t before, std::int64_t after,
-                        bool sets_state);
+void wait_queue_changed(const Object& wq, std::int64_t before, std::int64_t after, bool sets_state);
 // wake_up() reads the list under the lock (and leaves `after` waiters: the woken ones removed
 // themselves) and is a full barrier (the kernel's is one only when it wakes a task: this
 // orders more, never less).
 void wait_queue_woken(const Object& wq, std::int64_t before, std::int64_t after);
 // waitqueue_active(): the list read with no lock and no barrier; whether it looked nonempty.
 bool wait_queue_seen_active(const Object& wq, std::int64_t waiters);
+
+// What the step `step` read last (under lkmm, once it finished): the step of the write it
+// read from (0: the location's initial value), and, if that was not the coherence-latest
+// write when it read, the step of the latest one it missed (0: it missed none).
+struct ReadSeen {
+    bool read = false; // the step read a location
+    std::uint32_t from = 0;
+    std::uint32_t missed = 0;
+};
+ReadSeen read_in_step(const Execution& ex, std::uint32_t step);
 
 } // namespace weak_memory
 } // namespace lockcheck

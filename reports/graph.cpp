@@ -147,6 +147,7 @@ std::vector<std::string> pending_lines(const PendingTask& p) {
 constexpr const char* kRed = "red";
 constexpr const char* kViolationFill = "#ffc8c8";
 constexpr const char* kSyncColour = "#3060c0";
+constexpr const char* kStaleColour = "#c06000";
 constexpr const char* kGrey = "#808080";
 constexpr const char* kLaneFill = "#ececec";
 
@@ -442,6 +443,17 @@ class TraceDrawing {
             set(e, "style", "dashed");
             set(e, "color", kSyncColour);
             set(e, "class", "sync");
+        }
+        // Under lkmm, the write a read did not see yet: dotted, to the read.
+        for (const TraceStep& s : trace_.steps) {
+            auto from = steps_.find(s.missed);
+            if (!s.missed || from == steps_.end() || !steps_.count(s.step)) continue;
+            Agedge_t* e = edge(g_, from->second.node, steps_.at(s.step).node);
+            facing_sides(e, from->second.task, s.task_id);
+            set(e, "style", "dotted");
+            set(e, "color", kStaleColour);
+            set(e, "label", "not yet seen");
+            set(e, "class", "stale");
         }
     }
 

@@ -130,6 +130,7 @@ Json step_json(const TraceStep& s) {
                 {"state", s.state},
                 {"preempted", s.preempted},
                 {"synced_from", s.synced_from},
+                {"missed", s.missed},
                 {"location", location_json(s.location)}};
 }
 
@@ -412,6 +413,8 @@ TraceStep read_step(const Value& v) {
     s.state = v["state"].string();
     s.preempted = v["preempted"].boolean();
     s.synced_from = v["synced_from"].count<std::uint32_t>();
+    // Added in version 1.12.
+    if (v.has("missed")) s.missed = v["missed"].count<std::uint32_t>();
     s.location = read_location(v);
     return s;
 }

@@ -123,6 +123,12 @@ std::string operation_text(const TraceStep& s) {
         op += " -> woke none";
     else if (s.value)
         op += " -> " + std::to_string(*s.value);
+    // Under lkmm: the read saw an older write than the latest, which had not reached it.
+    if (s.missed)
+        op += " (saw " +
+              (s.synced_from ? "step " + std::to_string(s.synced_from) + "'s write"
+                             : std::string("the initial value")) +
+              ", not step " + std::to_string(s.missed) + "'s)";
     return op;
 }
 

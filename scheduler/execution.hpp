@@ -162,6 +162,12 @@ class Execution {
     // State of one kind the model layer keeps per execution (lockdep's graph, the CPUs),
     // made on first use.
     template <class T> T& local();
+    // That state if it was made, without making it (reports ask without changing anything).
+    template <class T> T* find_local() const {
+        for (const auto& [key, state] : locals_)
+            if (key == &kLocalKey<T>) return static_cast<T*>(state);
+        return nullptr;
+    }
     void add_invariant(std::string name, std::function<bool()> holds);
     void add_final_check(std::string name, std::function<bool()> holds);
     // A latency bound the model declares (max_wait()), unless --max-wait bounds `op` already.
