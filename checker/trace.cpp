@@ -259,13 +259,22 @@ Story story(const Trace& trace) {
     for (std::uint32_t step : trace.cited)
         cause(index_of(step));
     // A read that saw an older write than the latest (lkmm) explains what followed, with the
-    // other reads of its task: together they are the outcome no interleaving gives.
-    for (std::size_t i = 0; i < n; ++i)
-        if (steps[i].missed)
-            for (std::size_t j = 0; j < n; ++j)
-                if (steps[j].task_id == steps[i].task_id && steps[j].value &&
-                    steps[j].changed.empty())
-                    cause(j);
+    // other reads of its task, and those the task of the write it missed made after that write
+    // and before it: together they are the outcome no interleaving gives (in store buffering,
+    // each task's read misses the other's write).
+    const auto reads = [&steps](std::size_t j) {
+        return steps[j].value.has_value() && steps[j].changed.empty();
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!steps[i].missed) continue;
+        const std::size_t writer = index_of(steps[i].missed);
+        for (std::size_t j = 0; j < n; ++j) {
+            if (!reads(j)) continue;
+            if (steps[j].task_id == steps[i].task_id) cause(j);
+            if (writer < n && steps[j].task_id == steps[writer].task_id && j > writer && j < i)
+                cause(j);
+        }
+    }
     for (const PropertyRead& r : trace.reads) {
         const std::size_t changed = last_change(r.object);
         if (changed == n) continue; // as set up: no step made it so

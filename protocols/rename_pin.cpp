@@ -38,6 +38,10 @@ struct RenamePinPolicy {
     Pin pin = Pin::atomic;
     bool pin_after_unlink = false;        // pin only once the old name is already gone
     bool log_edits_take_log_mutex = true; // join_running_log_trans() locks log_mutex
+    // btrfs_end_log_trans() drops log_writers with atomic_dec() and tests it with
+    // atomic_read() before its cond_wake_up_nomb(), instead of atomic_dec_and_test(), whose
+    // full ordering the _nomb wake-up relies on; neither of the two orders anything.
+    bool end_with_unordered_dec = false;
 };
 
 struct RenamePinVariant {
@@ -49,9 +53,9 @@ const std::string kInvariant = "committed log never holds the unlink of an old n
                                "link of its new name";
 const std::string kBalanced = "log_writers is back to zero";
 
-const std::array<RenamePinVariant, 5>& variants() {
+const std::array<RenamePinVariant, 6>& variants() {
     using P = RenamePinPolicy::Pin;
-    static const std::array<RenamePinVariant, 5> table = {{
+    static const std::array<RenamePinVariant, 6> table = {{
         {{"log-mutex", "before the patch: btrfs_pin_log_trans() takes log_mutex around the pin",
           Expectation::verified()},
          {P::under_log_mutex, false, true}},
@@ -67,6 +71,12 @@ const std::array<RenamePinVariant, 5>& variants() {
         {{"unsynced-log-edits", "the patched pin, but log edits do not take log_mutex",
           Expectation::violation(ViolationKind::invariant, kInvariant)},
          {P::atomic, false, false}},
+        {{"dec-nomb",
+          "the patch, but the log writer ends with atomic_dec() and atomic_read() before "
+          "cond_wake_up_nomb(), which relies on atomic_dec_and_test()'s full barrier: a lost "
+          "wake-up under --memory-model lkmm",
+          Expectation::verified(), 0, Expectation::violation(ViolationKind::hang, "hang")},
+         {P::atomic, false, true, true}},
     }};
     return table;
 }
@@ -116,24 +126,33 @@ bool btrfs_pin_log_trans(btrfs_root* root, const RenamePinPolicy& p) {
     return true;
 }
 
-void btrfs_end_log_trans(btrfs_root* root) {
+// cond_wake_up_nomb() (fs/btrfs/ctree.h): the lockless waitqueue_active() check, with no
+// smp_mb() of its own: its caller must provide one.
+void cond_wake_up_nomb(wait_queue_head_t* wq) {
+    if (waitqueue_active(wq)) wake_up(wq);
+}
+
+void btrfs_end_log_trans(btrfs_root* root, const RenamePinPolicy& p) {
     forget_reads reads; // what it reads decides only whether it wakes
-    if (atomic_dec_and_test(&root->log_writers)) {
-        // cond_wake_up_nomb(): atomic_dec_and_test() implies the barrier.
-        if (wq_has_sleeper(&root->log_writer_wait)) wake_up(&root->log_writer_wait);
+    if (p.end_with_unordered_dec) {
+        atomic_dec(&root->log_writers);
+        if (!atomic_read(&root->log_writers)) cond_wake_up_nomb(&root->log_writer_wait);
+    } else if (atomic_dec_and_test(&root->log_writers)) {
+        // atomic_dec_and_test() implies a barrier.
+        cond_wake_up_nomb(&root->log_writer_wait);
     }
 }
 
 void btrfs_del_inode_ref_in_log(btrfs_root* root, const RenamePinPolicy& p, int i) {
     if (join_running_log_trans(root, p)) return;
     clear_bit(old_name(i), &root->log_tree);
-    btrfs_end_log_trans(root);
+    btrfs_end_log_trans(root, p);
 }
 
 void btrfs_log_new_name(btrfs_root* root, const RenamePinPolicy& p, int i) {
     if (start_log_trans(root, p)) return;
     set_bit(new_name(i), &root->log_tree);
-    btrfs_end_log_trans(root);
+    btrfs_end_log_trans(root, p);
 }
 
 void wait_for_writer(btrfs_root* root) {
@@ -167,7 +186,7 @@ void btrfs_rename(btrfs_root* root, const RenamePinPolicy& p, int i) {
     btrfs_del_inode_ref_in_log(root, p, i); // __btrfs_unlink_inode() of the old name
     if (p.pin_after_unlink) log_pinned = btrfs_pin_log_trans(root, p);
     btrfs_log_new_name(root, p, i);
-    if (log_pinned) btrfs_end_log_trans(root);
+    if (log_pinned) btrfs_end_log_trans(root, p);
 }
 
 bool every_inode_named(unsigned long log, int inodes) {

@@ -435,7 +435,7 @@ TEST(FunctionName, reduces_clangs_text_to_the_same_bare_function_name) {
         {"auto lockcheck::protocols::(anonymous namespace)::setup(int)::(anonymous class)::"
          "operator()()::(anonymous class)::operator()(int) const",
          "setup::<lambda>::<lambda>"},
-        {"auto setup(int)::(lambda at rename_pin.cpp:210:15)::operator()() const",
+        {"auto setup(int)::(lambda at rename_pin.cpp:229:15)::operator()() const",
          "setup::<lambda>"},
         {"auto tl(int)::(anonymous class)::operator()(auto) const [x:auto = int]", "tl::<lambda>"},
         {"void lockcheck::protocols::(anonymous namespace)::tmpl(T) [T = int]", "tmpl"},

@@ -34,6 +34,7 @@ const PinnedCount kPinnedCounts[] = {
     {"rename-pin", "no-pin", 70, 13908},
     {"rename-pin", "pin-after-unlink", 214, 103526},
     {"rename-pin", "unsynced-log-edits", 2748, 2813},
+    {"rename-pin", "dec-nomb", 397, 397},
     {"cil-push", "global", 608, 608},
     {"cil-push", "percpu", 1632, 1632},
     {"cil-push", "hotplug", 1, 2312},
