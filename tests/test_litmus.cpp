@@ -7,6 +7,7 @@
 
 #include "checker/protocol.hpp"
 #include "harness.hpp"
+#include "lockcheck_binary.hpp"
 
 #include <CppUTest/TestHarness.h>
 
@@ -68,4 +69,30 @@ TEST(Litmus, every_exhaustive_search_gives_the_same_verdicts_under_lkmm) {
 TEST(Litmus, under_sc_no_test_shows_a_weak_behaviour) {
     expect_declared_verdicts(MemoryModel::sc, search(Search::dfs));
     expect_declared_verdicts(MemoryModel::sc, search(Search::dpor));
+}
+
+// A counterexample under lkmm is a schedule of the weak behaviour: its replay line carries the
+// memory model, and replaying it prints the same trace, naming the write a read missed.
+TEST(Litmus, an_lkmm_counterexample_replays_as_printed) {
+    const Run found = run_lockcheck({"lkmm-idioms", "--variant", "wake+waitqueue_active",
+                                     "--memory-model", "lkmm", "--no-timing"});
+    CHECK_EQUAL(1, found.exit_code);
+    CHECK_TEXT(contains(found.out, "waitqueue_active(wq) -> 0 (saw the initial value, not step "
+                                   "1's)"),
+               found.out.c_str());
+    CHECK_TEXT(contains(found.out, "\nmemory model  lkmm (not explored: "), found.out.c_str());
+    const std::vector<std::string> replay = replay_arguments(found.out);
+    CHECK_TEXT(contains(found.out, " --memory-model lkmm --replay "), found.out.c_str());
+    const Run again = run_lockcheck(replay);
+    CHECK_EQUAL(1, again.exit_code);
+    CHECK_EQUAL(text_before(found.out, "replay:"),
+                text_before(again.out, "\n== lockcheck summary"));
+}
+
+// The choices of which write a read sees split among threads like any other.
+TEST(Litmus, an_lkmm_search_prints_the_same_bytes_whatever_the_jobs) {
+    const Run a = expect_same_output_on_one_and_two_threads(
+        {"buffered-write", "--variant", "unlocked", "--memory-model", "lkmm", "--strategy", "dfs",
+         "--keep-going", "--no-timing"});
+    CHECK_TEXT(contains(a.out, "memory model  lkmm"), a.out.c_str());
 }
