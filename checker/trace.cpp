@@ -173,6 +173,11 @@ Trace TraceRecorder::take(const Execution& ex) {
     trace_.tasks.clear();
     for (const auto& t : ex.tasks())
         trace_.tasks.push_back(t->name());
+    trace_.barriers.clear();
+    for (const weak_memory::MissingBarrier& b : weak_memory::missing_barriers(ex))
+        trace_.barriers.push_back(std::string(b.barrier) + " in " + trace_.tasks[b.task] +
+                                  " between steps " + std::to_string(b.after) + " and " +
+                                  std::to_string(b.before) + " (" + b.axiom + ")");
     for (OpSpan& span : trace_.ops) {
         span.waited = 0;
         for (const TraceStep& s : trace_.steps)

@@ -101,6 +101,9 @@ struct Trace {
     std::uint32_t violating_step = 0;
     std::vector<std::uint32_t> cited{}; // earlier steps the violation's report names
     std::vector<OpSpan> ops{};          // the named operations that finished, in the order ended
+    // Under --memory-model lkmm, where a barrier would have forbidden this execution:
+    // "smp_mb() in P1 between steps 3 and 4 (propagation)". Empty under sc.
+    std::vector<std::string> barriers{};
     // Preemptions: steps taken by another task while the task of the step before could go on.
     std::uint32_t preemptions() const;
 };

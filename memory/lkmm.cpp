@@ -95,20 +95,33 @@ Base base_of(const Graph& g) {
     return b;
 }
 
-// fencerel(F): events po-before a fence of kind F, to events po-after it.
-Relation fencerel(const Graph& g, const Base& b, Fence kind) {
+// fencerel(F): events po-before a fence of kind F, to events po-after it; the `extra` fences of
+// that kind count too.
+Relation fencerel(const Graph& g, const Base& b, Fence kind, std::span<const ExtraFence> extra) {
     const std::size_t n = g.size();
     Relation r(n);
+    // Orders events[0, split) before events[split, size).
+    const auto fence_at = [&r, n](const std::vector<std::uint32_t>& events, std::size_t split,
+                                  std::size_t skip) {
+        EventSet after(n);
+        for (std::size_t j = split; j < events.size(); ++j)
+            if (j != skip) after.add(events[j]);
+        for (std::size_t j = 0; j < split && j < events.size(); ++j)
+            if (j != skip) r.add_row(events[j], after);
+    };
     for (const auto& events : b.by_task)
         for (std::size_t i = 0; i < events.size(); ++i) {
             const Event& f = g[events[i]];
-            if (f.kind != Kind::fence || f.fence != kind) continue;
-            EventSet after(n);
-            for (std::size_t j = i + 1; j < events.size(); ++j)
-                after.add(events[j]);
-            for (std::size_t j = 0; j < i; ++j)
-                r.add_row(events[j], after);
+            if (f.kind == Kind::fence && f.fence == kind) fence_at(events, i + 1, i);
         }
+    for (const ExtraFence& f : extra) {
+        if (f.kind != kind || f.task >= b.by_task.size()) continue;
+        const auto& events = b.by_task[f.task];
+        std::size_t split = 0;
+        while (split < events.size() && events[split] <= f.after)
+            ++split;
+        fence_at(events, split, events.size());
+    }
     return r;
 }
 
@@ -130,7 +143,7 @@ const char* axiom_name(Axiom axiom) {
     return "?";
 }
 
-Axiom lkmm_forbids(const Graph& g) {
+Axiom lkmm_forbids(const Graph& g, std::span<const ExtraFence> extra) {
     const Sets s = sets_of(g);
     const Base b = base_of(g);
     const Relation ext = Relation::product(s.M, s.M) - b.internal;
@@ -152,16 +165,16 @@ Axiom lkmm_forbids(const Graph& g) {
     const Relation po_rel = po.from(s.M).to(s.Release);
     const Relation po_unlock_lock_po = po.to(s.UL).then((po | rf).from(s.UL).to(s.LKR)).then(po);
     const EventSet R4rmb = s.R - s.Noreturn;
-    const Relation rmb = fencerel(g, b, Fence::rmb).from(R4rmb).to(R4rmb);
-    const Relation wmb = fencerel(g, b, Fence::wmb).from(s.W).to(s.W);
+    const Relation rmb = fencerel(g, b, Fence::rmb, extra).from(R4rmb).to(R4rmb);
+    const Relation wmb = fencerel(g, b, Fence::wmb, extra).from(s.W).to(s.W);
     const Relation po_opt = po.optional();
     // A fully ordered RMW acts as though enclosed by smp_mb(): its read and write carry Mb.
     const Relation mb =
-        fencerel(g, b, Fence::mb).from(s.M).to(s.M) | po.from(s.M).to(s.Mb & s.R) |
+        fencerel(g, b, Fence::mb, extra).from(s.M).to(s.M) | po.from(s.M).to(s.Mb & s.R) |
         po.from(s.Mb & s.W).to(s.M) |
-        fencerel(g, b, Fence::before_atomic).from(s.M).to(s.RMW).then(po_opt).to(s.M) |
-        po_opt.from(s.M).to(s.RMW).then(fencerel(g, b, Fence::after_atomic)).to(s.M) |
-        po_opt.from(s.M).to(s.LKW).then(fencerel(g, b, Fence::after_spinlock)).to(s.M) |
+        fencerel(g, b, Fence::before_atomic, extra).from(s.M).to(s.RMW).then(po_opt).to(s.M) |
+        po_opt.from(s.M).to(s.RMW).then(fencerel(g, b, Fence::after_atomic, extra)).to(s.M) |
+        po_opt.from(s.M).to(s.LKW).then(fencerel(g, b, Fence::after_spinlock, extra)).to(s.M) |
         po_unlock_lock_po.from(s.M).to(s.AfterUnlockLock).then(po).to(s.M);
     const Relation& strong_fence = mb; // gp: RCU is not modelled
     const Relation nonrw_fence = strong_fence | po_rel | acq_po;

@@ -7,6 +7,8 @@
 // RCU is not modelled.
 #pragma once
 
+#include <span>
+
 #include "graph.hpp"
 
 namespace lockcheck::memory {
@@ -21,8 +23,16 @@ enum class Axiom : std::uint8_t {
 
 const char* axiom_name(Axiom axiom);
 
-// The first axiom of linux-kernel.cat the graph breaks, in the .cat's order; none if LKMM
-// allows it.
-Axiom lkmm_forbids(const Graph& graph);
+// A fence the graph does not have, as though `task` had it right after its event `after`: to
+// ask which barrier would have forbidden an execution.
+struct ExtraFence {
+    std::uint16_t task = kNoTask;
+    std::uint32_t after = kNone;
+    Fence kind = Fence::none;
+};
+
+// The first axiom of linux-kernel.cat the graph (with the `extra` fences) breaks, in the .cat's
+// order; none if LKMM allows it.
+Axiom lkmm_forbids(const Graph& graph, std::span<const ExtraFence> extra = {});
 
 } // namespace lockcheck::memory

@@ -344,6 +344,96 @@ ReadSeen read_in_step(const Execution& ex, std::uint32_t step) {
     return {};
 }
 
+namespace {
+
+// Where a barrier could go: between a task's access `before` and its next one, `after`.
+struct Gap {
+    std::uint32_t before = memory::kNone;
+    std::uint32_t after = memory::kNone;
+};
+
+// The gap of the task of `e` right after it (`later`) or right before it; none at either end,
+// or inside one step (its events are one operation).
+Gap gap_at(const Graph& g, std::uint32_t e, bool later) {
+    const memory::Event& x = g[e];
+    const auto same_task = [&](std::uint32_t i) {
+        return g[i].task == x.task && g[i].kind != memory::Kind::fence;
+    };
+    if (later) {
+        for (std::uint32_t i = e + 1; i < g.size(); ++i)
+            if (same_task(i)) return g[i].step != x.step ? Gap{e, i} : Gap{};
+    } else {
+        for (std::uint32_t i = e; i-- > 0;)
+            if (same_task(i)) return g[i].step != x.step ? Gap{i, e} : Gap{};
+    }
+    return {};
+}
+
+// The weakest barrier that orders the gap's two accesses: smp_rmb() between reads, smp_wmb()
+// between writes, else smp_mb().
+std::pair<Fence, const char*> weakest(const Graph& g, const Gap& gap) {
+    const memory::Kind a = g[gap.before].kind, b = g[gap.after].kind;
+    if (a == memory::Kind::read && b == memory::Kind::read) return {Fence::rmb, "smp_rmb()"};
+    if (a == memory::Kind::write && b == memory::Kind::write) return {Fence::wmb, "smp_wmb()"};
+    return {Fence::mb, "smp_mb()"};
+}
+
+} // namespace
+
+std::vector<MissingBarrier> missing_barriers(const Execution& ex) {
+    std::vector<MissingBarrier> found;
+    const WeakMemory* m = ex.find_local<WeakMemory>();
+    if (!m) return found;
+    const Graph& g = m->graph();
+    // Where the execution is not sequentially consistent: a read that missed a write there was
+    // when it ran, or a write placed in coherence order before one that ran before it. The
+    // gaps around each (right after the write missed or overtaken, in its task; right before
+    // the read or write, in its own) are where a barrier may be missing.
+    std::vector<Gap> gaps;
+    const auto add = [&gaps](const Gap& gap) {
+        const auto same = [&gap](const Gap& o) { return o.before == gap.before; };
+        if (gap.before != memory::kNone && std::none_of(gaps.begin(), gaps.end(), same))
+            gaps.push_back(gap);
+    };
+    for (std::uint32_t e = 0; e < g.size(); ++e) {
+        const memory::Event& x = g[e];
+        if (x.kind == memory::Kind::fence || x.is(memory::kLockRead | memory::kInit)) continue;
+        const auto& co = g.co(x.loc);
+        // The latest write before e in execution order, coherence-after what e read or wrote.
+        const std::size_t from = g.co_position(x.kind == memory::Kind::read ? x.rf : e) + 1;
+        std::uint32_t overtaken = memory::kNone;
+        for (std::size_t i = co.size(); i-- > from;)
+            if (co[i] < e) {
+                overtaken = co[i];
+                break;
+            }
+        if (overtaken == memory::kNone) continue;
+        add(gap_at(g, overtaken, true));
+        add(gap_at(g, e, false));
+    }
+    // A barrier in one gap, the weakest first; then one in every gap (message passing needs
+    // both sides ordered), the weakest, then smp_mb() everywhere.
+    std::vector<std::vector<Gap>> tries;
+    for (const Gap& gap : gaps)
+        tries.push_back({gap});
+    if (gaps.size() > 1) tries.push_back(gaps);
+    for (const bool full : {false, true})
+        for (const std::vector<Gap>& places : tries) {
+            std::vector<memory::ExtraFence> extra;
+            for (const Gap& gap : places)
+                extra.push_back(
+                    {g[gap.before].task, gap.before, full ? Fence::mb : weakest(g, gap).first});
+            const memory::Axiom axiom = memory::lkmm_forbids(g, extra);
+            if (axiom == memory::Axiom::none) continue;
+            for (const Gap& gap : places)
+                found.push_back({g[gap.before].task, g[gap.before].step, g[gap.after].step,
+                                 full ? "smp_mb()" : weakest(g, gap).second,
+                                 memory::axiom_name(axiom)});
+            return found;
+        }
+    return found;
+}
+
 void lock_attempt_failed(const Object& lock) {
     WeakMemory& m = memory();
     const std::uint32_t loc = m.location(lock, 0);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "task.hpp"
 
@@ -100,6 +101,21 @@ struct ReadSeen {
     std::uint32_t missed = 0;
 };
 ReadSeen read_in_step(const Execution& ex, std::uint32_t step);
+
+// A barrier the execution's graph lacks that, alone or with the others reported with it, would
+// have forbidden it: in `task` between its accesses of steps `after` and `before`, the weakest
+// that orders them (smp_rmb() between two reads, smp_wmb() between two writes, else smp_mb()),
+// and the axiom of linux-kernel.cat that would then forbid it.
+struct MissingBarrier {
+    TaskId task = 0;
+    std::uint32_t after = 0;
+    std::uint32_t before = 0;
+    const char* barrier = nullptr; // "smp_mb()"
+    const char* axiom = nullptr;   // "propagation"
+};
+// Found around each read that missed a write: right after that write, right before the read,
+// or both. Empty under sc, or when no such barrier forbids it.
+std::vector<MissingBarrier> missing_barriers(const Execution& ex);
 
 } // namespace weak_memory
 } // namespace lockcheck

@@ -150,7 +150,10 @@ Json trace_json(const Trace& t) {
         steps.push_back(step_json(s));
     for (const PendingTask& p : t.pending)
         pending.push_back(pending_json(p));
-    return Json{{"tasks", t.tasks}, {"steps", std::move(steps)}, {"pending", std::move(pending)}};
+    return Json{{"tasks", t.tasks},
+                {"steps", std::move(steps)},
+                {"pending", std::move(pending)},
+                {"barriers", t.barriers}};
 }
 
 Json counterexample_json(const Counterexample& c) {
@@ -438,6 +441,8 @@ Trace read_trace(const Value& v) {
         t.steps.push_back(read_step(s));
     for (const Value& p : v["pending"].elements())
         t.pending.push_back(read_pending(p));
+    // Added in version 1.12.
+    if (v.has("barriers")) t.barriers = v["barriers"].strings();
     return t;
 }
 

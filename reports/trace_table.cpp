@@ -88,6 +88,17 @@ std::string format_end(const std::vector<std::string>& states) {
     return out;
 }
 
+// Under lkmm, where a barrier would have forbidden the execution, a line each.
+std::string format_barriers(const std::vector<std::string>& barriers) {
+    if (barriers.empty()) return "";
+    std::string out = "a barrier would forbid this execution:";
+    if (barriers.size() == 1) return out + " " + barriers.front() + "\n";
+    out += "\n";
+    for (const std::string& b : barriers)
+        out += "  " + b + "\n";
+    return out;
+}
+
 } // namespace
 
 std::vector<TraceRow> trace_rows(const Trace& trace, const Story& story, bool full) {
@@ -312,7 +323,8 @@ std::string format_trace(const Trace& trace, bool colour, bool locations, bool f
             at = end + 1;
         }
     }
-    return out + layout.render(lanes, colour, width) + format_end(end_states(trace));
+    return out + layout.render(lanes, colour, width) + format_end(end_states(trace)) +
+           format_barriers(trace.barriers);
 }
 
 std::string chain_text(const std::vector<WaitLink>& chain) {

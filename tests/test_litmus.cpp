@@ -81,6 +81,9 @@ TEST(Litmus, an_lkmm_counterexample_replays_as_printed) {
                                    "1's)"),
                found.out.c_str());
     CHECK_TEXT(contains(found.out, "\nmemory model  lkmm (not explored: "), found.out.c_str());
+    CHECK_TEXT(contains(found.out, "a barrier would forbid this execution: smp_mb() in P1 "
+                                   "between steps 3 and 4 (propagation)\n"),
+               found.out.c_str());
     const std::vector<std::string> replay = replay_arguments(found.out);
     CHECK_TEXT(contains(found.out, " --memory-model lkmm --replay "), found.out.c_str());
     const Run again = run_lockcheck(replay);
@@ -95,4 +98,16 @@ TEST(Litmus, an_lkmm_search_prints_the_same_bytes_whatever_the_jobs) {
                                                              "unlocked", "--memory-model", "lkmm",
                                                              "--keep-going", "--no-timing"});
     CHECK_TEXT(contains(a.out, "memory model  lkmm"), a.out.c_str());
+}
+
+// Message passing needs both sides ordered: the barrier hint names the weakest pair.
+TEST(Litmus, a_message_passing_counterexample_names_smp_wmb_and_smp_rmb) {
+    const Run run = run_lockcheck(
+        {"lkmm-litmus", "--variant", "MP+poonceonces", "--memory-model", "lkmm", "--no-timing"});
+    CHECK_TEXT(contains(run.out, "a barrier would forbid this execution:\n"
+                                 "  smp_wmb() in P0 between steps 1 and 2 (happens-before)\n"
+                                 "  smp_rmb() in P1 between steps 3 and 4 (happens-before)\n"),
+               run.out.c_str());
+    const Run sc = run_lockcheck({"lkmm-litmus", "--variant", "MP+poonceonces", "--no-timing"});
+    CHECK_FALSE(contains(sc.out, "a barrier would"));
 }
