@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "model/weak_memory.hpp"
 #include "scheduler/enum_names.hpp"
 
 namespace lockcheck {
@@ -144,6 +145,9 @@ void SearchStats::add_contention(const Execution& ex) {
 
 void SearchStats::add(const Execution& ex, const Outcome& out) {
     ++executions;
+    if (ex.limits().memory_model == MemoryModel::lkmm) [[unlikely]]
+        for (const char* op : weak_memory::fully_ordered_operations(ex))
+            add_fully_ordered(op);
     steps += out.steps;
     deepest = std::max(deepest, out.steps);
     tasks = std::max(tasks, static_cast<std::uint32_t>(ex.tasks().size()));
@@ -180,8 +184,15 @@ void SearchStats::add_wait_bounds(const Execution& ex) {
     }
 }
 
+void SearchStats::add_fully_ordered(const std::string& op) {
+    const auto at = std::lower_bound(fully_ordered.begin(), fully_ordered.end(), op);
+    if (at == fully_ordered.end() || *at != op) fully_ordered.insert(at, op);
+}
+
 void SearchStats::merge(const SearchStats& later) {
     executions += later.executions;
+    for (const std::string& op : later.fully_ordered)
+        add_fully_ordered(op);
     cut += later.cut;
     sleep_blocked += later.sleep_blocked;
     steps += later.steps;

@@ -104,6 +104,9 @@ struct SearchStats {
     // Internal tables that filled, in the order first met: what did not fit went unchecked,
     // so the search is incomplete.
     std::vector<FullTable> full_tables;
+    // Under --memory-model lkmm, the operations some execution ordered fully rather than access
+    // by access (model/weak_memory.hpp), sorted: what the memory model approximated.
+    std::vector<std::string> fully_ordered;
     // Executions in which the spin bound took part (Outcome::spin_bound_used).
     std::uint64_t spin_bound_used = 0;
     // A stateful search's table (--state-cache); all zero otherwise.
@@ -122,6 +125,7 @@ struct SearchStats {
     // thread): the same figures as adding its executions one by one. Leaves the times and
     // stopped_by as they are.
     void merge(const SearchStats& later);
+    void add_fully_ordered(const std::string& op);
     // Lists the execution's invariants, final checks and latency bounds, evaluated 0 times: the
     // properties its set-up declares.
     void declare(const Execution& ex);

@@ -163,6 +163,10 @@ class WeakMemory {
   private:
     static void untracked_step(Execution& ex, Task& task, const Operation& op);
 
+  public:
+    std::vector<const char*> fully_ordered; // see fully_ordered_operations()
+
+  private:
     Graph graph_;
     std::unordered_map<const Object*, std::uint32_t> locations_;
     std::unordered_map<const Object*, std::uint32_t> sync_locations_;
@@ -188,6 +192,8 @@ std::uint16_t running_task() {
 void WeakMemory::untracked_step(Execution& ex, Task& task, const Operation& op) {
     WeakMemory& m = ex.local<WeakMemory>();
     const std::uint32_t loc = m.sync_location(*op.obj);
+    if (std::find(m.fully_ordered.begin(), m.fully_ordered.end(), op.name) == m.fully_ordered.end())
+        m.fully_ordered.push_back(op.name);
     const auto t = static_cast<std::uint16_t>(task.id());
     const std::uint32_t step = ex.step();
     if (op.read_only) {
@@ -379,6 +385,11 @@ std::pair<Fence, const char*> weakest(const Graph& g, const Gap& gap) {
 }
 
 } // namespace
+
+std::vector<const char*> fully_ordered_operations(const Execution& ex) {
+    const WeakMemory* m = ex.find_local<WeakMemory>();
+    return m ? m->fully_ordered : std::vector<const char*>{};
+}
 
 std::vector<MissingBarrier> missing_barriers(const Execution& ex) {
     std::vector<MissingBarrier> found;

@@ -113,6 +113,11 @@ struct MissingBarrier {
     const char* barrier = nullptr; // "smp_mb()"
     const char* axiom = nullptr;   // "propagation"
 };
+// The operations this execution treated as fully ordered read-modify-writes of their object
+// because their primitive does not model its accesses one by one (complete, list_add...), by
+// name, each once.
+std::vector<const char*> fully_ordered_operations(const Execution& ex);
+
 // Found around each read that missed a write: right after that write, right before the read,
 // or both. Empty under sc, or when no such barrier forbids it.
 std::vector<MissingBarrier> missing_barriers(const Execution& ex);

@@ -66,6 +66,7 @@ Json stats_json(const SearchStats& s) {
                 {"tasks", s.tasks},
                 {"stopped_by", s.stopped_by},
                 {"full_tables", std::move(full_tables)},
+                {"fully_ordered", s.fully_ordered},
                 {"elapsed_seconds", s.elapsed_seconds},
                 {"minimizing_seconds", s.minimizing_seconds},
                 {"threads", s.threads},
@@ -271,6 +272,8 @@ SearchStats read_stats(const Value& v) {
             s.full_tables.push_back(FullTable{f["table"].string(),
                                               f["capacity"].count<std::uint32_t>(),
                                               f["executions"].count<std::uint64_t>()});
+    // Added in version 1.12.
+    if (v.has("fully_ordered")) s.fully_ordered = v["fully_ordered"].strings();
     s.elapsed_seconds = v["elapsed_seconds"].number();
     // Added in version 1.4.
     if (v.has("minimizing_seconds")) s.minimizing_seconds = v["minimizing_seconds"].number();

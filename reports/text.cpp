@@ -437,11 +437,16 @@ std::string checks_text(const Summary& s) {
 
 } // namespace
 
-std::string memory_model_text(MemoryModel model) {
+std::string memory_model_text(MemoryModel model, const std::vector<std::string>& fully_ordered) {
     if (model == MemoryModel::sc)
         return "sc (every read sees the last write: a missing barrier goes unseen)";
-    return "lkmm (not explored: a write taking effect before an earlier read of its task, as "
-           "load buffering needs; RCU)";
+    std::string text = "lkmm (not explored: a write taking effect before an earlier read of its "
+                       "task, as load buffering needs; RCU)";
+    if (fully_ordered.empty()) return text;
+    text += "; ordered fully, not access by access:";
+    for (const std::string& op : fully_ordered)
+        text += " " + op + (&op == &fully_ordered.back() ? "" : ",");
+    return text;
 }
 
 std::string format_summary(const Summary& s) {
@@ -463,18 +468,19 @@ std::string format_summary(const Summary& s) {
         {"variant", s.variant},
     };
     if (!s.parameters.empty()) rows.emplace_back("sizes", sizes_text(s.parameters));
-    rows.insert(rows.end(), {
-                                {"strategy", s.strategy},
-                                {"memory model", memory_model_text(s.memory_model)},
-                                {"bound", s.bound},
-                                {"executions", std::to_string(s.stats.executions)},
-                                {"cut by bound", std::to_string(s.stats.cut)},
-                                {"steps", std::to_string(s.stats.steps)},
-                                {"deepest", std::to_string(s.stats.deepest)},
-                                {"sleeps", counter(s.stats.total.sleeps, s.stats.most.sleeps)},
-                                {"wake-ups", counter(s.stats.total.wakeups, s.stats.most.wakeups)},
-                                {"spins", counter(s.stats.total.spins, s.stats.most.spins)},
-                            });
+    rows.insert(rows.end(),
+                {
+                    {"strategy", s.strategy},
+                    {"memory model", memory_model_text(s.memory_model, s.stats.fully_ordered)},
+                    {"bound", s.bound},
+                    {"executions", std::to_string(s.stats.executions)},
+                    {"cut by bound", std::to_string(s.stats.cut)},
+                    {"steps", std::to_string(s.stats.steps)},
+                    {"deepest", std::to_string(s.stats.deepest)},
+                    {"sleeps", counter(s.stats.total.sleeps, s.stats.most.sleeps)},
+                    {"wake-ups", counter(s.stats.total.wakeups, s.stats.most.wakeups)},
+                    {"spins", counter(s.stats.total.spins, s.stats.most.spins)},
+                });
     // Only a reduction stops executions early; DFS's summary keeps its shape.
     if (s.strategy.find("dpor") != std::string::npos) {
         const auto cut = std::find_if(rows.begin(), rows.end(),
