@@ -3,6 +3,7 @@
 
 #include "lock_misuse.hpp"
 #include "sched.hpp"
+#include "weak_memory.hpp"
 
 namespace lockcheck {
 
@@ -21,12 +22,18 @@ bool free_sem(const Object* obj, const Task&) {
 void take_read(rw_semaphore* sem, task_struct* me, int subclass, bool trylock,
                std::source_location loc) {
     sem->readers |= task_bit(me->id());
+    // Under lkmm an acquisition either way is an ACQUIRE (memory-barriers.txt, "LOCK
+    // ACQUISITION FUNCTIONS"), a release a RELEASE: lock.cat's lock and unlock.
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::lock_acquired(*sem);
     lock_acquired(me, sem, "rwsem-read", &sem->dep_map, loc, subclass, trylock);
 }
 
 void take_write(rw_semaphore* sem, task_struct* me, int subclass, bool trylock,
                 std::source_location loc) {
     sem->writer = me;
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::lock_acquired(*sem);
     lock_acquired(me, sem, "rwsem-write", &sem->dep_map, loc, subclass, trylock);
 }
 
@@ -59,6 +66,8 @@ int down_trylock(const char* op, rw_semaphore* sem, bool write, std::source_loca
         else
             take_read(sem, current(), 0, true, loc);
     } else {
+        if (weak_memory::on()) [[unlikely]]
+            weak_memory::lock_attempt_failed(*sem);
         this_execution().attempt_failed();
     }
     this_execution().note(taken);
@@ -109,6 +118,8 @@ void up_read(struct rw_semaphore* sem, std::source_location loc) {
     task_struct* me = current();
     if (!contains(sem->readers, me->id())) report_bad_unlock("up_read", sem, sem->holder(), loc);
     sem->readers &= ~task_bit(me->id());
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::lock_released(*sem);
     lock_released(me, sem);
 }
 
@@ -117,6 +128,8 @@ void up_write(struct rw_semaphore* sem, std::source_location loc) {
     task_struct* me = current();
     if (sem->writer != me) report_bad_unlock("up_write", sem, sem->holder(), loc);
     sem->writer = nullptr;
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::lock_released(*sem);
     lock_released(me, sem);
 }
 
@@ -125,6 +138,10 @@ void downgrade_write(struct rw_semaphore* sem, std::source_location loc) {
     task_struct* me = current();
     if (sem->writer != me) report_bad_unlock("downgrade_write", sem, sem->holder(), loc);
     sem->writer = nullptr;
+    // A release, then the read side taken: more order than the kernel's one atomic
+    // operation, never less.
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::lock_released(*sem);
     lock_released(me, sem);
     take_read(sem, me, 0, false, loc);
 }
