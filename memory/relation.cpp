@@ -5,37 +5,35 @@
 
 namespace lockcheck::memory {
 
-bool EventSet::empty() const {
-    for (std::uint64_t w : bits_)
-        if (w) return false;
-    return true;
+namespace {
+// a[i] = a[i] op b[i], word by word: the set and relation operators share it.
+template <class Op>
+std::vector<std::uint64_t> combine(std::vector<std::uint64_t> a,
+                                   const std::vector<std::uint64_t>& b, Op op) {
+    for (std::size_t i = 0; i < a.size(); ++i)
+        a[i] = op(a[i], b[i]);
+    return a;
 }
+constexpr auto kOr = [](std::uint64_t x, std::uint64_t y) { return x | y; };
+constexpr auto kAnd = [](std::uint64_t x, std::uint64_t y) { return x & y; };
+constexpr auto kMinus = [](std::uint64_t x, std::uint64_t y) { return x & ~y; };
+} // namespace
 
 EventSet EventSet::operator|(const EventSet& o) const {
-    EventSet r = *this;
-    for (std::size_t i = 0; i < bits_.size(); ++i)
-        r.bits_[i] |= o.bits_[i];
+    EventSet r(n_);
+    r.bits_ = combine(bits_, o.bits_, kOr);
     return r;
 }
 
 EventSet EventSet::operator&(const EventSet& o) const {
-    EventSet r = *this;
-    for (std::size_t i = 0; i < bits_.size(); ++i)
-        r.bits_[i] &= o.bits_[i];
+    EventSet r(n_);
+    r.bits_ = combine(bits_, o.bits_, kAnd);
     return r;
 }
 
 EventSet EventSet::operator-(const EventSet& o) const {
-    EventSet r = *this;
-    for (std::size_t i = 0; i < bits_.size(); ++i)
-        r.bits_[i] &= ~o.bits_[i];
-    return r;
-}
-
-Relation Relation::identity(const EventSet& s) {
-    Relation r(s.size());
-    for (std::size_t e = 0; e < s.size(); ++e)
-        if (s.has(e)) r.add(e, e);
+    EventSet r(n_);
+    r.bits_ = combine(bits_, o.bits_, kMinus);
     return r;
 }
 
@@ -62,23 +60,20 @@ bool Relation::empty() const {
 
 Relation Relation::operator|(const Relation& o) const {
     assert(n_ == o.n_);
-    Relation r = *this;
-    for (std::size_t i = 0; i < bits_.size(); ++i)
-        r.bits_[i] |= o.bits_[i];
+    Relation r(n_);
+    r.bits_ = combine(bits_, o.bits_, kOr);
     return r;
 }
 
 Relation Relation::operator&(const Relation& o) const {
-    Relation r = *this;
-    for (std::size_t i = 0; i < bits_.size(); ++i)
-        r.bits_[i] &= o.bits_[i];
+    Relation r(n_);
+    r.bits_ = combine(bits_, o.bits_, kAnd);
     return r;
 }
 
 Relation Relation::operator-(const Relation& o) const {
-    Relation r = *this;
-    for (std::size_t i = 0; i < bits_.size(); ++i)
-        r.bits_[i] &= ~o.bits_[i];
+    Relation r(n_);
+    r.bits_ = combine(bits_, o.bits_, kMinus);
     return r;
 }
 
@@ -115,14 +110,6 @@ Relation Relation::to(const EventSet& s) const {
     return r;
 }
 
-Relation Relation::inverse() const {
-    Relation r(n_);
-    for (std::size_t a = 0; a < n_; ++a)
-        for (std::size_t b = 0; b < n_; ++b)
-            if (has(a, b)) r.add(b, a);
-    return r;
-}
-
 Relation Relation::optional() const {
     Relation r = *this;
     for (std::size_t e = 0; e < n_; ++e)
@@ -154,12 +141,6 @@ Relation Relation::without_identity() const {
     for (std::size_t e = 0; e < n_; ++e)
         r.row(e)[e / 64] &= ~(std::uint64_t{1} << (e % 64));
     return r;
-}
-
-bool Relation::irreflexive() const {
-    for (std::size_t e = 0; e < n_; ++e)
-        if (has(e, e)) return false;
-    return true;
 }
 
 bool Relation::acyclic() const {

@@ -1,6 +1,6 @@
 // EventSet and Relation: sets of events and binary relations over the events of one execution
 // graph, as bit matrices, with the operators a cat model is written in (union, intersection,
-// sequence, inverse, closure). The LKMM check (lkmm.hpp) spells the kernel's linux-kernel.cat
+// sequence, closure). The LKMM check (lkmm.hpp) spells the kernel's linux-kernel.cat
 // with them, line for line, so that a reader can hold the two side by side.
 #pragma once
 
@@ -16,7 +16,6 @@ class EventSet {
     std::size_t size() const { return n_; }
     bool has(std::size_t e) const { return (bits_[e / 64] >> (e % 64)) & 1; }
     void add(std::size_t e) { bits_[e / 64] |= std::uint64_t{1} << (e % 64); }
-    bool empty() const;
     EventSet operator|(const EventSet& o) const;
     EventSet operator&(const EventSet& o) const;
     EventSet operator-(const EventSet& o) const; // the cat model's `\`
@@ -31,8 +30,6 @@ class EventSet {
 class Relation {
   public:
     explicit Relation(std::size_t n = 0) : n_(n), words_((n + 63) / 64), bits_(n * words_, 0) {}
-    // [S]: the identity on S.
-    static Relation identity(const EventSet& s);
     // S * T: every pair of an event of S and one of T.
     static Relation product(const EventSet& s, const EventSet& t);
 
@@ -51,13 +48,11 @@ class Relation {
     // [S] ; r and r ; [S]
     Relation from(const EventSet& s) const;
     Relation to(const EventSet& s) const;
-    Relation inverse() const;          // r^-1
     Relation optional() const;         // r? : r | id
     Relation plus() const;             // r+
     Relation star() const;             // r*
     Relation without_identity() const; // r \ id
     bool acyclic() const;
-    bool irreflexive() const;
 
   private:
     std::uint64_t* row(std::size_t a) { return bits_.data() + a * words_; }
