@@ -16,6 +16,53 @@ void write_x(Memory& m, int*) {
     WRITE_ONCE(m.x, 1);
 }
 
+// Threads and outcomes that several tests share.
+void store_x_store_y(Memory& m, int*) {
+    WRITE_ONCE(m.x, 1);
+    WRITE_ONCE(m.y, 1);
+}
+void store_x_y_locked(Memory& m, int*) {
+    spin_lock(&m.s);
+    WRITE_ONCE(m.x, 1);
+    WRITE_ONCE(m.y, 1);
+    spin_unlock(&m.s);
+}
+void store_x_release_y(Memory& m, int*) {
+    WRITE_ONCE(m.x, 1);
+    smp_store_release(&m.y, 1);
+}
+void acquire_y_release_z(Memory& m, int* r) {
+    r[0] = smp_load_acquire(&m.y);
+    smp_store_release(&m.z, 1);
+}
+void store_z_mb_load_x(Memory& m, int* r) {
+    WRITE_ONCE(m.z, 2);
+    smp_mb();
+    r[1] = READ_ONCE(m.x);
+}
+
+bool p1_saw_flag_not_data(const Memory& m) { // (1:r0=1 /\ 1:r1=0)
+    return m.r[1][0] == 1 && m.r[1][1] == 0;
+}
+bool both_read_zero(const Memory& m) { // (0:r0=0 /\ 1:r0=0)
+    return m.r[0][0] == 0 && m.r[1][0] == 0;
+}
+bool both_read_one(const Memory& m) { // (0:r0=1 /\ 1:r0=1)
+    return m.r[0][0] == 1 && m.r[1][0] == 1;
+}
+bool readers_disagree(const Memory& m) { // (1:r0=1 /\ 1:r1=0 /\ 3:r0=1 /\ 3:r1=0)
+    return m.r[1][0] == 1 && m.r[1][1] == 0 && m.r[3][0] == 1 && m.r[3][1] == 0;
+}
+bool chain_lost_x(const Memory& m) { // (1:r0=1 /\ 2:r0=1 /\ 2:r1=0)
+    return m.r[1][0] == 1 && m.r[2][0] == 1 && m.r[2][1] == 0;
+}
+bool z6_outcome(const Memory& m) { // (1:r0=1 /\ z=2 /\ 2:r1=0)
+    return m.r[1][0] == 1 && m.z.peek() == 2 && m.r[2][1] == 0;
+}
+bool lock_seen_out_of_order(const Memory& m) { // (1:r1=1 /\ 1:r2=0 /\ 1:r3=1)
+    return m.r[1][1] == 1 && m.r[1][2] == 0 && m.r[1][3] == 1;
+}
+
 const std::vector<Test> kTests = {
     {"CoRR+poonceonce+Once",
      "read-read coherence",
@@ -26,7 +73,7 @@ const std::vector<Test> kTests = {
           r[1] = READ_ONCE(m.x);
       }},
      "(1:r0=1 /\\ 1:r1=0)",
-     +[](const Memory& m) { return m.r[1][0] == 1 && m.r[1][1] == 0; }},
+     &p1_saw_flag_not_data},
     {"CoRW+poonceonce+Once",
      "read-write coherence",
      R::never,
@@ -72,9 +119,7 @@ const std::vector<Test> kTests = {
           r[1] = READ_ONCE(m.x);
       }},
      "(1:r0=1 /\\ 1:r1=0 /\\ 3:r0=1 /\\ 3:r1=0)",
-     +[](const Memory& m) {
-         return m.r[1][0] == 1 && m.r[1][1] == 0 && m.r[3][0] == 1 && m.r[3][1] == 0;
-     }},
+     &readers_disagree},
     {"IRIW+poonceonces+OnceOnce",
      "independent reads of independent writes, no ordering",
      R::sometimes,
@@ -89,18 +134,11 @@ const std::vector<Test> kTests = {
           r[1] = READ_ONCE(m.x);
       }},
      "(1:r0=1 /\\ 1:r1=0 /\\ 3:r0=1 /\\ 3:r1=0)",
-     +[](const Memory& m) {
-         return m.r[1][0] == 1 && m.r[1][1] == 0 && m.r[3][0] == 1 && m.r[3][1] == 0;
-     }},
+     &readers_disagree},
     {"ISA2+pooncelock+pooncelock+pombonce",
      "two critical sections of one lock, seen from outside with smp_mb()",
      R::never,
-     {+[](Memory& m, int*) {
-          spin_lock(&m.s);
-          WRITE_ONCE(m.x, 1);
-          WRITE_ONCE(m.y, 1);
-          spin_unlock(&m.s);
-      },
+     {&store_x_y_locked,
       +[](Memory& m, int* r) {
           spin_lock(&m.s);
           r[0] = READ_ONCE(m.y);
@@ -117,10 +155,7 @@ const std::vector<Test> kTests = {
     {"ISA2+poonceonces",
      "a chain of three threads, no ordering",
      R::sometimes,
-     {+[](Memory& m, int*) {
-          WRITE_ONCE(m.x, 1);
-          WRITE_ONCE(m.y, 1);
-      },
+     {&store_x_store_y,
       +[](Memory& m, int* r) {
           r[0] = READ_ONCE(m.y);
           WRITE_ONCE(m.z, 1);
@@ -130,24 +165,17 @@ const std::vector<Test> kTests = {
           r[1] = READ_ONCE(m.x);
       }},
      "(1:r0=1 /\\ 2:r0=1 /\\ 2:r1=0)",
-     +[](const Memory& m) { return m.r[1][0] == 1 && m.r[2][0] == 1 && m.r[2][1] == 0; }},
+     &chain_lost_x},
     {"ISA2+pooncerelease+poacquirerelease+poacquireonce",
      "a release-acquire chain",
      R::never,
-     {+[](Memory& m, int*) {
-          WRITE_ONCE(m.x, 1);
-          smp_store_release(&m.y, 1);
-      },
-      +[](Memory& m, int* r) {
-          r[0] = smp_load_acquire(&m.y);
-          smp_store_release(&m.z, 1);
-      },
+     {&store_x_release_y, &acquire_y_release_z,
       +[](Memory& m, int* r) {
           r[0] = smp_load_acquire(&m.z);
           r[1] = READ_ONCE(m.x);
       }},
      "(1:r0=1 /\\ 2:r0=1 /\\ 2:r1=0)",
-     +[](const Memory& m) { return m.r[1][0] == 1 && m.r[2][0] == 1 && m.r[2][1] == 0; }},
+     &chain_lost_x},
     {"LB+fencembonceonce+ctrlonceonce",
      "load buffering, a control dependency and smp_mb()",
      R::never,
@@ -161,7 +189,7 @@ const std::vector<Test> kTests = {
           WRITE_ONCE(m.x, 1);
       }},
      "(0:r0=1 /\\ 1:r0=1)",
-     +[](const Memory& m) { return m.r[0][0] == 1 && m.r[1][0] == 1; }},
+     &both_read_one},
     {"LB+poacquireonce+pooncerelease",
      "load buffering, release and acquire",
      R::never,
@@ -174,7 +202,7 @@ const std::vector<Test> kTests = {
           WRITE_ONCE(m.x, 1);
       }},
      "(0:r0=1 /\\ 1:r0=1)",
-     +[](const Memory& m) { return m.r[0][0] == 1 && m.r[1][0] == 1; }},
+     &both_read_one},
     {"LB+poonceonces",
      "load buffering, no ordering",
      R::sometimes,
@@ -187,7 +215,7 @@ const std::vector<Test> kTests = {
           WRITE_ONCE(m.x, 1);
       }},
      "(0:r0=1 /\\ 1:r0=1)",
-     +[](const Memory& m) { return m.r[0][0] == 1 && m.r[1][0] == 1; },
+     &both_read_one,
      /*load_buffering=*/true},
     {"LB+unlocklockonceonce+poacquireonce",
      "load buffering, an unlock of one lock then a lock of another",
@@ -220,7 +248,7 @@ const std::vector<Test> kTests = {
           r[1] = READ_ONCE(m.x);
       }},
      "(1:r0=1 /\\ 1:r1=0)",
-     +[](const Memory& m) { return m.r[1][0] == 1 && m.r[1][1] == 0; }},
+     &p1_saw_flag_not_data},
     {"MP+polockmbonce+poacquiresilsil",
      "spin_is_locked() seen after the lock's store, with smp_mb__after_spinlock()",
      R::never,
@@ -236,7 +264,7 @@ const std::vector<Test> kTests = {
           r[3] = spin_is_locked(&m.s);
       }},
      "(1:r1=1 /\\ 1:r2=0 /\\ 1:r3=1)",
-     +[](const Memory& m) { return m.r[1][1] == 1 && m.r[1][2] == 0 && m.r[1][3] == 1; }},
+     &lock_seen_out_of_order},
     {"MP+polockonce+poacquiresilsil",
      "spin_is_locked() seen after the lock's store, without smp_mb__after_spinlock()",
      R::sometimes,
@@ -251,7 +279,7 @@ const std::vector<Test> kTests = {
           r[3] = spin_is_locked(&m.s);
       }},
      "(1:r1=1 /\\ 1:r2=0 /\\ 1:r3=1)",
-     +[](const Memory& m) { return m.r[1][1] == 1 && m.r[1][2] == 0 && m.r[1][3] == 1; }},
+     &lock_seen_out_of_order},
     {"MP+polocks",
      "message passing, the flag under a lock",
      R::never,
@@ -268,20 +296,17 @@ const std::vector<Test> kTests = {
           r[1] = READ_ONCE(m.x);
       }},
      "(1:r0=1 /\\ 1:r1=0)",
-     +[](const Memory& m) { return m.r[1][0] == 1 && m.r[1][1] == 0; }},
+     &p1_saw_flag_not_data},
     {"MP+poonceonces",
      "message passing, no ordering",
      R::sometimes,
-     {+[](Memory& m, int*) {
-          WRITE_ONCE(m.x, 1);
-          WRITE_ONCE(m.y, 1);
-      },
+     {&store_x_store_y,
       +[](Memory& m, int* r) {
           r[0] = READ_ONCE(m.y);
           r[1] = READ_ONCE(m.x);
       }},
      "(1:r0=1 /\\ 1:r1=0)",
-     +[](const Memory& m) { return m.r[1][0] == 1 && m.r[1][1] == 0; }},
+     &p1_saw_flag_not_data},
     {"MP+pooncerelease+poacquireonce",
      "message passing, release and acquire",
      R::never,
@@ -294,7 +319,7 @@ const std::vector<Test> kTests = {
           r[1] = READ_ONCE(m.x);
       }},
      "(1:r0=1 /\\ 1:r1=0)",
-     +[](const Memory& m) { return m.r[1][0] == 1 && m.r[1][1] == 0; }},
+     &p1_saw_flag_not_data},
     {"MP+porevlocks",
      "message passing, the buffer under a lock",
      R::never,
@@ -348,10 +373,7 @@ const std::vector<Test> kTests = {
     {"R+poonceonces",
      "R, no ordering",
      R::sometimes,
-     {+[](Memory& m, int*) {
-          WRITE_ONCE(m.x, 1);
-          WRITE_ONCE(m.y, 1);
-      },
+     {&store_x_store_y,
       +[](Memory& m, int* r) {
           WRITE_ONCE(m.y, 2);
           r[0] = READ_ONCE(m.x);
@@ -399,7 +421,7 @@ const std::vector<Test> kTests = {
           r[0] = READ_ONCE(m.x);
       }},
      "(0:r0=0 /\\ 1:r0=0)",
-     +[](const Memory& m) { return m.r[0][0] == 0 && m.r[1][0] == 0; }},
+     &both_read_zero},
     {"SB+poonceonces",
      "store buffering, no ordering",
      R::sometimes,
@@ -412,7 +434,7 @@ const std::vector<Test> kTests = {
           r[0] = READ_ONCE(m.x);
       }},
      "(0:r0=0 /\\ 1:r0=0)",
-     +[](const Memory& m) { return m.r[0][0] == 0 && m.r[1][0] == 0; }},
+     &both_read_zero},
     {"SB+rfionceonce-poonceonces",
      "store buffering, each thread reading its own store back",
      R::sometimes,
@@ -441,7 +463,7 @@ const std::vector<Test> kTests = {
           r[1] = READ_ONCE(m.x);
       }},
      "(1:r0=1 /\\ 2:r0=1 /\\ 2:r1=0)",
-     +[](const Memory& m) { return m.r[1][0] == 1 && m.r[2][0] == 1 && m.r[2][1] == 0; }},
+     &chain_lost_x},
     {"WRC+pooncerelease+fencermbonceonce+Once",
      "write-to-read causality, release (A-cumulative) and smp_rmb()",
      R::never,
@@ -456,16 +478,11 @@ const std::vector<Test> kTests = {
           r[1] = READ_ONCE(m.x);
       }},
      "(1:r0=1 /\\ 2:r0=1 /\\ 2:r1=0)",
-     +[](const Memory& m) { return m.r[1][0] == 1 && m.r[2][0] == 1 && m.r[2][1] == 0; }},
+     &chain_lost_x},
     {"Z6.0+pooncelock+poonceLock+pombonce",
      "two critical sections of one lock, the second with smp_mb__after_spinlock()",
      R::never,
-     {+[](Memory& m, int*) {
-          spin_lock(&m.s);
-          WRITE_ONCE(m.x, 1);
-          WRITE_ONCE(m.y, 1);
-          spin_unlock(&m.s);
-      },
+     {&store_x_y_locked,
       +[](Memory& m, int* r) {
           spin_lock(&m.s);
           smp_mb__after_spinlock();
@@ -473,53 +490,28 @@ const std::vector<Test> kTests = {
           WRITE_ONCE(m.z, 1);
           spin_unlock(&m.s);
       },
-      +[](Memory& m, int* r) {
-          WRITE_ONCE(m.z, 2);
-          smp_mb();
-          r[1] = READ_ONCE(m.x);
-      }},
+      &store_z_mb_load_x},
      "(1:r0=1 /\\ z=2 /\\ 2:r1=0)",
-     +[](const Memory& m) { return m.r[1][0] == 1 && m.z.peek() == 2 && m.r[2][1] == 0; }},
+     &z6_outcome},
     {"Z6.0+pooncelock+pooncelock+pombonce",
      "two critical sections of one lock: the handover is no full barrier to others",
      R::sometimes,
-     {+[](Memory& m, int*) {
-          spin_lock(&m.s);
-          WRITE_ONCE(m.x, 1);
-          WRITE_ONCE(m.y, 1);
-          spin_unlock(&m.s);
-      },
+     {&store_x_y_locked,
       +[](Memory& m, int* r) {
           spin_lock(&m.s);
           r[0] = READ_ONCE(m.y);
           WRITE_ONCE(m.z, 1);
           spin_unlock(&m.s);
       },
-      +[](Memory& m, int* r) {
-          WRITE_ONCE(m.z, 2);
-          smp_mb();
-          r[1] = READ_ONCE(m.x);
-      }},
+      &store_z_mb_load_x},
      "(1:r0=1 /\\ z=2 /\\ 2:r1=0)",
-     +[](const Memory& m) { return m.r[1][0] == 1 && m.z.peek() == 2 && m.r[2][1] == 0; }},
+     &z6_outcome},
     {"Z6.0+pooncerelease+poacquirerelease+fencembonceonce",
      "a release-acquire chain with a non-rf link: it needs a full barrier",
      R::sometimes,
-     {+[](Memory& m, int*) {
-          WRITE_ONCE(m.x, 1);
-          smp_store_release(&m.y, 1);
-      },
-      +[](Memory& m, int* r) {
-          r[0] = smp_load_acquire(&m.y);
-          smp_store_release(&m.z, 1);
-      },
-      +[](Memory& m, int* r) {
-          WRITE_ONCE(m.z, 2);
-          smp_mb();
-          r[1] = READ_ONCE(m.x);
-      }},
+     {&store_x_release_y, &acquire_y_release_z, &store_z_mb_load_x},
      "(1:r0=1 /\\ z=2 /\\ 2:r1=0)",
-     +[](const Memory& m) { return m.r[1][0] == 1 && m.z.peek() == 2 && m.r[2][1] == 0; }},
+     &z6_outcome},
     {"dep+plain",
      "load buffering with the dependency carried through plain accesses",
      R::never,
