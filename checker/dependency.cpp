@@ -9,9 +9,14 @@ namespace lockcheck {
 
 Access access_of(const Operation& op, const Task* task) {
     const bool blocking = op.enabled != nullptr;
-    if (!op.obj || op.global || op.fallback) return Access{-1, true, true, blocking, false};
+    if (!op.obj || op.global || op.fallback) return Access{-1, true, true, blocking, false, true};
     const bool held = task && op.obj->exclusive_holder() == task;
-    return Access{op.obj->conflict_id(), !op.read_only, false, blocking, held};
+    return Access{op.obj->conflict_id(), !op.read_only, false, blocking, held, op.obj->watched()};
+}
+
+WriteOrder write_order(const Execution& ex) {
+    if (!ex.has_invariants()) return WriteOrder::none;
+    return ex.has_plain_state() ? WriteOrder::all : WriteOrder::watched;
 }
 
 TaskSet sleep_after(TaskSet asleep, TaskId chosen, const Execution& ex) {
@@ -20,7 +25,7 @@ TaskSet sleep_after(TaskSet asleep, TaskId chosen, const Execution& ex) {
     TaskSet sleep = 0;
     for (TaskSet rest = asleep & ~task_bit(chosen); rest; rest &= rest - 1) {
         const Task& other = *ex.tasks()[lowest(rest)];
-        if (!dependent(access_of(other.pending(), &other), stepping, ex.has_invariants()))
+        if (!dependent(access_of(other.pending(), &other), stepping, write_order(ex)))
             sleep |= task_bit(other.id());
     }
     return sleep;

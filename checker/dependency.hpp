@@ -22,18 +22,34 @@ struct Access {
     // The task held the object exclusively as the step began (an unlock): no other task's
     // waiting operation on it can run before this step, so DPOR does not try to.
     bool held;
+    bool watched; // a property can read the object (Object::watched())
     bool operator==(const Access&) const = default;
 };
 
 // The access of `op`; with the task about to take it, whether that task holds the object.
 Access access_of(const Operation& op, const Task* task = nullptr);
 
-// `writes_conflict`: properties checked after every step watch the model's state, so any two
-// writes, to whatever objects, are ordered for them.
-inline bool dependent(Access a, Access b, bool writes_conflict) {
+// Which writes to different objects are ordered for the properties checked after every step.
+// Swapping two adjacent writes changes only the state between them, and an invariant reads
+// only objects it can peek() at: when one write leaves every such object as it was, the states
+// it sees in one order are those it sees in the other. Locks and wait queues have no peek(),
+// but model code after any step may change plain_state(), which properties may read.
+enum class WriteOrder : std::uint8_t {
+    none,    // no invariant: final checks see the end, which equivalent executions share
+    watched, // writes that both change objects a property can read
+    all,     // every two writes: the model declared plain_state()
+};
+WriteOrder write_order(const Execution& ex);
+
+// Whether `a` is a write that `order` orders against the other such writes.
+inline bool ordered_write(Access a, WriteOrder order) {
+    return a.write && (order == WriteOrder::all || (order == WriteOrder::watched && a.watched));
+}
+
+inline bool dependent(Access a, Access b, WriteOrder order) {
     if (a.global || b.global) return true;
     if (a.object == b.object) return a.write || b.write;
-    return writes_conflict && a.write && b.write;
+    return ordered_write(a, order) && ordered_write(b, order);
 }
 
 // Sleep sets (Godefroid): of the tasks `asleep` at a state (asleep on entry, or already run

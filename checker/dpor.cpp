@@ -30,7 +30,7 @@ void Dpor::begin_execution() {
     events_.resize(kept);
     last_event_.fill(-1);
     last_global_ = -1;
-    last_write_any_ = -1;
+    last_ordered_write_ = -1;
     last_write_.assign(last_write_.size(), -1);
     for (auto& r : reads_)
         r.clear();
@@ -42,7 +42,7 @@ void Dpor::begin_execution() {
 }
 
 TaskId Dpor::pick(std::uint32_t step, TaskSet enabled, const Execution& ex) {
-    writes_conflict_ = ex.has_invariants();
+    writes_ = write_order(ex);
     if (step == 1) begin_execution();
     commit_taken(ex);
     std::size_t index = position_;
@@ -70,7 +70,7 @@ void Dpor::commit_taken(const Execution& ex) {
     taken_.recorded = true;
     Access access = taken_.access;
     if (ex.last_step_global() || (ex.failed() && disables_others(ex, taken_.task)))
-        access = Access{-1, true, true, access.blocking, false};
+        access = Access{-1, true, true, access.blocking, false, true};
     Node& node = path_[taken_.node];
     const TaskId task = taken_.task;
     node.parked[task] = access;
@@ -81,7 +81,7 @@ void Dpor::commit_taken(const Execution& ex) {
     if (bound_) return;
     for (TaskSet s = (node.sleep | node.done) & ~task_bit(task); s; s &= s - 1) {
         const TaskId q = lowest(s);
-        if (dependent(node.parked[q], access, writes_conflict_)) continue;
+        if (dependent(node.parked[q], access, writes_)) continue;
         next_sleep_ |= task_bit(q);
         next_parked_[q] = node.parked[q];
     }
@@ -177,7 +177,7 @@ void Dpor::record(TaskId task, Access access, std::uint32_t node, const Executio
         if (access.write) {
             for (std::uint32_t r : reads_of(access.object))
                 add(static_cast<std::int32_t>(r));
-            if (writes_conflict_) add(last_write_any_);
+            if (ordered_write(access, writes_)) add(last_ordered_write_);
         }
     }
     Clock before; // read only for the tasks that exist
@@ -215,7 +215,7 @@ void Dpor::note_access(std::uint32_t i) {
     } else if (access.write) {
         last_write_of(access.object) = static_cast<std::int32_t>(i);
         reads_of(access.object).clear();
-        if (writes_conflict_) last_write_any_ = static_cast<std::int32_t>(i);
+        if (ordered_write(access, writes_)) last_ordered_write_ = static_cast<std::int32_t>(i);
     } else {
         reads_of(access.object).push_back(i);
     }
@@ -228,7 +228,7 @@ void Dpor::note_access(std::uint32_t i) {
 void Dpor::every_race(TaskId task, Access access, const std::uint32_t* before, std::uint32_t i) {
     for (std::uint32_t j = 0; j < i; ++j)
         if (events_[j].task != task && !happens_before(j, before) &&
-            dependent(events_[j].access, access, writes_conflict_))
+            dependent(events_[j].access, access, writes_))
             reverse(j, i);
 }
 
@@ -380,16 +380,16 @@ void Dpor::settle(Reversal& r) {
     const TaskSet before =
         (node.sleep | node.done | node.handed) & ~task_bit(r.chosen) & ~r.pending;
     for (TaskSet s = before; s; s &= s - 1)
-        if (weak_initial(lowest(s), node.parked[lowest(s)], r.steps, writes_conflict_)) return;
+        if (weak_initial(lowest(s), node.parked[lowest(s)], r.steps, writes_)) return;
     if (r.node >= owned_from_) {
-        trees_[r.node].insert(r.steps, writes_conflict_);
+        trees_[r.node].insert(r.steps, writes_);
         return;
     }
     if (r.node + 1 == owned_from_ && r.pending == 0) {
         // At its floor a part's branches left are its own, each one step: one that starts the
         // reversal covers it; the giver settles the rest with them still to run.
         for (const WakeupStep& step : trees_[r.node].first_steps()) {
-            if (weak_initial(step.task, step.access, r.steps, writes_conflict_)) return;
+            if (weak_initial(step.task, step.access, r.steps, writes_)) return;
             r.pending |= task_bit(step.task);
         }
     }

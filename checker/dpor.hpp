@@ -220,7 +220,7 @@ class Dpor final : public Strategy {
         std::uint32_t node = 0;
         bool recorded = true;
     } taken_; // the step picked last, recorded at the next pick
-    bool writes_conflict_ = false;
+    WriteOrder writes_ = WriteOrder::none;
 
     // This execution's steps and their happens-before clocks.
     std::vector<Event> events_;
@@ -228,7 +228,7 @@ class Dpor final : public Strategy {
     std::vector<std::uint8_t> clock_width_; // entries of step i's slot that may be nonzero
     std::array<std::int32_t, kMaxTasks> last_event_{}; // of each task, -1 before its first
     std::int32_t last_global_ = -1;
-    std::int32_t last_write_any_ = -1;
+    std::int32_t last_ordered_write_ = -1;          // of the writes writes_ orders
     std::vector<std::int32_t> last_write_;          // by conflict id
     std::vector<std::vector<std::uint32_t>> reads_; // since that write, by conflict id
     std::vector<std::uint32_t> preds_;              // scratch: a step's direct predecessors

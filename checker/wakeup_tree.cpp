@@ -6,22 +6,22 @@
 
 namespace lockcheck {
 
-bool weak_initial(TaskId task, Access access, const WakeupSequence& v, bool writes_conflict) {
+bool weak_initial(TaskId task, Access access, const WakeupSequence& v, WriteOrder writes) {
     const auto first =
         std::find_if(v.begin(), v.end(), [task](const WakeupStep& s) { return s.task == task; });
     if (first == v.end()) {
         return std::none_of(v.begin(), v.end(), [&](const WakeupStep& s) {
-            return dependent(s.access, access, writes_conflict);
+            return dependent(s.access, access, writes);
         });
     }
     // A step of another task that it depends on would have to come first. Steps of one task
     // are ordered, so a longer chain ends in such a step too.
     return std::none_of(v.begin(), first, [&](const WakeupStep& s) {
-        return dependent(s.access, first->access, writes_conflict);
+        return dependent(s.access, first->access, writes);
     });
 }
 
-void WakeupTree::insert(WakeupSequence v, bool writes_conflict) {
+void WakeupTree::insert(WakeupSequence v, WriteOrder writes) {
     // Leaves [lo, hi) share the prefix of length d: the children of the node reached.
     std::size_t lo = 0, hi = leaves_.size(), d = 0;
     for (;;) {
@@ -31,7 +31,7 @@ void WakeupTree::insert(WakeupSequence v, bool writes_conflict) {
             std::size_t end = k + 1;
             while (end < hi && leaves_[end][d].task == child.task)
                 ++end;
-            if (!weak_initial(child.task, child.access, v, writes_conflict)) {
+            if (!weak_initial(child.task, child.access, v, writes)) {
                 k = end;
                 continue;
             }

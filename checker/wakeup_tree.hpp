@@ -24,7 +24,7 @@ using WakeupSequence = std::vector<WakeupStep>;
 // equivalent to an extension of `v`: the task's first step in `v` depends on no step before
 // it, or the task has no step in `v` and its next step depends on none of them (a "weak
 // initial" of v).
-bool weak_initial(TaskId task, Access access, const WakeupSequence& v, bool writes_conflict);
+bool weak_initial(TaskId task, Access access, const WakeupSequence& v, WriteOrder writes);
 
 class WakeupTree {
   public:
@@ -36,7 +36,7 @@ class WakeupTree {
     int first_tasks() const;
     // Adds `v` unless the tree already holds a branch an extension of which is equivalent
     // to an extension of `v`.
-    void insert(WakeupSequence v, bool writes_conflict);
+    void insert(WakeupSequence v, WriteOrder writes);
     // Removes the branches that start with first_task() and returns them without that step:
     // the tree of the branch point after it.
     WakeupTree take_first();

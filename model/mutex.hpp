@@ -8,7 +8,7 @@
 namespace lockcheck {
 
 struct mutex final : Object {
-    explicit mutex(std::string name) : Object(name), dep_map(name) {}
+    explicit mutex(std::string name) : Object(name), dep_map(name) { unwatched(); }
     const Task* holder() const override { return owner; }
     const Task* exclusive_holder() const override { return owner; }
     void describe(std::string& out) const override;

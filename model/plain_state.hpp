@@ -19,18 +19,19 @@ namespace lockcheck {
 template <class T>
 requires std::is_integral_v<T> || std::is_enum_v<T>
 void plain_state(const T& field) {
-    this_execution().add_state(
+    this_execution().add_plain_state(
         [&field](StateHasher& h) { h.add(static_cast<std::uint64_t>(field)); });
 }
 
 inline void plain_state(const task_struct* const& field) {
-    this_execution().add_state([&field](StateHasher& h) { h.add(field ? field->id() : kNoTask); });
+    this_execution().add_plain_state(
+        [&field](StateHasher& h) { h.add(field ? field->id() : kNoTask); });
 }
 
 template <class T>
 requires std::has_unique_object_representations_v<T>
 void plain_state(const std::vector<T>& field) {
-    this_execution().add_state([&field](StateHasher& h) {
+    this_execution().add_plain_state([&field](StateHasher& h) {
         h.add(field.size());
         for (const T& element : field) {
             std::uint64_t word = 0;

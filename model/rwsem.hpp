@@ -7,7 +7,7 @@
 namespace lockcheck {
 
 struct rw_semaphore final : Object {
-    explicit rw_semaphore(std::string name) : Object(name), dep_map(name) {}
+    explicit rw_semaphore(std::string name) : Object(name), dep_map(name) { unwatched(); }
     // The writer, or else one reader: enough for a wait-for edge.
     const Task* holder() const override;
     const Task* exclusive_holder() const override { return writer; }

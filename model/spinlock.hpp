@@ -9,7 +9,7 @@
 namespace lockcheck {
 
 struct spinlock_t final : Object {
-    explicit spinlock_t(std::string name) : Object(name), dep_map(name) {}
+    explicit spinlock_t(std::string name) : Object(name), dep_map(name) { unwatched(); }
     const Task* holder() const override { return owner; }
     const Task* exclusive_holder() const override { return owner; }
     void describe(std::string& out) const override;

@@ -42,7 +42,7 @@ struct wait_queue_entry {
     ::lockcheck::wait_queue_entry name(::lockcheck::current(), function)
 
 struct wait_queue_head_t final : Object {
-    explicit wait_queue_head_t(std::string name) : Object(std::move(name)) {}
+    explicit wait_queue_head_t(std::string name) : Object(std::move(name)) { unwatched(); }
     void describe(std::string& out) const override;
     void fingerprint(StateHasher& h) const override;
     // The task its sleepers wait for, where the queue says (see waited_for).

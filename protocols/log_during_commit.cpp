@@ -341,6 +341,12 @@ void btrfs_sync_log(btrfs_fs_info* fs_info, const LogDuringCommitPolicy& p, int 
     if (p.sync_log_takes_tree_log_mutex) mutex_unlock(&fs_info->tree_log_mutex);
 
     mutex_unlock(&log_root_tree->log_mutex);
+    // out_wake_log_root: cond_wake_up(&log_root_tree->log_commit_wait[index2]). Nothing sleeps
+    // there in this model (the handshake is the log_mutex above), but its full barrier is what
+    // orders the super block's log root before btrfs_end_transaction()'s atomic_dec(), on which
+    // the commit waits before it clears that log root: under --memory-model lkmm, without it the
+    // fsync's log root can land over the commit's.
+    smp_mb();
 }
 
 // --- fs/btrfs/file.c ---

@@ -47,6 +47,9 @@ std::string full_tables_text(const std::vector<FullTable>& tables) {
 // `bound` names it: "the depth bound", "it".
 std::string most_cut(const SearchStats& stats, const std::string& bound = "the depth bound") {
     if (stats.cut * 2 <= stats.executions) return "";
+    if (stats.cut == stats.executions)
+        return ", but every execution was cut by " + bound + " (" + std::to_string(stats.cut) +
+               "): raise --depth";
     return ", but most executions were cut by " + bound + " (" + std::to_string(stats.cut) +
            " of " + std::to_string(stats.executions) + "): raise --depth";
 }

@@ -177,6 +177,12 @@ class Execution {
     void add_state(std::function<void(StateHasher&)> add) {
         outside_state_.push_back(std::move(add));
     }
+    // plain_state(): as add_state(), and properties may read the field, which model code
+    // changes after any step.
+    void add_plain_state(std::function<void(StateHasher&)> add) {
+        plain_state_ = true;
+        add_state(std::move(add));
+    }
 
     // A property registered at set-up (an invariant or a final check) and how often this
     // execution evaluated it: one never evaluated proves nothing, and the summary says so.
@@ -351,6 +357,8 @@ class Execution {
     // Whether properties are checked after every step: they may read any object, so the
     // order of any two writes can matter to them.
     bool has_invariants() const { return checked_invariants_ != 0; }
+    // Whether the model declared plain_state(): properties may read it.
+    bool has_plain_state() const { return plain_state_; }
     std::uint32_t step() const { return step_; }
     const Limits& limits() const { return limits_; }
     Counters& counters() { return counters_; }
@@ -466,6 +474,7 @@ class Execution {
     template <class T> static constexpr char kLocalKey = 0; // its address names T
     std::vector<std::pair<const void*, void*>> locals_;
     std::vector<std::function<void(StateHasher&)>> outside_state_; // see add_state()
+    bool plain_state_ = false;                                     // see add_plain_state()
     Counters counters_;
     // In place: an execution allocates nothing for its operations.
     std::array<OpWait, kOpWaits> op_waits_{};

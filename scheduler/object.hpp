@@ -78,15 +78,21 @@ class Object {
     mutable LockStats lock_stats;
     // The last step that changed this object (kept by the scheduling step for spin loops).
     mutable std::uint32_t last_written = 0;
+    // Whether a property can read the object (it has a peek()): invariants order the writes
+    // to such objects only (checker/dependency.hpp).
+    bool watched() const { return watched_; }
 
   protected:
     void conflicts_as(int conflict_id) { conflict_id_ = conflict_id; }
+    // For objects with nothing a property can peek() at: locks, wait queues.
+    void unwatched() { watched_ = false; }
 
   private:
     friend class Execution;
     std::string name_;
     int id_;
     int conflict_id_;
+    bool watched_ = true;
     const Object* freed_with_ = nullptr;
 };
 

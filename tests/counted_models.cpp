@@ -14,6 +14,7 @@ struct Vars {
     struct mutex m {
         "m"
     };
+    int plain = 0; // plain_state()
 };
 
 // Two tasks, each one critical section under m around a write; `outside` first writes y
@@ -90,6 +91,27 @@ const std::vector<CountedModel>& counted_models() {
              spawn("a", [&v] { WRITE_ONCE(v.x, 1); });
              spawn("b", [&v] { WRITE_ONCE(v.y, 1); });
              invariant("x and y are small", [&v] { return v.x.peek() + v.y.peek() < 3; });
+         }},
+        {"an invariant leaves out lock operations, which it cannot read", 1,
+         [] {
+             auto& v = this_execution().make<Vars>();
+             spawn("a", [&v] {
+                 mutex_lock(&v.m);
+                 mutex_unlock(&v.m);
+             });
+             spawn("b", [&v] { WRITE_ONCE(v.x, 1); });
+             invariant("x is small", [&v] { return v.x.peek() < 2; });
+         }},
+        {"with plain_state(), which code after any step may change, it orders them too", 3,
+         [] {
+             auto& v = this_execution().make<Vars>();
+             plain_state(v.plain);
+             spawn("a", [&v] {
+                 mutex_lock(&v.m);
+                 mutex_unlock(&v.m);
+             });
+             spawn("b", [&v] { WRITE_ONCE(v.x, 1); });
+             invariant("x is small", [&v] { return v.x.peek() < 2; });
          }},
         {"a step that checks depends on every other step", 2,
          [] {

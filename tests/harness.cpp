@@ -60,8 +60,14 @@ const std::vector<Protocol>& litmus_models() {
     return models;
 }
 
-bool dfs_exhausts(const Protocol& protocol) {
-    return protocol.name != "tree-lock" && protocol.name != "log-during-commit";
+bool dfs_exhausts(const Protocol& protocol, std::size_t variant) {
+    if (protocol.name == "tree-lock" || protocol.name == "log-during-commit") return false;
+    const std::string& name = protocol.variants[variant].name;
+    return protocol.name != "rename-pin" || (name != "no-pin" && name != "pin-after-unlink");
+}
+
+std::uint32_t dfs_feasible_depth(const Protocol& protocol, std::size_t variant) {
+    return dfs_exhausts(protocol, variant) ? protocol.depth_for(variant) : 24;
 }
 
 Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth, bool forgets) {

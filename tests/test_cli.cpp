@@ -120,22 +120,22 @@ TEST(Cli, tree_lock_verifies_the_custom_lock_to_the_end_by_default) {
 TEST(Cli, the_reported_counterexample_is_minimized_unless_asked_not_to) {
     const Run minimized = run_lockcheck({"rename-pin", "--variant", "no-pin"});
     const Run first = run_lockcheck({"rename-pin", "--variant", "no-pin", "--no-minimize"});
-    CHECK_TEXT(contains(minimized.out, "reported      1 preemption, 10 steps (minimized from 2 "
-                                       "preemptions, 17 steps)\n"),
+    CHECK_TEXT(contains(minimized.out, "reported      1 preemption, 14 steps (minimized from 2 "
+                                       "preemptions, 23 steps)\n"),
                minimized.out.c_str());
-    CHECK_TEXT(contains(first.out, "reported      2 preemptions, 17 steps (not minimized)\n"),
+    CHECK_TEXT(contains(first.out, "reported      2 preemptions, 23 steps (not minimized)\n"),
                first.out.c_str());
-    CHECK_TEXT(contains(first.out, "trace (17 steps, 2 preemptions, marked *)"), first.out.c_str());
+    CHECK_TEXT(contains(first.out, "trace (23 steps, 2 preemptions, marked *)"), first.out.c_str());
 }
 
 TEST(Cli, a_depth_bound_that_cuts_executions_says_so_in_the_summary) {
-    const Run run = run_lockcheck({"rename-pin", "--depth", "12"});
+    const Run run = run_lockcheck({"rename-pin", "--depth", "24"});
     CHECK_EQUAL(0, run.exit_code);
-    CHECK_TEXT(contains(run.out, "bound         depth 12\n"), run.out.c_str());
+    CHECK_TEXT(contains(run.out, "bound         depth 24\n"), run.out.c_str());
     CHECK_TEXT(!contains(run.out, "cut by bound  0\n"), run.out.c_str());
     // Most of them: the verdict line says so, not only the counter.
     CHECK_TEXT(contains(run.out, "verdict       no violation within the bound, but most executions "
-                                 "were cut by it (60 of 81): raise --depth\n"),
+                                 "were cut by it (32 of 42): raise --depth\n"),
                run.out.c_str());
 }
 
@@ -192,7 +192,7 @@ std::vector<std::string> lines_of(const std::string& text) {
 // --locations adds, at the right of the trace, the model's line of each step; every other
 // line, and every column before it, is as without it.
 TEST(Cli, locations_add_the_models_line_of_each_step_and_change_nothing_else) {
-    const std::vector<std::string> args = {"rename-pin", "--variant", "no-pin", "--depth", "12"};
+    const std::vector<std::string> args = {"rename-pin", "--variant", "no-pin", "--depth", "16"};
     std::vector<std::string> with_locations = args;
     with_locations.push_back("--locations");
     const Run plain = run_lockcheck(args);
@@ -232,7 +232,7 @@ TEST(Cli, minimizing_is_counted_in_elapsed_and_a_limit_that_stops_it_says_so) {
     const Run stopped =
         run_lockcheck({"rename-pin", "--variant", "no-pin", "--minimize-time", "0.000001s"});
     CHECK_EQUAL(1, stopped.exit_code);
-    CHECK_TEXT(contains(stopped.out, "reported      2 preemptions, 17 steps (not proven minimal: "
+    CHECK_TEXT(contains(stopped.out, "reported      2 preemptions, 23 steps (not proven minimal: "
                                      "--minimize-time 0.000001s stopped the search for a smaller "
                                      "one)\n"),
                stopped.out.c_str());

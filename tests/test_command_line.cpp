@@ -181,7 +181,7 @@ TEST(CommandLine, list_json_has_every_model_with_its_variants_and_sizes) {
 }
 
 TEST(CommandLine, colour_follows_the_color_option_and_no_color) {
-    const std::vector<std::string> broken = {"rename-pin", "--variant", "no-pin", "--depth", "12"};
+    const std::vector<std::string> broken = {"rename-pin", "--variant", "no-pin", "--depth", "16"};
     std::vector<std::string> always = broken, never = broken;
     always.insert(always.end(), {"--color", "always"});
     never.insert(never.end(), {"--color", "never"});
@@ -197,7 +197,7 @@ TEST(CommandLine, colour_follows_the_color_option_and_no_color) {
 
 TEST(CommandLine, replay_lines_name_the_binary_as_it_was_run) {
     const Run run =
-        run_lockcheck_as("build/lockcheck", {"rename-pin", "--variant", "no-pin", "--depth", "12"});
+        run_lockcheck_as("build/lockcheck", {"rename-pin", "--variant", "no-pin", "--depth", "16"});
     CHECK_EQUAL(1, run.exit_code);
     CHECK_TEXT(contains(run.out, "\nreplay: build/lockcheck rename-pin --variant no-pin "),
                run.out.c_str());

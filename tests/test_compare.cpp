@@ -1,6 +1,6 @@
 // `lockcheck compare`: two variants side by side at the same sizes and bounds, on the shipped
-// models whose figures the other tests pin (rename-pin under dfs: fsync waits 15 steps at worst
-// with log_mutex around the pin, 13 with the bare atomic), its marks, its files and its exit
+// models whose figures the other tests pin (rename-pin under dfs: fsync waits 19 steps at worst
+// with log_mutex around the pin, 17 with the bare atomic), its marks, its files and its exit
 // codes.
 #include <regex>
 #include <string>
@@ -18,7 +18,7 @@ using namespace lockcheck::testing;
 namespace {
 
 // The row of `figure` under `subject` in a printed table (its subject, or an indented row
-// after it), as "15 13 better": its cells after the figure, one space apart.
+// after it), as "19 17 better": its cells after the figure, one space apart.
 std::string row_of(const std::string& table, const std::string& subject,
                    const std::string& figure) {
     const std::size_t start = table.find("\n" + subject + " ");
@@ -42,10 +42,10 @@ TEST(Compare, runs_the_declared_pair_with_its_strategy_and_marks_a_better_worst_
                run.out.c_str());
     CHECK_TEXT(contains(run.out, "strategy    dfs\n"), run.out.c_str());
     CHECK_EQUAL(std::string("verified verified"), row_of(run.out, "verdict", ""));
-    CHECK_EQUAL(std::string("1302 1358"), row_of(run.out, "executions", ""));
-    CHECK_EQUAL(std::string("15 13 better"), row_of(run.out, "fsync", "worst wait"));
-    CHECK_EQUAL(std::string("5.74 3.67"), row_of(run.out, "fsync", "mean wait"));
-    CHECK_EQUAL(std::string("1.23 1.19"), row_of(run.out, "log_mutex", "sleeps"));
+    CHECK_EQUAL(std::string("6542 6650"), row_of(run.out, "executions", ""));
+    CHECK_EQUAL(std::string("19 17 better"), row_of(run.out, "fsync", "worst wait"));
+    CHECK_EQUAL(std::string("5.94 3.90"), row_of(run.out, "fsync", "mean wait"));
+    CHECK_EQUAL(std::string("1.19 1.18"), row_of(run.out, "log_mutex", "sleeps"));
 }
 
 TEST(Compare, an_unsafe_after_exits_1_with_the_verdict_marked_and_its_replay_line) {
@@ -64,11 +64,11 @@ TEST(Compare, fail_if_worse_exits_1_only_when_that_operation_waits_longer_after)
     failing.insert(failing.end(), {"--fail-if-worse", "fsync"});
     const Run worse = run_lockcheck(failing);
     CHECK_EQUAL(1, worse.exit_code);
-    CHECK_EQUAL(std::string("13 15 worse"), row_of(worse.out, "fsync", "worst wait"));
+    CHECK_EQUAL(std::string("17 19 worse"), row_of(worse.out, "fsync", "worst wait"));
     CHECK_TEXT(contains(worse.out, "fsync waits longer in log-mutex (--fail-if-worse fsync)"),
                worse.out.c_str());
     CHECK_EQUAL(0, run_lockcheck(reversed).exit_code);
-    // rename's worst wait is 3 on both sides: not worse.
+    // rename's worst wait is 5 before and 4 after: not worse.
     CHECK_EQUAL(0, run_lockcheck({"compare", "rename-pin", "--fail-if-worse", "rename"}).exit_code);
 }
 
@@ -99,9 +99,9 @@ TEST(Compare, the_json_document_and_the_report_directory_hold_both_runs) {
     CHECK_EQUAL(0, run.exit_code);
     const std::string text = read_file(json);
     CHECK_TEXT(contains(text, "\"schema\": \"lockcheck-compare\""), text.c_str());
-    CHECK_TEXT(contains(text, "\"figure\": \"worst wait\",\n      \"before\": \"15\",\n      "
-                              "\"after\": \"13\",\n      \"before_value\": 15.0,\n      "
-                              "\"after_value\": 13.0,\n      \"mark\": \"better\""),
+    CHECK_TEXT(contains(text, "\"figure\": \"worst wait\",\n      \"before\": \"19\",\n      "
+                              "\"after\": \"17\",\n      \"before_value\": 19.0,\n      "
+                              "\"after_value\": 17.0,\n      \"mark\": \"better\""),
                text.c_str());
     CHECK_TEXT(contains(text, "\"worse\": []"), text.c_str());
     keep_for_schema_check(json);

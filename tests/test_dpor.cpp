@@ -66,7 +66,6 @@ TEST(Dpor, finds_the_lost_update_of_an_unlocked_counter) {
 }
 
 TEST(Dpor, agrees_with_dfs_on_every_shipped_variant) {
-    constexpr std::uint32_t kDfsFeasibleDepth = 24;
     for (const Protocol& p : protocol_models()) {
         for (std::size_t i = 0; i < p.variants.size(); ++i) {
             const std::string what = p.name + " --variant " + p.variants[i].name;
@@ -74,7 +73,7 @@ TEST(Dpor, agrees_with_dfs_on_every_shipped_variant) {
             // DFS goes to the end of the models it can finish; elsewhere it is
             // compared within a bound it can exhaust (every execution is then cut, so only the
             // violations found before it count).
-            const std::uint32_t depth = dfs_exhausts(p) ? p.depth_for(i) : kDfsFeasibleDepth;
+            const std::uint32_t depth = dfs_feasible_depth(p, i);
             Dfs dfs;
             const Reached all = reach(setup, dfs, depth);
             for (Dpor::Mode mode : kModes) {

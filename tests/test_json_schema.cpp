@@ -78,7 +78,8 @@ TEST(JsonSchema, the_report_of_every_kind_of_run_and_check_alls_document_validat
     CHECK(contains(json_of(docs, {"rename-pin", "--strategy", "dfs", "--preemptions", "1"}, 0),
                    "\"verdict\": \"no-violation-within-preemptions\""));
     json_of(docs, {"buffered-write", "--variant", "dio-begin-after-unlock", "--keep-going"}, 1);
-    json_of(docs, {"rename-pin", "--variant", "no-pin", "--replay", "0.0.0.0.0.0.1.1.1.1.0.1"}, 1);
+    json_of(docs, {"rename-pin", "--variant", "no-pin", "--replay", "0.0.0.0.0.0.0.1.1.1.1.1.1.1"},
+            1);
     // A replay of a saved report writes a report too.
     json_of(docs, {"buffered-write", "--variant", "relock-before-dio-end"}, 1);
     json_of(docs, {"replay", docs.paths().back()}, 1);

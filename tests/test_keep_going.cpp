@@ -212,9 +212,8 @@ TEST_GROUP(KeepGoingSearches){};
 
 namespace {
 // Where DFS cannot run every interleaving in a test's time, the same limits as
-// tests/test_dpor.cpp: tree-lock within a depth DFS exhausts; the examples (one size parameter
+// tests/test_dpor.cpp: a variant within dfs_feasible_depth(); the examples (one size parameter
 // each) at size 3, as lastzero(5) plain has 3.5 million interleavings.
-constexpr std::uint32_t kDfsFeasibleDepth = 24;
 constexpr int kExampleSize = 3;
 } // namespace
 
@@ -223,7 +222,7 @@ TEST(KeepGoingSearches, dfs_and_both_dpors_find_the_same_distinct_violations_in_
     for (const Protocol& p : protocol_models()) {
         for (std::size_t i = 0; i < p.variants.size(); ++i) {
             if (!p.variants[i].expect.expects_violation) continue;
-            const std::uint32_t depth = dfs_exhausts(p) ? p.depth_for(i) : kDfsFeasibleDepth;
+            const std::uint32_t depth = dfs_feasible_depth(p, i);
             const std::string what = p.name + " --variant " + p.variants[i].name;
             found += !expect_every_search_finds_the_same(default_setup(p, i), depth, what).empty();
             ++broken;

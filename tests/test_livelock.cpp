@@ -126,12 +126,15 @@ TEST(Livelock, when_most_executions_are_cut_the_verdict_line_says_so) {
     s.stats.cut = 1000;
     s.sampled = true;
     CHECK_EQUAL(std::string("no violation in 1000 executions sampled (a sample, not a proof), but "
-                            "most executions were cut by the depth bound (1000 of 1000): raise "
-                            "--depth"),
+                            "every execution was cut by the depth bound (1000): raise --depth"),
                 verdict(s));
     s.sampled = false;
+    CHECK_EQUAL(std::string("no violation within the bound, but every execution was cut by it "
+                            "(1000): raise --depth"),
+                verdict(s));
+    s.stats.cut = 998;
     CHECK_EQUAL(std::string("no violation within the bound, but most executions were cut by it "
-                            "(1000 of 1000): raise --depth"),
+                            "(998 of 1000): raise --depth"),
                 verdict(s));
     s.stats.cut = 400;
     CHECK_EQUAL(std::string("no violation within the bound (400 executions cut by it)"),

@@ -99,7 +99,7 @@ TEST(Minimize, every_broken_variant_reports_the_fewest_preemptions_then_steps) {
                 CHECK_EQUAL_TEXT(~0u, smallest(setup, f.violation, below, options.depth).steps,
                                  what.c_str());
             }
-            if (dfs_exhausts(p)) {
+            if (dfs_exhausts(p, i)) {
                 CountingDfs all;
                 const Smallest s = smallest(setup, f.violation, all, options.depth);
                 CHECK_EQUAL_TEXT(s.preemptions, m.preemptions, what.c_str());

@@ -112,7 +112,7 @@ TEST(PropertySelection, a_counterexample_replays_with_the_same_properties_off) {
                run.out.c_str());
     const Run replayed = run_lockcheck(replay_words(run.out));
     CHECK_EQUAL_TEXT(1, replayed.exit_code, replayed.err.c_str());
-    CHECK_TEXT(contains(replayed.out, "VIOLATION (invariant) at step 10"), replayed.out.c_str());
+    CHECK_TEXT(contains(replayed.out, "VIOLATION (invariant) at step 14"), replayed.out.c_str());
     CHECK_TEXT(contains(replayed.out, "checks        lockdep on, data races off (--no-races)"),
                replayed.out.c_str());
 }
@@ -138,7 +138,7 @@ TEST(PropertySelection, the_json_report_records_what_was_off_and_its_replay_chec
     CHECK_EQUAL_TEXT(1, replayed.exit_code, replayed.err.c_str());
     CHECK_TEXT(contains(replayed.out, "checks        lockdep off (--no-lockdep), data races on"),
                replayed.out.c_str());
-    CHECK_TEXT(contains(replayed.out, "VIOLATION (invariant) at step 10"), replayed.out.c_str());
+    CHECK_TEXT(contains(replayed.out, "VIOLATION (invariant) at step 14"), replayed.out.c_str());
 }
 
 TEST(PropertySelection, a_name_that_is_not_one_of_the_models_properties_is_refused) {

@@ -29,12 +29,12 @@ struct PinnedCount {
 };
 
 const PinnedCount kPinnedCounts[] = {
-    {"rename-pin", "log-mutex", 370, 370},
-    {"rename-pin", "atomic", 397, 397},
-    {"rename-pin", "no-pin", 70, 13908},
-    {"rename-pin", "pin-after-unlink", 214, 103526},
-    {"rename-pin", "unsynced-log-edits", 2748, 2813},
-    {"rename-pin", "dec-nomb", 397, 397},
+    {"rename-pin", "log-mutex", 42, 42},
+    {"rename-pin", "atomic", 42, 42},
+    {"rename-pin", "no-pin", 7, 113},
+    {"rename-pin", "pin-after-unlink", 19, 235},
+    {"rename-pin", "unsynced-log-edits", 40, 56},
+    {"rename-pin", "dec-nomb", 42, 42},
     {"cil-push", "global", 608, 608},
     {"cil-push", "percpu", 1632, 1632},
     {"cil-push", "hotplug", 1, 2312},
@@ -124,4 +124,36 @@ TEST(ProtocolVariants, every_pinned_count_names_a_shipped_variant) {
         CHECK_TEXT(p != nullptr && p->find_variant(c.variant).has_value(),
                    (what + " is pinned but not shipped").c_str());
     }
+}
+
+// Under the kernel's memory model every variant gives the verdict it declares for it (its
+// expect_lkmm, else the one under sc): the models hold the locks and barriers the kernel orders
+// with. Seconds where sc takes milliseconds (docs/memory-model.md, "Cost"), so a group of its
+// own, which the sanitizer run leaves out; tree-lock's spin-block does not finish in minutes
+// under lkmm yet and is left out here.
+TEST_GROUP(ProtocolVariantsLkmm){};
+
+TEST(ProtocolVariantsLkmm, every_variant_gives_its_declared_verdict_under_lkmm) {
+    int checked = 0;
+    for (const Protocol& p : protocol_models()) {
+        for (std::size_t i = 0; i < p.variants.size(); ++i) {
+            const Variant& v = p.variants[i];
+            if (p.name == "tree-lock" && v.name == "spin-block") continue;
+            const std::string what = p.name + " --variant " + v.name + " --memory-model lkmm";
+            CheckOptions options;
+            options.depth = p.depth_for(i);
+            options.memory_model = MemoryModel::lkmm;
+            const SearchResult r = check_model(default_setup(p, i), kDefaultSearch, options);
+            const Expectation& expected = v.expected(MemoryModel::lkmm);
+            if (!expected.expects_violation) {
+                expect_verified(r, what);
+            } else {
+                const Violation& found = only_violation(r, what);
+                CHECK_EQUAL_TEXT(expected.kind, found.kind, what.c_str());
+                CHECK_EQUAL_TEXT(expected.property, found.property, what.c_str());
+            }
+            ++checked;
+        }
+    }
+    CHECK(checked > 20);
 }

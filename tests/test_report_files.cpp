@@ -98,7 +98,7 @@ TEST(ReportFiles, trace_junit_and_report_write_their_files) {
                  "<testcase classname=\"rename-pin\" name=\"no-pin renames=1 fsyncs=1 rounds=1\""));
     const std::string html = read_file(dir / "html/index.html");
     CHECK(contains(html, "<svg"));
-    CHECK(contains(html, "trace (10 steps, 1 preemption, marked *)"));
+    CHECK(contains(html, "trace (14 steps, 1 preemption, marked *)"));
     CHECK(contains(html, "== lockcheck summary =="));
 }
 

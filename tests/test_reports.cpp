@@ -525,7 +525,7 @@ TEST(Reports, the_html_report_traces_each_step_with_the_models_line) {
     CHECK_TEXT(contains(html, last.location.text() + "</span>\n"), html.c_str());
     // The full trace, folding nothing, names the line of every step.
     const std::string full = to_html(r, {}, /*full_trace=*/true);
-    CHECK_TEXT(contains(full, "rename_pin.cpp:172 btrfs_sync_log\n"), full.c_str());
+    CHECK_TEXT(contains(full, "rename_pin.cpp:199 btrfs_sync_log\n"), full.c_str());
 }
 
 TEST(Reports, a_json_violation_and_its_steps_carry_their_location) {

@@ -80,11 +80,10 @@ void expect_stateful_searches_reach_what_dfs_reaches(const Setup& setup, std::ui
 } // namespace
 
 TEST(StateCacheVariants, the_stateful_searches_reach_what_dfs_reaches_on_every_shipped_variant) {
-    constexpr std::uint32_t kDfsFeasibleDepth = 24;
     for (const Protocol& p : protocol_models())
         for (std::size_t i = 0; i < p.variants.size(); ++i)
             expect_stateful_searches_reach_what_dfs_reaches(
-                default_setup(p, i), dfs_exhausts(p) ? p.depth_for(i) : kDfsFeasibleDepth,
+                default_setup(p, i), dfs_feasible_depth(p, i),
                 p.name + " --variant " + p.variants[i].name);
 }
 

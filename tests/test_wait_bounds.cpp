@@ -161,23 +161,23 @@ TEST(WaitBounds, a_bound_on_an_operation_that_never_finished_says_it_was_never_e
 
 TEST(WaitBounds, max_wait_finds_fsyncs_worst_wait_under_dfs_and_its_replay_line_repeats_it) {
     const Run over = run_lockcheck(
-        {"rename-pin", "--variant", "log-mutex", "--max-wait", "fsync=14", "--no-minimize"});
+        {"rename-pin", "--variant", "log-mutex", "--max-wait", "fsync=18", "--no-minimize"});
     CHECK_EQUAL(1, over.exit_code);
     CHECK_TEXT(contains(over.out, "VIOLATION (wait-bound) at step "), over.out.c_str());
-    CHECK_TEXT(contains(over.out, "fsync0's fsync waited 15 steps (--max-wait fsync=14)"),
+    CHECK_TEXT(contains(over.out, "fsync0's fsync waited 19 steps (--max-wait fsync=18)"),
                over.out.c_str());
     CHECK_TEXT(contains(over.out, "strategy      dfs\n"), over.out.c_str());
     const std::vector<std::string> again = replay_arguments(over.out);
-    CHECK_TEXT(std::find(again.begin(), again.end(), "fsync=14") != again.end(), over.out.c_str());
+    CHECK_TEXT(std::find(again.begin(), again.end(), "fsync=18") != again.end(), over.out.c_str());
     const Run replayed = run_lockcheck(again);
     CHECK_EQUAL(1, replayed.exit_code);
-    CHECK_TEXT(contains(replayed.out, "fsync0's fsync waited 15 steps"), replayed.out.c_str());
+    CHECK_TEXT(contains(replayed.out, "fsync0's fsync waited 19 steps"), replayed.out.c_str());
 
     const Run holds =
-        run_lockcheck({"rename-pin", "--variant", "log-mutex", "--max-wait", "fsync=15", "-q"});
+        run_lockcheck({"rename-pin", "--variant", "log-mutex", "--max-wait", "fsync=19", "-q"});
     CHECK_EQUAL(0, holds.exit_code);
-    CHECK_TEXT(contains(holds.out, "fsync waits at most 15 steps (--max-wait)"), holds.out.c_str());
-    CHECK_TEXT(contains(holds.out, "wait bound \"fsync\": 1302 evaluations"), holds.out.c_str());
+    CHECK_TEXT(contains(holds.out, "fsync waits at most 19 steps (--max-wait)"), holds.out.c_str());
+    CHECK_TEXT(contains(holds.out, "wait bound \"fsync\": 6542 evaluations"), holds.out.c_str());
 }
 
 TEST(WaitBounds, max_wait_refuses_dpor_and_malformed_bounds_with_one_line_and_exit_2) {
@@ -199,13 +199,13 @@ TEST(WaitBounds, max_wait_refuses_dpor_and_malformed_bounds_with_one_line_and_ex
 TEST(WaitBounds, the_json_report_carries_the_bounds_and_the_violation_kind) {
     const TempDir dir;
     const std::string json = dir / "wait-bound.json";
-    const Run run = run_lockcheck({"rename-pin", "--variant", "log-mutex", "--max-wait", "fsync=14",
+    const Run run = run_lockcheck({"rename-pin", "--variant", "log-mutex", "--max-wait", "fsync=18",
                                    "--no-minimize", "-q", "--json", json});
     CHECK_EQUAL(1, run.exit_code);
     const std::string text = read_file(json);
     CHECK_TEXT(contains(text, "\"kind\": \"wait-bound\""), text.c_str());
     CHECK_TEXT(contains(text, "\"wait_bounds\": [\n      {\n        \"op\": \"fsync\",\n        "
-                              "\"steps\": 14,\n        \"declared\": false"),
+                              "\"steps\": 18,\n        \"declared\": false"),
                text.c_str());
     keep_for_schema_check(json);
 }
@@ -213,7 +213,7 @@ TEST(WaitBounds, the_json_report_carries_the_bounds_and_the_violation_kind) {
 TEST(WaitBounds, a_saved_wait_bound_counterexample_replays_with_its_bound) {
     const TempDir dir;
     const std::string json = dir / "wait-bound.json";
-    CHECK_EQUAL(1, run_lockcheck({"rename-pin", "--variant", "log-mutex", "--max-wait", "fsync=14",
+    CHECK_EQUAL(1, run_lockcheck({"rename-pin", "--variant", "log-mutex", "--max-wait", "fsync=18",
                                   "-q", "--json", json})
                        .exit_code);
     const Run replayed = run_lockcheck({"replay", json});
@@ -244,15 +244,15 @@ TEST(WaitBounds, max_wait_ratio_from_the_command_line_shows_the_worst_wait_that_
     const Run over = run_lockcheck(
         {"rename-pin", "--variant", "log-mutex", "--max-wait-ratio", "fsync=2.5", "-q"});
     CHECK_EQUAL(1, over.exit_code);
-    CHECK_TEXT(contains(over.out, "VIOLATION (wait-bound) at step 28: fsync waited more than 2.5 "
-                                  "times its mean at worst\n  worst 15 steps, mean 5.74 steps: "
-                                  "2.61 times (--max-wait-ratio fsync=2.5)\n"),
+    CHECK_TEXT(contains(over.out, "VIOLATION (wait-bound) at step 34: fsync waited more than 2.5 "
+                                  "times its mean at worst\n  worst 19 steps, mean 5.94 steps: "
+                                  "3.20 times (--max-wait-ratio fsync=2.5)\n"),
                over.out.c_str());
-    CHECK_TEXT(contains(over.out, "fsync0 waited 15 steps, marked ~"), over.out.c_str());
+    CHECK_TEXT(contains(over.out, "fsync0 waited 19 steps, marked ~"), over.out.c_str());
     const Run holds = run_lockcheck(
-        {"rename-pin", "--variant", "log-mutex", "--max-wait-ratio", "fsync=2.7", "-q"});
+        {"rename-pin", "--variant", "log-mutex", "--max-wait-ratio", "fsync=3.3", "-q"});
     CHECK_EQUAL(0, holds.exit_code);
-    CHECK_TEXT(contains(holds.out, "fsync's worst wait at most 2.7 times its mean"),
+    CHECK_TEXT(contains(holds.out, "fsync's worst wait at most 3.3 times its mean"),
                holds.out.c_str());
     for (const char* bad : {"fsync=0.5", "fsync=x", "=2"}) {
         const Run run = run_lockcheck({"rename-pin", "--max-wait-ratio", bad});

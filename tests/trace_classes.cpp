@@ -35,7 +35,7 @@ class StepRecorder final : public TraceSink {
                  std::optional<std::int64_t>, Context) override {
         Access access = access_of(op);
         // A step whose code called check() read all shared state (as DPOR counts it).
-        if (ex.last_step_global()) access = Access{-1, true, true, access.blocking, false};
+        if (ex.last_step_global()) access = Access{-1, true, true, access.blocking, false, true};
         // The schedule entries since the previous step: this step's pick, then its choices.
         const Schedule& schedule = ex.schedule();
         std::string label = task.name();
@@ -54,7 +54,7 @@ class StepRecorder final : public TraceSink {
 
 // The lexicographically least interleaving equivalent to `steps`, as the labels of its steps
 // in order (each preceded by its length).
-std::string canonical_form(const std::vector<Step>& steps, bool writes_conflict) {
+std::string canonical_form(const std::vector<Step>& steps, WriteOrder writes) {
     const std::size_t n = steps.size();
     std::vector<std::vector<std::uint32_t>> after(n); // the steps that must follow step i
     std::vector<std::uint32_t> before(n, 0);          // unplaced steps that must precede it
@@ -67,8 +67,7 @@ std::string canonical_form(const std::vector<Step>& steps, bool writes_conflict)
         }
         last_of_task[s.task] = i;
         for (std::uint32_t j = 0; j < i; ++j) {
-            if (steps[j].task == s.task || !dependent(steps[j].access, s.access, writes_conflict))
-                continue;
+            if (steps[j].task == s.task || !dependent(steps[j].access, s.access, writes)) continue;
             after[j].push_back(i);
             ++before[i];
         }
@@ -100,17 +99,17 @@ TraceClasses count_traces(const Setup& setup, Strategy& strategy, std::uint32_t 
     do {
         StepRecorder recorder;
         Outcome out;
-        bool writes_conflict = false;
+        WriteOrder writes = WriteOrder::none;
         {
             Execution ex(stacks, strategy, Execution::Limits{depth, 10}, &recorder);
             setup();
             out = ex.run();
-            writes_conflict = ex.has_invariants();
+            writes = write_order(ex);
         }
         ++c.executions;
         if (out.end == End::finished) {
             ++c.finished;
-            forms.insert(canonical_form(recorder.steps, writes_conflict));
+            forms.insert(canonical_form(recorder.steps, writes));
         } else if (out.end == End::stopped) {
             ++c.sleep_blocked;
         } else {
