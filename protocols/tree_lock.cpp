@@ -41,6 +41,9 @@ struct TreeLockPolicy {
     bool right_before_left = false;   // one path takes the right sibling first
     bool cow_before_blocking = false; // a path sleeps before btrfs_set_lock_blocking()
     bool unlock_wakes = true;         // btrfs_tree_unlock() wakes lock_wq
+    // btrfs_tree_unlock() tests BLOCKING with test_bit() and clears it with clear_bit(), neither
+    // ordered, where test_and_clear_bit() is a full barrier before its waitqueue_active().
+    bool unlock_clears_unordered = false;
 };
 
 struct TreeLockVariant {
@@ -50,9 +53,9 @@ struct TreeLockVariant {
 
 const std::string kOneOwner = "one owner per extent buffer at a time";
 
-const std::array<TreeLockVariant, 6>& variants() {
+const std::array<TreeLockVariant, 7>& variants() {
     using L = TreeLockPolicy::Lock;
-    static const std::array<TreeLockVariant, 6> table = {{
+    static const std::array<TreeLockVariant, 7> table = {{
         {{"spin-block", "the 2008 custom lock: spinlock + BLOCKING bit + exclusive wait queue",
           Expectation::verified()},
          {L::spin_block, false, false, true}},
@@ -72,6 +75,12 @@ const std::array<TreeLockVariant, 6>& variants() {
         {{"unlock-no-wake", "the custom lock, and btrfs_tree_unlock clears BLOCKING without waking",
           Expectation::violation(ViolationKind::hang, "hang")},
          {L::spin_block, false, false, false}},
+        {{"unlock-unordered",
+          "the custom lock, and btrfs_tree_unlock clears BLOCKING with test_bit() and "
+          "clear_bit(), not test_and_clear_bit(), whose full barrier its waitqueue_active() "
+          "relies on: a lost wake-up under --memory-model lkmm",
+          Expectation::verified(), 0, Expectation::violation(ViolationKind::hang, "hang")},
+         {L::spin_block, false, false, true, true}},
     }};
     return table;
 }
@@ -162,7 +171,14 @@ int spin_block_try_spin_lock(extent_buffer* eb, const Sizes& s) {
 void spin_block_unlock(extent_buffer* eb, const TreeLockPolicy& p) {
     forget_reads reads;
     // a blocking owner holds no spinlock: just clear the bit and look for waiters
-    if (!test_and_clear_bit(EXTENT_BUFFER_BLOCKING, &eb->bflags)) spin_unlock(&eb->lock);
+    bool was_blocking;
+    if (p.unlock_clears_unordered) {
+        was_blocking = test_bit(EXTENT_BUFFER_BLOCKING, &eb->bflags);
+        if (was_blocking) clear_bit(EXTENT_BUFFER_BLOCKING, &eb->bflags);
+    } else {
+        was_blocking = test_and_clear_bit(EXTENT_BUFFER_BLOCKING, &eb->bflags);
+    }
+    if (!was_blocking) spin_unlock(&eb->lock);
     if (p.unlock_wakes && waitqueue_active(&eb->lock_wq)) wake_up(&eb->lock_wq);
 }
 

@@ -47,6 +47,7 @@ const PinnedCount kPinnedCounts[] = {
     {"tree-lock", "sibling-order", 1, 2},
     {"tree-lock", "sleep-while-spinning", 1, 14363},
     {"tree-lock", "unlock-no-wake", 4, 6701},
+    {"tree-lock", "unlock-unordered", 49926, 49926},
     {"buffered-write", "locked", 2, 2},
     {"buffered-write", "unlocked", 34, 61},
     {"buffered-write", "unlocked-wait-first", 12, 12},
@@ -59,6 +60,7 @@ const PinnedCount kPinnedCounts[] = {
     {"log-during-commit", "before", 12, 12},
     {"log-during-commit", "after", 12, 12},
     {"log-during-commit", "no-super-wait", 1, 42},
+    {"log-during-commit", "before-wake-nomb", 12, 12},
 };
 
 SearchResult check_variant(const Protocol& p, std::size_t variant, bool keep_going = false) {

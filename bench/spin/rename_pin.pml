@@ -37,28 +37,30 @@
 #define FREE 255
 
 byte log_mutex = FREE; /* the owner's _pid */
+byte log_leaf = FREE;  /* the log leaf's btrfs_tree_lock(), write-locked: its owner's _pid */
 byte log_writers;
 byte log_writer_wait; /* bit j: fsync j is queued, in TASK_UNINTERRUPTIBLE */
 int log_tree; /* bit 2i: inode i's old name is logged, bit 2i+1: its new name (15 inodes) */
 int super_log_root;   /* the last log committed: what a crash replays */
 
-inline mutex_lock() {
-    atomic { log_mutex == FREE -> log_mutex = _pid }
+/* mutex_lock(), and down_write() of the leaf: both sleep until the lock is free. */
+inline lock(m) {
+    atomic { m == FREE -> m = _pid }
 }
 
-inline mutex_unlock() {
-    log_mutex = FREE
+inline unlock(m) {
+    m = FREE
 }
 
 /* join_running_log_trans() and start_log_trans() */
 inline join_running_log_trans() {
     if
-    :: EDITS_TAKE_LOG_MUTEX -> mutex_lock(); log_writers++; mutex_unlock()
+    :: EDITS_TAKE_LOG_MUTEX -> lock(log_mutex); log_writers++; unlock(log_mutex)
     :: else -> log_writers++
     fi
 }
 
-/* atomic_dec_and_test(), then wq_has_sleeper() and wake_up() on the last writer */
+/* atomic_dec_and_test(), then cond_wake_up_nomb(): waitqueue_active() and wake_up() */
 inline btrfs_end_log_trans() {
     atomic { log_writers--; last = (log_writers == 0) }
     if
@@ -73,7 +75,7 @@ inline btrfs_end_log_trans() {
 
 inline btrfs_pin_log_trans() {
 #ifdef LOG_MUTEX
-    mutex_lock(); log_writers++; mutex_unlock();
+    lock(log_mutex); log_writers++; unlock(log_mutex);
 #else
     log_writers++;
 #endif
@@ -92,14 +94,18 @@ again:
 #endif
     /* btrfs_del_inode_ref_in_log(): the unlink of the old name */
     join_running_log_trans();
+    lock(log_leaf);
     log_tree = log_tree & ~(1 << (2 * i)); /* clear_bit */
+    unlock(log_leaf);
     btrfs_end_log_trans();
 #ifdef PIN_AFTER_UNLINK
     btrfs_pin_log_trans();
 #endif
     /* btrfs_log_new_name() */
     join_running_log_trans();
+    lock(log_leaf);
     log_tree = log_tree | (1 << (2 * i + 1)); /* set_bit */
+    unlock(log_leaf);
     btrfs_end_log_trans();
     if
     :: pinned -> btrfs_end_log_trans()
@@ -124,26 +130,28 @@ proctype fsync(byte j) {
     bool writers;
     int written;
     byte k;
-    mutex_lock();
+    lock(log_mutex);
     /* wait_for_writer() */
     do
     :: atomic { writers = (log_writers != 0) } /* atomic_read */
        if
        :: writers ->
           log_writer_wait = log_writer_wait | (1 << j); /* prepare_to_wait */
-          mutex_unlock();
+          unlock(log_mutex);
           atomic { writers = (log_writers != 0) }
           if
           :: writers -> (log_writer_wait & (1 << j)) == 0 /* schedule(): until woken */
           :: else
           fi;
           log_writer_wait = log_writer_wait & ~(1 << j); /* finish_wait */
-          mutex_lock()
+          lock(log_mutex)
        :: else -> break
        fi
     od;
+    lock(log_leaf);
     written = log_tree; /* READ_ONCE: the log btrfs_write_marked_extents() writes */
-    mutex_unlock();
+    unlock(log_leaf);
+    unlock(log_mutex);
     atomic { super_log_root = written; assert_every_inode_named() } /* WRITE_ONCE */
 }
 
