@@ -114,6 +114,7 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
         }
         r.options.time_limit = request.time_limit;
         r.options.jobs = request.jobs;
+        r.options.memory_model = request.memory_model;
         r.timing = request.timing;
         // The first counterexample found is shown as found: a variant that differs is
         // rerun by its own command, which minimizes it.
@@ -147,6 +148,9 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
             out << "(a complete search of " << s.stats.executions
                 << " executions found no violation)\n";
         out << "check it alone: " << request.program << " " << s.model << " --variant " << s.variant
+            << (request.memory_model == MemoryModel::sc
+                    ? ""
+                    : std::string(" --memory-model ") + memory_model_name(request.memory_model))
             << "\n";
     }
     out << "\ncheck-all: " << rows.size() << " variants, " << rows.size() - differs - incomplete

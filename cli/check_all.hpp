@@ -22,6 +22,8 @@ struct CheckAllRequest {
     double time_limit = 0;           // seconds, per variant (0: none)
     bool timing = true;              // false: --no-timing, no times in any output
     unsigned jobs = 1;               // --jobs
+    // --memory-model: each variant is judged by the verdict it declares under it.
+    MemoryModel memory_model = MemoryModel::sc;
     bool colour = false;
     std::string program = "lockcheck"; // the command's name, for replay lines
     const StopRequest* stop = nullptr; // set by a signal: stop after the variant running then

@@ -296,6 +296,20 @@ void add_jobs_option(CLI::App* sub, unsigned& jobs) {
         ->check(CLI::Range(1u, 1024u));
 }
 
+void add_memory_model_option(CLI::App* sub, std::string& text) {
+    sub->add_option("--memory-model", text,
+                    "sc: every read sees the last write (barriers are assumed); lkmm: the Linux "
+                    "kernel memory model, where a read may see an older write and barriers "
+                    "decide which (docs/memory-model.md)")
+        ->check(one_of("a memory model", {"sc", "lkmm"}))
+        ->type_name("{sc,lkmm}")
+        ->default_str("sc");
+}
+
+lc::MemoryModel memory_model_of(const std::string& text) {
+    return text == "lkmm" ? lc::MemoryModel::lkmm : lc::MemoryModel::sc;
+}
+
 void add_timing_flag(CLI::App* sub, bool& timing) {
     sub->add_flag("!--no-timing", timing,
                   "no elapsed times in the summary, table or report files (0 there), so that "
@@ -391,6 +405,8 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     add_pager_flag(check_all_cmd, check_all_no_pager);
     add_timing_flag(check_all_cmd, check_all.timing);
     add_jobs_option(check_all_cmd, check_all.jobs);
+    std::string check_all_memory_model = "sc";
+    add_memory_model_option(check_all_cmd, check_all_memory_model);
 
     const auto& protocols = lc::registered_models();
     std::vector<lc::cli::CheckRequest> requests(protocols.size());
@@ -493,13 +509,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
                       "no lockdep reports (circular or recursive lock-class dependencies), so "
                       "that the deadlock behind an inversion runs to its end");
         sub->add_flag("!--no-races", r.options.races, "no data-race reports");
-        sub->add_option("--memory-model", memory_model_text[i],
-                        "sc: every read sees the last write (barriers are assumed); lkmm: the "
-                        "Linux kernel memory model, where a read may see an older write and "
-                        "barriers decide which (docs/memory-model.md)")
-            ->check(one_of("a memory model", {"sc", "lkmm"}))
-            ->type_name("{sc,lkmm}")
-            ->default_str("sc");
+        add_memory_model_option(sub, memory_model_text[i]);
         sub->add_option("--check", r.properties.only,
                         "check only this invariant or final check of the model (its name, or "
                         "the start of it; repeatable)")
@@ -628,6 +638,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     }
     if (app.got_subcommand("check-all")) {
         check_all.colour = use_colour(check_all_colour);
+        check_all.memory_model = memory_model_of(check_all_memory_model);
         check_all.program = program;
         check_all.command = command_line;
         std::vector<const lc::Protocol*> models;
@@ -676,7 +687,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         r.colour = use_colour(colour_text[i]);
         r.variant = *protocols[i].find_variant(variant_names[i]);
         if (!strategy_text[i].empty()) r.search.search = *lc::find_search(strategy_text[i]);
-        if (memory_model_text[i] == "lkmm") r.options.memory_model = lc::MemoryModel::lkmm;
+        r.options.memory_model = memory_model_of(memory_model_text[i]);
         const CLI::App* sub = app.get_subcommand(protocols[i].name);
         if (compare) {
             lc::cli::CompareRequest c;

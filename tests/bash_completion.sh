@@ -33,6 +33,7 @@ expect "lockcheck rename-pin --ren" --renames
 expect "lockcheck rename-pin --variant no" no-pin log-mutex
 expect "lockcheck tree-lock --variant " sibling-order no-pin
 expect "lockcheck rename-pin --strategy " optimal-dpor
+expect "lockcheck rename-pin --memory-model " lkmm
 expect "lockcheck help tre" tree-lock
 [ "$failed" -eq 0 ] && echo "bash completion: every case offers what it should"
 exit "$failed"

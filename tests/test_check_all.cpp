@@ -41,6 +41,40 @@ Protocol counter_model() {
     };
 }
 
+// Message passing through an atomic_t flag set and read without release/acquire: under sc the
+// message always arrives, under lkmm the reader may see the flag and the old message.
+// One variant declares that, one declares it verified under both.
+const char* const kMessage = "a reader that saw the flag saw the message";
+
+Protocol message_passing_model() {
+    const Expectation verified = Expectation::verified();
+    const Expectation lost = Expectation::violation(ViolationKind::final_check, kMessage);
+    return Protocol{
+        .name = "mp",
+        .summary = "a flag in an atomic_t, unordered",
+        .variants = {{"declared-lost-under-lkmm", "declares the lkmm outcome", verified, 0, lost},
+                     {"declared-verified", "wrongly declares it ordered", verified}},
+        .setup =
+            [](std::size_t, const ParameterValues&) {
+                struct Memory {
+                    shared<int> msg{"msg"};
+                    atomic_t flag{"flag"};
+                    int seen_flag = 0, seen_msg = 0;
+                };
+                auto& m = this_execution().make<Memory>();
+                spawn("writer", [&m] {
+                    WRITE_ONCE(m.msg, 1);
+                    atomic_set(&m.flag, 1);
+                });
+                spawn("reader", [&m] {
+                    m.seen_flag = atomic_read(&m.flag);
+                    m.seen_msg = READ_ONCE(m.msg);
+                });
+                final_check(kMessage, [&m] { return !m.seen_flag || m.seen_msg; });
+            },
+    };
+}
+
 struct CheckAll {
     int code = -1;
     std::string out, err;
@@ -143,6 +177,32 @@ TEST(CheckAll, junit_fails_a_differing_variant_and_skips_an_incomplete_one) {
     CHECK_TEXT(contains(limited, "<skipped message=\"incomplete: "), limited.c_str());
     std::remove(request.junit.c_str());
     std::remove(request.json.c_str());
+}
+
+TEST(CheckAll, under_lkmm_each_variant_is_judged_by_what_it_declares_for_lkmm) {
+    const Protocol mp = message_passing_model();
+    cli::CheckAllRequest lkmm;
+    lkmm.memory_model = MemoryModel::lkmm;
+    const CheckAll r = check_all(mp, lkmm);
+    CHECK_EQUAL_TEXT(1, r.code, r.out.c_str());
+    CHECK_TEXT(contains(r.out, "violation (final-check)  violation (final-check)  as-declared"),
+               r.out.c_str());
+    CHECK_TEXT(contains(r.out, "verified                 violation (final-check)  differs"),
+               r.out.c_str());
+    CHECK_TEXT(contains(r.out, "check it alone: lockcheck mp --variant declared-verified "
+                               "--memory-model lkmm\n"),
+               r.out.c_str());
+    // Under sc both are as declared.
+    CHECK_EQUAL(0, check_all(mp).code);
+}
+
+TEST(CheckAll, the_command_line_takes_a_memory_model_and_refuses_another) {
+    const Run r = run_lockcheck({"check-all", "lkmm-idioms", "--memory-model", "lkmm"});
+    CHECK_EQUAL_TEXT(0, r.exit_code, r.out.c_str());
+    CHECK_TEXT(contains(r.out, "check-all: 5 variants, 5 as declared"), r.out.c_str());
+    const Run bad = run_lockcheck({"check-all", "--memory-model", "tso"});
+    CHECK_EQUAL(cli::kExitUsage, bad.exit_code);
+    CHECK_TEXT(is_one_line(bad.err), bad.err.c_str());
 }
 
 TEST(CheckAll, an_unknown_model_is_a_one_line_input_error) {
