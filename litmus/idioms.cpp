@@ -45,6 +45,25 @@ template <Waker kHow> void waker(Memory& m, int*) {
     if (active) wake_up(&m.wq);
 }
 
+// Store buffering with a wake_up() that wakes nobody between P0's store and load
+// (memory-barriers.txt, "SLEEP AND WAKE-UP FUNCTIONS": wake_up() executes a general barrier if
+// it wakes something up; if not, it may or may not, and nothing may rely on it). Taking and
+// releasing the queue's lock orders nothing here either, as only P0 takes it: as SB+mbonceonces
+// with P0's smp_mb() gone, Sometimes.
+void store_wake_nobody_load(Memory& m, int* r) {
+    WRITE_ONCE(m.x, 1);
+    wake_up(&m.wq);
+    r[0] = READ_ONCE(m.y);
+}
+void store_mb_load(Memory& m, int* r) {
+    WRITE_ONCE(m.y, 1);
+    smp_mb();
+    r[0] = READ_ONCE(m.x);
+}
+bool both_read_zero(const Memory& m) {
+    return m.r[0][0] == 0 && m.r[1][0] == 0;
+}
+
 bool message_lost(const Memory& m) {
     return m.r[1][0] == 1 && m.r[1][1] == 0;
 }
@@ -90,6 +109,12 @@ const std::vector<Test> kTests = {
      {&sleeper, &waker<Waker::has_sleeper>},
      "(P0 sleeps for ever)",
      &always},
+    {"SB+wake_up-nobody+mb",
+     "store buffering across a wake_up() that wakes no task: no barrier is promised then",
+     R::sometimes,
+     {&store_wake_nobody_load, &store_mb_load},
+     "(0:r0=0 /\\ 1:r0=0)",
+     &both_read_zero},
 };
 
 Protocol lkmm_idioms() {

@@ -311,7 +311,7 @@ void wait_queue_changed(const Object& wq, std::int64_t before, std::int64_t afte
     m.unlock(task, lock);
 }
 
-void wait_queue_woken(const Object& wq, std::int64_t before, std::int64_t after) {
+void wait_queue_woken(const Object& wq, std::int64_t before, std::int64_t after, bool woke) {
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
     const std::uint32_t lock = m.sync_location(wq);
@@ -321,7 +321,7 @@ void wait_queue_woken(const Object& wq, std::int64_t before, std::int64_t after)
     if (after != before)
         m.append(task, list, Access{.writes = true, .value = after}, memory::kNone,
                  m.graph().co(list).size() - 1);
-    m.graph().add_fence(task, Fence::mb, this_execution().step());
+    if (woke) m.graph().add_fence(task, Fence::mb, this_execution().step());
     m.unlock(task, lock);
 }
 

@@ -86,9 +86,9 @@ bool lock_is_locked(const Object& lock, bool held);
 // set_current_state() is smp_store_mb(): `sets_state` adds the full barrier.
 void wait_queue_changed(const Object& wq, std::int64_t before, std::int64_t after, bool sets_state);
 // wake_up() reads the list under the lock (and leaves `after` waiters: the woken ones removed
-// themselves) and is a full barrier (the kernel's is one only when it wakes a task: this
-// orders more, never less).
-void wait_queue_woken(const Object& wq, std::int64_t before, std::int64_t after);
+// themselves) and, when it woke a task, is a full barrier (memory-barriers.txt, "SLEEP AND
+// WAKE-UP FUNCTIONS": try_to_wake_up()'s smp_mb__after_spinlock(); none when nothing woke).
+void wait_queue_woken(const Object& wq, std::int64_t before, std::int64_t after, bool woke);
 // waitqueue_active(): the list read with no lock and no barrier; whether it looked nonempty.
 bool wait_queue_seen_active(const Object& wq, std::int64_t waiters);
 
