@@ -306,10 +306,6 @@ void add_memory_model_option(CLI::App* sub, std::string& text) {
         ->default_str("sc");
 }
 
-lc::MemoryModel memory_model_of(const std::string& text) {
-    return text == "lkmm" ? lc::MemoryModel::lkmm : lc::MemoryModel::sc;
-}
-
 void add_timing_flag(CLI::App* sub, bool& timing) {
     sub->add_flag("!--no-timing", timing,
                   "no elapsed times in the summary, table or report files (0 there), so that "
@@ -638,7 +634,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     }
     if (app.got_subcommand("check-all")) {
         check_all.colour = use_colour(check_all_colour);
-        check_all.memory_model = memory_model_of(check_all_memory_model);
+        check_all.memory_model = lc::memory_model_named(check_all_memory_model);
         check_all.program = program;
         check_all.command = command_line;
         std::vector<const lc::Protocol*> models;
@@ -687,7 +683,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         r.colour = use_colour(colour_text[i]);
         r.variant = *protocols[i].find_variant(variant_names[i]);
         if (!strategy_text[i].empty()) r.search.search = *lc::find_search(strategy_text[i]);
-        r.options.memory_model = memory_model_of(memory_model_text[i]);
+        r.options.memory_model = lc::memory_model_named(memory_model_text[i]);
         const CLI::App* sub = app.get_subcommand(protocols[i].name);
         if (compare) {
             lc::cli::CompareRequest c;

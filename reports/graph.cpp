@@ -432,29 +432,26 @@ class TraceDrawing {
         set(e, "headport", from < to ? "w" : "e");
     }
 
-    // What let a step go on, or the write it read: dashed, across lanes.
+    // An edge across lanes from step `from` (0: none) to `s`, unless either end is folded.
+    void cross_lanes(std::uint32_t from_step, const TraceStep& s, const char* style,
+                     const char* colour, const char* label, const char* cls) {
+        auto from = steps_.find(from_step);
+        if (!from_step || from == steps_.end() || !steps_.count(s.step)) return;
+        Agedge_t* e = edge(g_, from->second.node, steps_.at(s.step).node);
+        facing_sides(e, from->second.task, s.task_id);
+        set(e, "style", style);
+        set(e, "color", colour);
+        if (label) set(e, "label", label);
+        set(e, "class", cls);
+    }
+
+    // What let a step go on, or the write it read: dashed, across lanes. Under lkmm, the write
+    // a read did not see yet: dotted, to the read.
     void add_syncs() {
-        for (const TraceStep& s : trace_.steps) {
-            auto from = steps_.find(s.synced_from);
-            // Either end folded: no edge.
-            if (!s.synced_from || from == steps_.end() || !steps_.count(s.step)) continue;
-            Agedge_t* e = edge(g_, from->second.node, steps_.at(s.step).node);
-            facing_sides(e, from->second.task, s.task_id);
-            set(e, "style", "dashed");
-            set(e, "color", kSyncColour);
-            set(e, "class", "sync");
-        }
-        // Under lkmm, the write a read did not see yet: dotted, to the read.
-        for (const TraceStep& s : trace_.steps) {
-            auto from = steps_.find(s.missed);
-            if (!s.missed || from == steps_.end() || !steps_.count(s.step)) continue;
-            Agedge_t* e = edge(g_, from->second.node, steps_.at(s.step).node);
-            facing_sides(e, from->second.task, s.task_id);
-            set(e, "style", "dotted");
-            set(e, "color", kStaleColour);
-            set(e, "label", "not yet seen");
-            set(e, "class", "stale");
-        }
+        for (const TraceStep& s : trace_.steps)
+            cross_lanes(s.synced_from, s, "dashed", kSyncColour, nullptr, "sync");
+        for (const TraceStep& s : trace_.steps)
+            cross_lanes(s.missed, s, "dotted", kStaleColour, "not yet seen", "stale");
     }
 
     Agedge_t* wait_for(Agnode_t* waiter, Agnode_t* holder) {

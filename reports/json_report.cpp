@@ -483,8 +483,8 @@ RunReport read_report(const Value& doc) {
         r.summary.parameters.emplace_back(p["name"].string(), p["value"].integer<int>());
     r.summary.strategy = doc["strategy"].string();
     // Added in version 1.12.
-    if (doc.has("memory_model") && doc["memory_model"].string() == "lkmm")
-        r.summary.memory_model = MemoryModel::lkmm;
+    if (doc.has("memory_model"))
+        r.summary.memory_model = memory_model_named(doc["memory_model"].string());
     r.depth = doc["depth"].count<std::uint32_t>();
     // Added in version 1.4.
     if (doc.has("spin_bound")) r.spin_bound = doc["spin_bound"].count<std::uint32_t>();

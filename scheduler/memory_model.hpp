@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 namespace lockcheck {
 
@@ -13,6 +14,10 @@ enum class MemoryModel : std::uint8_t {
 // As --memory-model spells it.
 constexpr const char* memory_model_name(MemoryModel model) {
     return model == MemoryModel::lkmm ? "lkmm" : "sc";
+}
+// The model `name` spells (sc for any other name: callers accept only the two).
+constexpr MemoryModel memory_model_named(std::string_view name) {
+    return name == memory_model_name(MemoryModel::lkmm) ? MemoryModel::lkmm : MemoryModel::sc;
 }
 
 } // namespace lockcheck

@@ -36,6 +36,21 @@ Setup critical_sections(bool outside) {
     };
 }
 
+// Task a takes and releases m, task b writes x, which an invariant reads; `plain` declares a
+// plain_state() field besides.
+Setup lock_beside_watched_write(bool plain) {
+    return [plain] {
+        auto& v = this_execution().make<Vars>();
+        if (plain) plain_state(v.plain);
+        spawn("a", [&v] {
+            mutex_lock(&v.m);
+            mutex_unlock(&v.m);
+        });
+        spawn("b", [&v] { WRITE_ONCE(v.x, 1); });
+        invariant("x is small", [&v] { return v.x.peek() < 2; });
+    };
+}
+
 } // namespace
 
 const std::vector<CountedModel>& counted_models() {
@@ -93,26 +108,9 @@ const std::vector<CountedModel>& counted_models() {
              invariant("x and y are small", [&v] { return v.x.peek() + v.y.peek() < 3; });
          }},
         {"an invariant leaves out lock operations, which it cannot read", 1,
-         [] {
-             auto& v = this_execution().make<Vars>();
-             spawn("a", [&v] {
-                 mutex_lock(&v.m);
-                 mutex_unlock(&v.m);
-             });
-             spawn("b", [&v] { WRITE_ONCE(v.x, 1); });
-             invariant("x is small", [&v] { return v.x.peek() < 2; });
-         }},
+         lock_beside_watched_write(false)},
         {"with plain_state(), which code after any step may change, it orders them too", 3,
-         [] {
-             auto& v = this_execution().make<Vars>();
-             plain_state(v.plain);
-             spawn("a", [&v] {
-                 mutex_lock(&v.m);
-                 mutex_unlock(&v.m);
-             });
-             spawn("b", [&v] { WRITE_ONCE(v.x, 1); });
-             invariant("x is small", [&v] { return v.x.peek() < 2; });
-         }},
+         lock_beside_watched_write(true)},
         {"a step that checks depends on every other step", 2,
          [] {
              // check() peeks at y, so the write before it is ordered against b's write to y.

@@ -179,6 +179,14 @@ void expect_verified(const SearchResult& result, const std::string& what) {
     CHECK_TEXT(result.findings.empty(), text.c_str());
 }
 
+void expect_as_declared(const SearchResult& result, const Expectation& expected,
+                        const std::string& what) {
+    if (!expected.expects_violation) return expect_verified(result, what);
+    const Violation& found = only_violation(result, what);
+    CHECK_EQUAL_TEXT(expected.kind, found.kind, what.c_str());
+    STRCMP_EQUAL_TEXT(expected.property.c_str(), found.property.c_str(), what.c_str());
+}
+
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }

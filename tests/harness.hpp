@@ -93,6 +93,10 @@ const Violation& only_violation(const SearchResult& result, const std::string& w
 const Violation& only_violation(SearchResult&& result, const std::string& what = "") = delete;
 // Fails the test if the search found any violation.
 void expect_verified(const SearchResult& result, const std::string& what = "");
+// Fails the test unless the search found what `expected` declares: nothing, or exactly one
+// violation of its kind and property.
+void expect_as_declared(const SearchResult& result, const Expectation& expected,
+                        const std::string& what);
 
 bool contains(const std::string& text, const std::string& part);
 // The findings, one line each, for failure messages.

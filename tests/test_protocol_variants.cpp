@@ -63,10 +63,12 @@ const PinnedCount kPinnedCounts[] = {
     {"log-during-commit", "before-wake-nomb", 12, 12},
 };
 
-SearchResult check_variant(const Protocol& p, std::size_t variant, bool keep_going = false) {
+SearchResult check_variant(const Protocol& p, std::size_t variant, bool keep_going = false,
+                           MemoryModel model = MemoryModel::sc) {
     CheckOptions options;
     options.depth = p.depth_for(variant);
     options.keep_going = keep_going;
+    options.memory_model = model;
     return check_model(default_setup(p, variant), kDefaultSearch, options);
 }
 
@@ -85,15 +87,7 @@ TEST(ProtocolVariants, every_variant_gives_its_declared_verdict_kind_and_propert
     for (const Protocol& p : protocol_models()) {
         for (std::size_t i = 0; i < p.variants.size(); ++i) {
             const Variant& v = p.variants[i];
-            const std::string what = p.name + " --variant " + v.name;
-            const SearchResult r = check_variant(p, i);
-            if (!v.expect.expects_violation) {
-                expect_verified(r, what);
-            } else {
-                const Violation& found = only_violation(r, what);
-                CHECK_EQUAL_TEXT(v.expect.kind, found.kind, what.c_str());
-                CHECK_EQUAL_TEXT(v.expect.property, found.property, what.c_str());
-            }
+            expect_as_declared(check_variant(p, i), v.expect, p.name + " --variant " + v.name);
             ++checked;
         }
     }
@@ -141,19 +135,9 @@ TEST(ProtocolVariantsLkmm, every_variant_gives_its_declared_verdict_under_lkmm) 
         for (std::size_t i = 0; i < p.variants.size(); ++i) {
             const Variant& v = p.variants[i];
             if (p.name == "tree-lock" && v.name == "spin-block") continue;
-            const std::string what = p.name + " --variant " + v.name + " --memory-model lkmm";
-            CheckOptions options;
-            options.depth = p.depth_for(i);
-            options.memory_model = MemoryModel::lkmm;
-            const SearchResult r = check_model(default_setup(p, i), kDefaultSearch, options);
-            const Expectation& expected = v.expected(MemoryModel::lkmm);
-            if (!expected.expects_violation) {
-                expect_verified(r, what);
-            } else {
-                const Violation& found = only_violation(r, what);
-                CHECK_EQUAL_TEXT(expected.kind, found.kind, what.c_str());
-                CHECK_EQUAL_TEXT(expected.property, found.property, what.c_str());
-            }
+            expect_as_declared(check_variant(p, i, false, MemoryModel::lkmm),
+                               v.expected(MemoryModel::lkmm),
+                               p.name + " --variant " + v.name + " --memory-model lkmm");
             ++checked;
         }
     }
