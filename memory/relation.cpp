@@ -78,19 +78,52 @@ Relation Relation::operator-(const Relation& o) const {
 }
 
 Relation Relation::then(const Relation& s) const {
-    Relation r(n_);
+    // Row by row, a row of s for each pair of r; or column by column, for each event whose row
+    // of s is not empty, every event of r relating to it. The first suits a sparse r, the
+    // second a sparse s (r ; rfe with r dense, as prop has): take the cheaper.
+    std::size_t pairs = 0, nonempty = 0;
     for (std::size_t a = 0; a < n_; ++a) {
-        std::uint64_t* out = r.row(a);
-        const std::uint64_t* in = row(a);
-        for (std::size_t w = 0; w < words_; ++w)
-            for (std::uint64_t bits = in[w]; bits; bits &= bits - 1) {
-                const std::size_t b = w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
+        bool any = false;
+        for (std::size_t w = 0; w < words_; ++w) {
+            pairs += static_cast<std::size_t>(__builtin_popcountll(row(a)[w]));
+            any = any || s.row(a)[w] != 0;
+        }
+        nonempty += any;
+    }
+    Relation r(n_);
+    if (pairs * words_ <= nonempty * n_) {
+        for (std::size_t a = 0; a < n_; ++a) {
+            std::uint64_t* out = r.row(a);
+            each_successor(a, [&](std::size_t b) {
                 const std::uint64_t* next = s.row(b);
+                for (std::size_t k = 0; k < words_; ++k)
+                    out[k] |= next[k];
+            });
+        }
+        return r;
+    }
+    for (std::size_t b = 0; b < n_; ++b) {
+        const std::uint64_t* next = s.row(b);
+        bool any = false;
+        for (std::size_t k = 0; k < words_; ++k)
+            any = any || next[k] != 0;
+        if (!any) continue;
+        for (std::size_t a = 0; a < n_; ++a)
+            if (has(a, b)) {
+                std::uint64_t* out = r.row(a);
                 for (std::size_t k = 0; k < words_; ++k)
                     out[k] |= next[k];
             }
     }
     return r;
+}
+
+Relation Relation::then_optional(const Relation& s) const {
+    return *this | then(s);
+}
+
+Relation Relation::then_star(const Relation& s) const {
+    return *this | then(s.plus());
 }
 
 Relation Relation::from(const EventSet& s) const {
@@ -118,8 +151,25 @@ Relation Relation::optional() const {
 }
 
 Relation Relation::plus() const {
-    // Warshall's algorithm, a row at a time: whoever reaches k reaches what k reaches.
+    // On an acyclic relation, in reverse topological order: an event reaches its successors
+    // and all they reach, each already complete. That costs a row per edge, where Warshall's
+    // algorithm below costs a bit test per pair of events: the relations the LKMM check closes
+    // (cumul-fence, rf;rmw) are mostly sparse and acyclic.
     Relation r = *this;
+    std::vector<std::uint32_t> order;
+    if (topological_order(order)) {
+        for (std::size_t i = order.size(); i-- > 0;) {
+            const std::size_t a = order[i];
+            std::uint64_t* out = r.row(a);
+            each_successor(a, [&](std::size_t b) {
+                const std::uint64_t* via = r.row(b);
+                for (std::size_t w = 0; w < words_; ++w)
+                    out[w] |= via[w];
+            });
+        }
+        return r;
+    }
+    // Warshall's algorithm, a row at a time: whoever reaches k reaches what k reaches.
     for (std::size_t k = 0; k < n_; ++k) {
         const std::uint64_t* via = r.row(k);
         for (std::size_t a = 0; a < n_; ++a)
@@ -143,31 +193,24 @@ Relation Relation::without_identity() const {
     return r;
 }
 
-bool Relation::acyclic() const {
-    // Kahn's algorithm: repeatedly remove an event nothing left points to. Edges are visited
-    // through the set bits of each row only.
+bool Relation::topological_order(std::vector<std::uint32_t>& order) const {
+    // Kahn's algorithm: repeatedly take an event nothing left points to.
     std::vector<std::uint32_t> indegree(n_, 0);
-    auto each_successor = [this](std::size_t a, auto&& f) {
-        const std::uint64_t* in = row(a);
-        for (std::size_t w = 0; w < words_; ++w)
-            for (std::uint64_t bits = in[w]; bits; bits &= bits - 1)
-                f(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
-    };
     for (std::size_t a = 0; a < n_; ++a)
         each_successor(a, [&](std::size_t b) { ++indegree[b]; });
-    std::vector<std::size_t> ready;
+    order.clear();
     for (std::size_t e = 0; e < n_; ++e)
-        if (indegree[e] == 0) ready.push_back(e);
-    std::size_t removed = 0;
-    while (!ready.empty()) {
-        const std::size_t a = ready.back();
-        ready.pop_back();
-        ++removed;
-        each_successor(a, [&](std::size_t b) {
-            if (--indegree[b] == 0) ready.push_back(b);
+        if (indegree[e] == 0) order.push_back(static_cast<std::uint32_t>(e));
+    for (std::size_t next = 0; next < order.size(); ++next)
+        each_successor(order[next], [&](std::size_t b) {
+            if (--indegree[b] == 0) order.push_back(static_cast<std::uint32_t>(b));
         });
-    }
-    return removed == n_;
+    return order.size() == n_;
+}
+
+bool Relation::acyclic() const {
+    std::vector<std::uint32_t> order;
+    return topological_order(order);
 }
 
 } // namespace lockcheck::memory

@@ -45,6 +45,10 @@ class Relation {
     Relation operator-(const Relation& o) const; // `\`
     // r ; s
     Relation then(const Relation& s) const;
+    // r ; s? and r ; s*, without the identity pairs that would make s dense: r | r ; s and
+    // r | r ; s+.
+    Relation then_optional(const Relation& s) const;
+    Relation then_star(const Relation& s) const;
     // [S] ; r and r ; [S]
     Relation from(const EventSet& s) const;
     Relation to(const EventSet& s) const;
@@ -53,8 +57,19 @@ class Relation {
     Relation star() const;             // r*
     Relation without_identity() const; // r \ id
     bool acyclic() const;
+    // Fills `order` with the events such that each comes before all it relates to; false if
+    // the relation has a cycle (then `order` holds only the events outside every cycle's
+    // reach).
+    bool topological_order(std::vector<std::uint32_t>& order) const;
 
   private:
+    // f(b) for each b that a relates to, visiting only the set bits of a's row.
+    template <class F> void each_successor(std::size_t a, F&& f) const {
+        const std::uint64_t* in = row(a);
+        for (std::size_t w = 0; w < words_; ++w)
+            for (std::uint64_t bits = in[w]; bits; bits &= bits - 1)
+                f(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
+    }
     std::uint64_t* row(std::size_t a) { return bits_.data() + a * words_; }
     const std::uint64_t* row(std::size_t a) const { return bits_.data() + a * words_; }
 
