@@ -35,10 +35,18 @@ void inode_dio_begin(inode* inode, std::source_location loc) {
 }
 
 void inode_dio_end(inode* inode, std::source_location loc) {
-    // wake_up_bit(&inode->i_state, __I_DIO_WAKEUP): wakes only if someone waits.
     const bool last = atomic_dec_and_test(&inode->i_dio_count, loc);
+    inode_dio_ended(inode);
+    if (last) inode_dio_wake_up_bit(inode, loc);
+}
+
+void inode_dio_ended(inode* inode) {
     inode->i_dio_wait.waited_for &= ~task_bit(current()->id());
-    if (last && waitqueue_active(&inode->i_dio_wait, loc)) wake_up(&inode->i_dio_wait, loc);
+}
+
+void inode_dio_wake_up_bit(inode* inode, std::source_location loc) {
+    // __wake_up_bit(): wakes only if someone waits, seen with no barrier of its own.
+    if (waitqueue_active(&inode->i_dio_wait, loc)) wake_up(&inode->i_dio_wait, loc);
 }
 
 void inode_dio_wait(inode* inode, std::source_location loc) {

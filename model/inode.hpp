@@ -29,8 +29,16 @@ long long i_size_read(const inode* inode,
 void i_size_write(inode* inode, long long i_size,
                   std::source_location loc = std::source_location::current());
 void inode_dio_begin(inode* inode, std::source_location loc = std::source_location::current());
-// Wakes inode_dio_wait() when the last direct I/O ends.
+// Wakes inode_dio_wait() when the last direct I/O ends: atomic_dec_and_test(), then
+// inode_dio_wake_up_bit().
 void inode_dio_end(inode* inode, std::source_location loc = std::source_location::current());
+// inode_dio_end()'s parts, for a model that spells out its own (a barrier-bug variant): the
+// running task's direct I/O is over, as inode_dio_wait()'s deadlock reports know it (no
+// access, no step); and wake_up_bit(&inode->i_state, __I_DIO_WAKEUP), whose waitqueue_active()
+// has no barrier of its own: the caller's atomic_dec_and_test() is it.
+void inode_dio_ended(inode* inode);
+void inode_dio_wake_up_bit(inode* inode,
+                           std::source_location loc = std::source_location::current());
 // Sleeps until no direct I/O (nor a buffered write bracketed like one) is in flight.
 void inode_dio_wait(inode* inode, std::source_location loc = std::source_location::current());
 

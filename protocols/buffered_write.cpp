@@ -46,6 +46,7 @@ struct BufferedWritePolicy {
     bool unlock_past_eof = false;        // ... and for writes past EOF too
     bool dio_begin_after_unlock = false; // inode_dio_begin() once the lock is dropped
     bool relock_before_dio_end = false;  // inode_lock() again before inode_dio_end()
+    bool dio_end_unordered = false;      // inode_dio_end() with atomic_dec() + atomic_read()
     Truncate truncate = Truncate::shrink_then_wait; // v4.17
     bool direct_io = false;       // the writers are direct writes, and a punch hole runs
     bool dio_locks_extent = true; // lock_extent_direct() on the direct write's range
@@ -63,9 +64,9 @@ const std::string kNoDataPastEof = "no data lies beyond i_size (no lost i_size u
 const std::string kPunchHole =
     "punch hole never sees a direct write in flight inside its locked range";
 
-const std::array<BufferedWriteVariant, 9>& variants() {
+const std::array<BufferedWriteVariant, 10>& variants() {
     using T = BufferedWritePolicy::Truncate;
-    static const std::array<BufferedWriteVariant, 9> table = {{
+    static const std::array<BufferedWriteVariant, 10> table = {{
         {{"locked", "before the patch: the whole buffered write under the inode lock",
           Expectation::verified()},
          {.unlocked_write = false}},
@@ -89,6 +90,12 @@ const std::array<BufferedWriteVariant, 9>& variants() {
           "inode_dio_wait() holding it",
           Expectation::violation(ViolationKind::deadlock, "deadlock")},
          {.relock_before_dio_end = true, .truncate = T::wait_then_shrink}},
+        {{"dio-end-dec-nomb",
+          "the fixed patch, but inode_dio_end() ends with atomic_dec() and atomic_read() before "
+          "wake_up_bit(), whose waitqueue_active() relies on atomic_dec_and_test()'s full "
+          "barrier: a lost wake-up under --memory-model lkmm",
+          Expectation::verified(), 0, Expectation::violation(ViolationKind::hang, "hang")},
+         {.dio_end_unordered = true, .truncate = T::wait_then_shrink}},
         {{"dio-punch-hole",
           "btrfs's own unlocked direct write inside EOF, against v4.17 truncate and a punch hole",
           Expectation::verified()},
@@ -171,6 +178,16 @@ void btrfs_dirty_pages(btrfs_inode* bi, long long pos, long long write_bytes) {
     }
 }
 
+// inode_dio_end() as no kernel has it: the count dropped and read back with atomic_dec() and
+// atomic_read(), neither of which orders the decrement before wake_up_bit()'s lockless
+// waitqueue_active(). inode_dio_wait() sets its task state (a full barrier) before it reads the
+// count: store buffering, where each side can miss the other's write.
+void inode_dio_end_unordered(inode* inode) {
+    atomic_dec(&inode->i_dio_count);
+    inode_dio_ended(inode);
+    if (!atomic_read(&inode->i_dio_count)) inode_dio_wake_up_bit(inode);
+}
+
 void __btrfs_buffered_write(btrfs_inode* bi, const BufferedWritePolicy& p, long long pos,
                             long long count) {
     inode* inode = &bi->vfs_inode;
@@ -192,7 +209,12 @@ void __btrfs_buffered_write(btrfs_inode* bi, const BufferedWritePolicy& p, long 
     unlock_pages(bi, pos, count);
 
     if (relock && p.relock_before_dio_end) inode_lock(inode);
-    if (p.unlocked_write) inode_dio_end(inode);
+    if (p.unlocked_write) {
+        if (p.dio_end_unordered)
+            inode_dio_end_unordered(inode);
+        else
+            inode_dio_end(inode);
+    }
     if (relock && !p.relock_before_dio_end) inode_lock(inode);
 }
 

@@ -55,6 +55,7 @@ const PinnedCount kPinnedCounts[] = {
     {"buffered-write", "dio-begin-after-unlock", 16, 26},
     {"buffered-write", "truncate-nowait", 16, 34},
     {"buffered-write", "relock-before-dio-end", 2, 3},
+    {"buffered-write", "dio-end-dec-nomb", 18, 18},
     {"buffered-write", "dio-punch-hole", 8139, 8139},
     {"buffered-write", "dio-no-extent-lock", 528, 10895},
     {"log-during-commit", "before", 12, 12},
