@@ -38,8 +38,8 @@ Protocol family(std::string name, std::string summary, const std::vector<Test>& 
             for (int& reg : regs)
                 plain_state(reg);
         for (std::size_t i = 0; i < test.threads.size(); ++i) {
-            const Thread body = test.threads[i];
-            spawn("P" + std::to_string(i), [&m, body, i] { body(m, m.r[i]); });
+            const Thread& body = test.threads[i]; // lives as long as the model
+            spawn("P" + std::to_string(i), [&m, &body, i] { body(m, m.r[i]); });
         }
         final_check(std::string("exists ") + test.exists, [&m, &test] { return !test.holds(m); });
     };

@@ -5,6 +5,9 @@
 // verified run. A family of tests is one model, each test a variant.
 #pragma once
 
+#include <functional>
+#include <string>
+
 #include <lockcheck/lockcheck.hpp>
 
 namespace lockcheck::litmus {
@@ -21,12 +24,12 @@ struct Memory {
     int r[4][5] = {};
 };
 
-using Thread = void (*)(Memory& m, int* r);
+using Thread = std::function<void(Memory& m, int* r)>;
 
 enum class Result : std::uint8_t { never, sometimes };
 
 struct Test {
-    const char* name;    // the kernel's file name without .litmus, or the shape's
+    std::string name;    // the kernel's file name without .litmus, or the shape's
     const char* summary; // one line
     Result lkmm;         // the header's "Result:" (LKMM's verdict, herd7's)
     std::vector<Thread> threads;

@@ -51,7 +51,7 @@ SearchOptions search(Search s, bool state_cache = false) {
 TEST_GROUP(Litmus){};
 
 TEST(Litmus, every_test_gives_lkmms_verdict_under_lkmm) {
-    CHECK(expect_declared_verdicts(MemoryModel::lkmm, search(Search::dfs)) >= 34);
+    CHECK(expect_declared_verdicts(MemoryModel::lkmm, search(Search::dfs)) >= 110);
 }
 
 TEST(Litmus, every_exhaustive_search_gives_the_same_verdicts_under_lkmm) {
