@@ -384,6 +384,30 @@ std::pair<Fence, const char*> weakest(const Graph& g, const Gap& gap) {
     return {Fence::mb, "smp_mb()"};
 }
 
+// A barrier tried in a gap: smp_mb(), or the weakest that orders the gap.
+struct Placed {
+    Gap gap;
+    bool full = false;
+};
+
+memory::Axiom forbidden_with(const Graph& g, const std::vector<Placed>& places) {
+    std::vector<memory::ExtraFence> extra;
+    for (const Placed& p : places)
+        extra.push_back(
+            {g[p.gap.before].task, p.gap.before, p.full ? Fence::mb : weakest(g, p.gap).first});
+    return memory::lkmm_forbids(g, extra);
+}
+
+std::vector<MissingBarrier> reported(const Graph& g, const std::vector<Placed>& places,
+                                     memory::Axiom axiom) {
+    std::vector<MissingBarrier> found;
+    for (const Placed& p : places)
+        found.push_back({g[p.gap.before].task, g[p.gap.before].step, g[p.gap.after].step,
+                         p.full ? "smp_mb()" : weakest(g, p.gap).second,
+                         memory::axiom_name(axiom)});
+    return found;
+}
+
 } // namespace
 
 std::vector<const char*> fully_ordered_operations(const Execution& ex) {
@@ -392,9 +416,8 @@ std::vector<const char*> fully_ordered_operations(const Execution& ex) {
 }
 
 std::vector<MissingBarrier> missing_barriers(const Execution& ex) {
-    std::vector<MissingBarrier> found;
     const WeakMemory* m = ex.find_local<WeakMemory>();
-    if (!m) return found;
+    if (!m) return {};
     const Graph& g = m->graph();
     // Where the execution is not sequentially consistent: a read that missed a write there was
     // when it ran, or a write placed in coherence order before one that ran before it. The
@@ -424,25 +447,39 @@ std::vector<MissingBarrier> missing_barriers(const Execution& ex) {
     }
     // A barrier in one gap, the weakest first; then one in every gap (message passing needs
     // both sides ordered), the weakest, then smp_mb() everywhere.
-    std::vector<std::vector<Gap>> tries;
-    for (const Gap& gap : gaps)
-        tries.push_back({gap});
-    if (gaps.size() > 1) tries.push_back(gaps);
-    for (const bool full : {false, true})
-        for (const std::vector<Gap>& places : tries) {
-            std::vector<memory::ExtraFence> extra;
-            for (const Gap& gap : places)
-                extra.push_back(
-                    {g[gap.before].task, gap.before, full ? Fence::mb : weakest(g, gap).first});
-            const memory::Axiom axiom = memory::lkmm_forbids(g, extra);
-            if (axiom == memory::Axiom::none) continue;
-            for (const Gap& gap : places)
-                found.push_back({g[gap.before].task, g[gap.before].step, g[gap.after].step,
-                                 full ? "smp_mb()" : weakest(g, gap).second,
-                                 memory::axiom_name(axiom)});
-            return found;
+    std::vector<std::vector<Placed>> tries;
+    for (const bool full : {false, true}) {
+        for (const Gap& gap : gaps)
+            tries.push_back({{gap, full}});
+        if (gaps.size() > 1) {
+            tries.emplace_back();
+            for (const Gap& gap : gaps)
+                tries.back().push_back({gap, full});
         }
-    return found;
+    }
+    for (const std::vector<Placed>& places : tries)
+        if (const memory::Axiom axiom = forbidden_with(g, places); axiom != memory::Axiom::none)
+            return reported(g, places, axiom);
+    // None of those: the barrier may be missing where no read was stale in the interleaving
+    // shown (IRIW's other reader, WRC's middle task). smp_mb() in every gap of every task; if
+    // that forbids the execution, each is dropped while it still does, and each left weakened
+    // while it still does: a set no barrier of which can go, though not always the smallest.
+    std::vector<Placed> places;
+    for (std::uint32_t e = 0; e < g.size(); ++e)
+        if (g[e].task != memory::kNoTask && g[e].kind != memory::Kind::fence)
+            if (const Gap gap = gap_at(g, e, true); gap.before != memory::kNone)
+                places.push_back({gap, true});
+    if (forbidden_with(g, places) == memory::Axiom::none) return {};
+    for (std::size_t i = places.size(); i-- > 0;) {
+        std::vector<Placed> fewer = places;
+        fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(i));
+        if (forbidden_with(g, fewer) != memory::Axiom::none) places = std::move(fewer);
+    }
+    for (Placed& p : places) {
+        p.full = false;
+        if (forbidden_with(g, places) == memory::Axiom::none) p.full = true;
+    }
+    return reported(g, places, forbidden_with(g, places));
 }
 
 void lock_attempt_failed(const Object& lock) {

@@ -105,3 +105,20 @@ TEST(Litmus, a_message_passing_counterexample_names_smp_wmb_and_smp_rmb) {
     const Run sc = run_lockcheck({"lkmm-litmus", "--variant", "MP+poonceonces", "--no-timing"});
     CHECK_FALSE(contains(sc.out, "a barrier would"));
 }
+
+// IRIW and WRC need a barrier in a task none of whose reads was stale in the interleaving
+// shown: both of IRIW's readers, and WRC's middle task as well as its last.
+TEST(Litmus, the_barrier_hint_finds_barriers_where_no_read_was_stale) {
+    const Run iriw = run_lockcheck(
+        {"lkmm-shapes", "--variant", "IRIW+once", "--memory-model", "lkmm", "--no-timing"});
+    CHECK_TEXT(contains(iriw.out, "a barrier would forbid this execution:\n"
+                                  "  smp_mb() in P1 between steps 2 and 3 (propagation)\n"
+                                  "  smp_mb() in P3 between steps 5 and 6 (propagation)\n"),
+               iriw.out.c_str());
+    const Run wrc = run_lockcheck(
+        {"lkmm-shapes", "--variant", "WRC+once", "--memory-model", "lkmm", "--no-timing"});
+    CHECK_TEXT(contains(wrc.out, "a barrier would forbid this execution:\n"
+                                 "  smp_mb() in P1 between steps 2 and 3 (happens-before)\n"
+                                 "  smp_rmb() in P2 between steps 4 and 5 (happens-before)\n"),
+               wrc.out.c_str());
+}
