@@ -8,6 +8,30 @@ namespace lockcheck::memory {
 
 namespace {
 
+// The events a check looks at, ascending (all of them, or those a cycle through the events just
+// added could pass through: see lkmm_forbids_added()), and each one's place among them. The
+// relations below are over those places.
+struct View {
+    const Graph& g;
+    std::vector<std::uint32_t> events;
+    std::vector<std::uint32_t> place; // by graph event; kNone when not looked at
+
+    View(const Graph& graph, std::vector<std::uint32_t> looked_at)
+        : g(graph), events(std::move(looked_at)), place(graph.size(), kNone) {
+        for (std::uint32_t i = 0; i < events.size(); ++i)
+            place[events[i]] = i;
+    }
+    std::size_t size() const { return events.size(); }
+    const Event& operator[](std::uint32_t i) const { return g[events[i]]; }
+};
+
+std::vector<std::uint32_t> every_event(const Graph& g) {
+    std::vector<std::uint32_t> all(g.size());
+    for (std::uint32_t e = 0; e < g.size(); ++e)
+        all[e] = e;
+    return all;
+}
+
 struct Sets {
     explicit Sets(std::size_t n)
         : R(n), W(n), M(n), RMW(n), Noreturn(n), Acquire(n), Release(n), LKR(n), LKW(n), UL(n),
@@ -15,10 +39,10 @@ struct Sets {
     EventSet R, W, M, RMW, Noreturn, Acquire, Release, LKR, LKW, UL, Mb, AfterUnlockLock;
 };
 
-Sets sets_of(const Graph& g) {
-    Sets s(g.size());
-    for (std::uint32_t e = 0; e < g.size(); ++e) {
-        const Event& ev = g[e];
+Sets sets_of(const View& v) {
+    Sets s(v.size());
+    for (std::uint32_t e = 0; e < v.size(); ++e) {
+        const Event& ev = v[e];
         if (ev.kind == Kind::fence) {
             if (ev.fence == Fence::after_unlock_lock) s.AfterUnlockLock.add(e);
             continue;
@@ -39,18 +63,31 @@ Sets sets_of(const Graph& g) {
     return s;
 }
 
+// The graph event right after read `x` in its task, when it is the write that makes the two
+// one read-modify-write (lock.cat's lk-rmw too); kNone for a plain read, or a conditional RMW
+// that failed and wrote nothing.
+std::uint32_t rmw_write_of(const Graph& g, std::uint32_t x) {
+    const Event& a = g[x];
+    if (a.kind != Kind::read || !a.is(kRmw | kLockRead) || x + 1 >= g.size()) return kNone;
+    const Event& w = g[x + 1];
+    const std::uint16_t pair = a.is(kLockRead) ? kLockWrite : kRmw;
+    return w.kind == Kind::write && w.task == a.task && w.loc == a.loc && w.is(pair) ? x + 1
+                                                                                     : kNone;
+}
+
 struct Base {
     explicit Base(std::size_t n) : po(n), loc(n), internal(n), rf(n), co(n), fr(n), rmw(n) {}
     Relation po, loc, internal, rf, co, fr, rmw;
     std::vector<std::vector<std::uint32_t>> by_task; // each task's events, in po
 };
 
-Base base_of(const Graph& g) {
-    const std::size_t n = g.size();
+Base base_of(const View& v) {
+    const Graph& g = v.g;
+    const std::size_t n = v.size();
     Base b(n);
     std::vector<EventSet> task_sets, loc_sets(g.locations(), EventSet(n));
     for (std::uint32_t x = 0; x < n; ++x) {
-        const Event& a = g[x];
+        const Event& a = v[x];
         if (a.task != kNoTask) {
             if (a.task >= b.by_task.size()) {
                 b.by_task.resize(a.task + 1u);
@@ -62,24 +99,20 @@ Base base_of(const Graph& g) {
         if (a.kind != Kind::fence) loc_sets[a.loc].add(x);
     }
     for (std::uint32_t x = 0; x < n; ++x) {
-        const Event& a = g[x];
+        const Event& a = v[x];
         if (a.task != kNoTask)
             b.internal.add_row(x, task_sets[a.task]);
         else
             b.internal.add(x, x);
         if (a.kind != Kind::fence) b.loc.add_row(x, loc_sets[a.loc]);
         if (a.kind != Kind::read) continue;
-        b.rf.add(a.rf, x);
+        if (v.place[a.rf] != kNone) b.rf.add(v.place[a.rf], x);
         // fr: a read to every write coherence-after the one it read from.
         const auto& order = g.co(a.loc);
         for (std::size_t i = g.co_position(a.rf) + 1; i < order.size(); ++i)
-            b.fr.add(x, order[i]);
-        // An RMW's read is followed at once by its write (lock.cat's lk-rmw too); a
-        // conditional RMW that failed has a read and no write.
-        const std::uint16_t pair = a.is(kLockRead) ? kLockWrite : kRmw;
-        if (a.is(kRmw | kLockRead) && x + 1 < n && g[x + 1].kind == Kind::write &&
-            g[x + 1].task == a.task && g[x + 1].loc == a.loc && g[x + 1].is(pair))
-            b.rmw.add(x, x + 1);
+            if (v.place[order[i]] != kNone) b.fr.add(x, v.place[order[i]]);
+        const std::uint32_t w = rmw_write_of(g, v.events[x]);
+        if (w != kNone && v.place[w] != kNone) b.rmw.add(x, v.place[w]);
     }
     // Events are appended as tasks perform them: within a task, index order is po.
     for (const auto& events : b.by_task)
@@ -87,7 +120,9 @@ Base base_of(const Graph& g) {
             for (std::size_t j = i + 1; j < events.size(); ++j)
                 b.po.add(events[i], events[j]);
     for (std::uint32_t l = 0; l < g.locations(); ++l) {
-        const auto& order = g.co(l);
+        std::vector<std::uint32_t> order;
+        for (const std::uint32_t w : g.co(l))
+            if (v.place[w] != kNone) order.push_back(v.place[w]);
         for (std::size_t i = 0; i < order.size(); ++i)
             for (std::size_t j = i + 1; j < order.size(); ++j)
                 b.co.add(order[i], order[j]);
@@ -97,8 +132,8 @@ Base base_of(const Graph& g) {
 
 // fencerel(F): events po-before a fence of kind F, to events po-after it; the `extra` fences of
 // that kind count too.
-Relation fencerel(const Graph& g, const Base& b, Fence kind, std::span<const ExtraFence> extra) {
-    const std::size_t n = g.size();
+Relation fencerel(const View& v, const Base& b, Fence kind, std::span<const ExtraFence> extra) {
+    const std::size_t n = v.size();
     Relation r(n);
     // Orders events[0, split) before events[split, size).
     const auto fence_at = [&r, n](const std::vector<std::uint32_t>& events, std::size_t split,
@@ -111,19 +146,22 @@ Relation fencerel(const Graph& g, const Base& b, Fence kind, std::span<const Ext
     };
     for (const auto& events : b.by_task)
         for (std::size_t i = 0; i < events.size(); ++i) {
-            const Event& f = g[events[i]];
+            const Event& f = v[events[i]];
             if (f.kind == Kind::fence && f.fence == kind) fence_at(events, i + 1, i);
         }
     for (const ExtraFence& f : extra) {
         if (f.kind != kind || f.task >= b.by_task.size()) continue;
         const auto& events = b.by_task[f.task];
         std::size_t split = 0;
-        while (split < events.size() && events[split] <= f.after)
+        while (split < events.size() && v.events[events[split]] <= f.after)
             ++split;
         fence_at(events, split, events.size());
     }
     return r;
 }
+
+// linux-kernel.cat's axioms over the events the view looks at.
+Axiom forbids(const View& v, std::span<const ExtraFence> extra);
 
 } // namespace
 
@@ -143,9 +181,11 @@ const char* axiom_name(Axiom axiom) {
     return "?";
 }
 
-Axiom lkmm_forbids(const Graph& g, std::span<const ExtraFence> extra) {
-    const Sets s = sets_of(g);
-    const Base b = base_of(g);
+namespace {
+
+Axiom forbids(const View& v, std::span<const ExtraFence> extra) {
+    const Sets s = sets_of(v);
+    const Base b = base_of(v);
     const Relation ext = Relation::product(s.M, s.M) - b.internal;
     const Relation& po = b.po;
     const Relation& rf = b.rf;
@@ -165,16 +205,16 @@ Axiom lkmm_forbids(const Graph& g, std::span<const ExtraFence> extra) {
     const Relation po_rel = po.from(s.M).to(s.Release);
     const Relation po_unlock_lock_po = po.to(s.UL).then((po | rf).from(s.UL).to(s.LKR)).then(po);
     const EventSet R4rmb = s.R - s.Noreturn;
-    const Relation rmb = fencerel(g, b, Fence::rmb, extra).from(R4rmb).to(R4rmb);
-    const Relation wmb = fencerel(g, b, Fence::wmb, extra).from(s.W).to(s.W);
+    const Relation rmb = fencerel(v, b, Fence::rmb, extra).from(R4rmb).to(R4rmb);
+    const Relation wmb = fencerel(v, b, Fence::wmb, extra).from(s.W).to(s.W);
     const Relation po_opt = po.optional();
     // A fully ordered RMW acts as though enclosed by smp_mb(): its read and write carry Mb.
     const Relation mb =
-        fencerel(g, b, Fence::mb, extra).from(s.M).to(s.M) | po.from(s.M).to(s.Mb & s.R) |
+        fencerel(v, b, Fence::mb, extra).from(s.M).to(s.M) | po.from(s.M).to(s.Mb & s.R) |
         po.from(s.Mb & s.W).to(s.M) |
-        fencerel(g, b, Fence::before_atomic, extra).from(s.M).to(s.RMW).then(po_opt).to(s.M) |
-        po_opt.from(s.M).to(s.RMW).then(fencerel(g, b, Fence::after_atomic, extra)).to(s.M) |
-        po_opt.from(s.M).to(s.LKW).then(fencerel(g, b, Fence::after_spinlock, extra)).to(s.M) |
+        fencerel(v, b, Fence::before_atomic, extra).from(s.M).to(s.RMW).then(po_opt).to(s.M) |
+        po_opt.from(s.M).to(s.RMW).then(fencerel(v, b, Fence::after_atomic, extra)).to(s.M) |
+        po_opt.from(s.M).to(s.LKW).then(fencerel(v, b, Fence::after_spinlock, extra)).to(s.M) |
         po_unlock_lock_po.from(s.M).to(s.AfterUnlockLock).then(po).to(s.M);
     const Relation& strong_fence = mb; // gp: RCU is not modelled
     const Relation nonrw_fence = strong_fence | po_rel | acq_po;
@@ -208,6 +248,105 @@ Axiom lkmm_forbids(const Graph& g, std::span<const ExtraFence> extra) {
     // is a cycle of pb edges; a pb cycle is one of those. Testing the union spares closing hb.
     if (!(prop.then(strong_fence).to(s.M) | hb).acyclic()) return Axiom::propagation;
     return Axiom::none;
+}
+
+} // namespace
+
+Axiom lkmm_forbids(const Graph& g, std::span<const ExtraFence> extra) {
+    return forbids(View(g, every_event(g)), extra);
+}
+
+namespace {
+
+// Whether an RMW's write has, between it and the write its read read from in coherence order,
+// a write of another task: linux-kernel.cat's `empty rmw & (fre ; coe)`, over the whole graph
+// (an atomicity violation is no cycle, so the events lkmm_forbids_added() looks at may miss it).
+bool atomicity_broken(const Graph& g) {
+    for (std::uint32_t x = 0; x < g.size(); ++x) {
+        const std::uint32_t w = rmw_write_of(g, x);
+        if (w == kNone) continue;
+        const auto& order = g.co(g[x].loc);
+        for (std::size_t i = g.co_position(g[x].rf) + 1; i < order.size() && order[i] != w; ++i)
+            if (g[order[i]].task != g[x].task) return true;
+    }
+    return false;
+}
+
+// The events on a cycle of po | rf | co | fr through an event from `since` on: those reached
+// from one of them and reaching one. Walked over po's, co's and fr's first steps, whose
+// closures are those relations.
+std::vector<std::uint32_t> through_added(const Graph& g, std::uint32_t since) {
+    const std::uint32_t n = static_cast<std::uint32_t>(g.size());
+    std::vector<std::uint32_t> po_next(n, kNone), po_prev(n, kNone), last_of_task;
+    std::vector<std::vector<std::uint32_t>> readers(n);
+    for (std::uint32_t e = 0; e < n; ++e) {
+        const Event& ev = g[e];
+        if (ev.task != kNoTask) {
+            if (ev.task >= last_of_task.size()) last_of_task.resize(ev.task + 1u, kNone);
+            if (const std::uint32_t p = last_of_task[ev.task]; p != kNone) {
+                po_next[p] = e;
+                po_prev[e] = p;
+            }
+            last_of_task[ev.task] = e;
+        }
+        if (ev.kind == Kind::read) readers[ev.rf].push_back(e);
+    }
+    // The write right after (`step` 1) or right before (-1) `w` in its coherence order.
+    const auto co_step = [&g](std::uint32_t w, int step) {
+        const auto& order = g.co(g[w].loc);
+        const std::size_t i = g.co_position(w);
+        if (step > 0) return i + 1 < order.size() ? order[i + 1] : kNone;
+        return i > 0 ? order[i - 1] : kNone;
+    };
+    const auto reach = [&](bool forward) {
+        std::vector<bool> seen(n, false);
+        std::vector<std::uint32_t> todo;
+        const auto visit = [&](std::uint32_t e) {
+            if (e != kNone && !seen[e]) {
+                seen[e] = true;
+                todo.push_back(e);
+            }
+        };
+        for (std::uint32_t e = since; e < n; ++e)
+            visit(e);
+        while (!todo.empty()) {
+            const std::uint32_t e = todo.back();
+            todo.pop_back();
+            const Event& ev = g[e];
+            visit(forward ? po_next[e] : po_prev[e]);
+            if (ev.kind == Kind::write) {
+                visit(co_step(e, forward ? 1 : -1));
+                if (forward) {
+                    for (const std::uint32_t r : readers[e])
+                        visit(r); // rf
+                } else if (const std::uint32_t before = co_step(e, -1); before != kNone) {
+                    for (const std::uint32_t r : readers[before])
+                        visit(r); // fr, from a read of the write just before
+                }
+            } else if (ev.kind == Kind::read) {
+                visit(forward ? co_step(ev.rf, 1) : ev.rf); // fr's first step, or rf
+            }
+        }
+        return seen;
+    };
+    const std::vector<bool> from = reach(true), to = reach(false);
+    std::vector<std::uint32_t> both;
+    for (std::uint32_t e = 0; e < n; ++e)
+        if (from[e] && to[e]) both.push_back(e);
+    return both;
+}
+
+} // namespace
+
+Axiom lkmm_forbids_added(const Graph& g, std::uint32_t since) {
+    // Every relation of the .cat only grows with the graph, and every one is contained in
+    // (po | rf | co | fr)+. The graph before `since` was allowed, so a cycle that breaks an
+    // axiom now has an added event on it or on the path behind one of its edges, and every
+    // event of that cycle and those paths is on a cycle of po | rf | co | fr through an added
+    // event: looking at those events alone finds it. Atomicity is no cycle: it looks at all.
+    const Axiom axiom = forbids(View(g, through_added(g, since)), {});
+    if (axiom == Axiom::coherence) return axiom;
+    return atomicity_broken(g) ? Axiom::atomicity : axiom;
 }
 
 } // namespace lockcheck::memory

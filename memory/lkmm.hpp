@@ -35,4 +35,8 @@ struct ExtraFence {
 // order; none if LKMM allows it.
 Axiom lkmm_forbids(const Graph& graph, std::span<const ExtraFence> extra = {});
 
+// The same answer, for a graph LKMM allowed before its events from `since` on were appended:
+// it looks only at the events a cycle through one of those could pass through.
+Axiom lkmm_forbids_added(const Graph& graph, std::uint32_t since);
+
 } // namespace lockcheck::memory

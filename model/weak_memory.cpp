@@ -81,8 +81,9 @@ class WeakMemory {
     }
     bool allowed(std::uint16_t task, std::uint32_t loc, const Access& access, std::uint32_t write,
                  std::size_t after) {
+        const auto since = static_cast<std::uint32_t>(graph_.size());
         append(task, loc, access, write, after);
-        const bool ok = memory::lkmm_forbids(graph_) == memory::Axiom::none;
+        const bool ok = memory::lkmm_forbids_added(graph_, since) == memory::Axiom::none;
         take_back(access);
         return ok;
     }

@@ -1,0 +1,133 @@
+// The LKMM check of the events just added (lkmm_forbids_added, what the search runs for each
+// candidate) against the check of the whole graph (lkmm_forbids), on random executions built
+// as the search builds them: every candidate a read or a write could take is judged by both,
+// which must agree, and the execution goes on with one of the allowed ones.
+#include <random>
+#include <string>
+#include <vector>
+
+#include "CppUTest/TestHarness.h"
+#include "memory/graph.hpp"
+#include "memory/lkmm.hpp"
+
+using namespace lockcheck::memory;
+
+namespace {
+
+constexpr std::uint32_t kLocations = 3; // 0..2 data, 3 a lock
+constexpr std::uint16_t kTasks = 3;
+
+struct Builder {
+    Graph g;
+    std::mt19937 rng;
+    int compared = 0;
+    int refused = 0;
+
+    explicit Builder(unsigned seed) : rng(seed) {
+        for (std::uint32_t l = 0; l <= kLocations; ++l)
+            g.add_location(0);
+    }
+    std::uint32_t pick(std::size_t n) {
+        return std::uniform_int_distribution<std::uint32_t>(0,
+                                                            static_cast<std::uint32_t>(n - 1))(rng);
+    }
+
+    // Judges the events appended since `since` both ways; returns whether they are allowed.
+    bool judge(std::uint32_t since) {
+        const Axiom whole = lkmm_forbids(g);
+        const Axiom added = lkmm_forbids_added(g, since);
+        CHECK_EQUAL_TEXT(axiom_name(whole), axiom_name(added),
+                         ("graph of " + std::to_string(g.size()) + " events").c_str());
+        ++compared;
+        refused += whole != Axiom::none;
+        return whole == Axiom::none;
+    }
+
+    // Tries `add` for each of `choices` candidates, taking each back; then adds an allowed one.
+    template <class Add> void choose(std::size_t choices, Add add) {
+        std::vector<std::size_t> allowed;
+        for (std::size_t c = 0; c < choices; ++c) {
+            const auto since = static_cast<std::uint32_t>(g.size());
+            const int events = add(c);
+            if (judge(since)) allowed.push_back(c);
+            for (int i = 0; i < events; ++i)
+                g.pop();
+        }
+        // The coherence-latest candidate is always allowed (docs/memory-model.md).
+        CHECK(!allowed.empty());
+        add(allowed[pick(allowed.size())]);
+    }
+
+    void step(std::uint16_t task, std::uint32_t n) {
+        const std::uint32_t loc = pick(kLocations);
+        const std::vector<std::uint32_t> co = g.co(loc);
+        static constexpr std::uint16_t kReadTags[] = {0, kAcquire};
+        static constexpr std::uint16_t kWriteTags[] = {0, kRelease};
+        static constexpr std::uint16_t kRmwTags[] = {kRmw | kMb, kRmw | kNoreturn, kRmw};
+        static constexpr Fence kFences[] = {Fence::mb, Fence::rmb, Fence::wmb, Fence::before_atomic,
+                                            Fence::after_atomic};
+        switch (pick(6)) {
+        case 0: { // READ_ONCE or smp_load_acquire, from any write
+            const std::uint16_t tags = kReadTags[pick(2)];
+            choose(co.size(), [&](std::size_t c) {
+                g.add_read(task, loc, tags, co[co.size() - 1 - c], n);
+                return 1;
+            });
+            break;
+        }
+        case 1: { // WRITE_ONCE or smp_store_release, anywhere in coherence order
+            const std::uint16_t tags = kWriteTags[pick(2)];
+            choose(co.size(), [&](std::size_t c) {
+                g.add_write(task, loc, tags, n, co.size() - 1 - c, n);
+                return 1;
+            });
+            break;
+        }
+        case 2: { // an RMW, right after the write it read
+            const std::uint16_t tags = kRmwTags[pick(3)];
+            choose(co.size(), [&](std::size_t c) {
+                const std::uint32_t w = co[co.size() - 1 - c];
+                g.add_read(task, loc, tags, w, n);
+                g.add_write(task, loc, tags, n, g.co_position(w), n);
+                return 2;
+            });
+            break;
+        }
+        case 3: // a fence: always allowed
+            g.add_fence(task, kFences[pick(5)], n);
+            break;
+        case 4: { // spin_lock(): LKR of the last write of the lock, and LKW
+            const auto since = static_cast<std::uint32_t>(g.size());
+            const std::vector<std::uint32_t>& lock = g.co(kLocations);
+            g.add_read(task, kLocations, kLockRead, lock.back(), n);
+            g.add_write(task, kLocations, kLockWrite, 1, g.co(kLocations).size() - 1, n);
+            CHECK(judge(since));
+            break;
+        }
+        default: { // spin_unlock()
+            const auto since = static_cast<std::uint32_t>(g.size());
+            g.add_write(task, kLocations, kUnlock, 0, g.co(kLocations).size() - 1, n);
+            CHECK(judge(since));
+            break;
+        }
+        }
+    }
+};
+
+} // namespace
+
+TEST_GROUP(LkmmCheck){};
+
+TEST(LkmmCheck, checking_the_added_events_gives_the_whole_checks_answer) {
+    int compared = 0, refused = 0;
+    for (unsigned seed = 1; seed <= 400; ++seed) {
+        Builder b(seed);
+        for (std::uint32_t n = 1; n <= 24; ++n)
+            b.step(static_cast<std::uint16_t>(b.pick(kTasks)), n);
+        compared += b.compared;
+        refused += b.refused;
+    }
+    // The random executions must exercise both answers, or the comparison proves little.
+    CHECK(compared > 10000);
+    CHECK(refused > compared / 10);
+}
