@@ -11,13 +11,25 @@ namespace {
 // The events a check looks at, ascending (all of them, or those a cycle through the events just
 // added could pass through: see lkmm_forbids_added()), and each one's place among them. The
 // relations below are over those places.
+// Where each write stands in its location's coherence order, by graph event, in one pass
+// (Graph::co_position() searches the order).
+std::vector<std::uint32_t> co_positions(const Graph& g) {
+    std::vector<std::uint32_t> at(g.size(), kNone);
+    for (std::uint32_t l = 0; l < g.locations(); ++l)
+        for (std::uint32_t i = 0; i < g.co(l).size(); ++i)
+            at[g.co(l)[i]] = i;
+    return at;
+}
+
 struct View {
     const Graph& g;
     std::vector<std::uint32_t> events;
-    std::vector<std::uint32_t> place; // by graph event; kNone when not looked at
+    std::vector<std::uint32_t> place;  // by graph event; kNone when not looked at
+    std::vector<std::uint32_t> co_pos; // co_positions()
 
     View(const Graph& graph, std::vector<std::uint32_t> looked_at)
-        : g(graph), events(std::move(looked_at)), place(graph.size(), kNone) {
+        : g(graph), events(std::move(looked_at)), place(graph.size(), kNone),
+          co_pos(co_positions(graph)) {
         for (std::uint32_t i = 0; i < events.size(); ++i)
             place[events[i]] = i;
     }
@@ -109,7 +121,7 @@ Base base_of(const View& v) {
         if (v.place[a.rf] != kNone) b.rf.add(v.place[a.rf], x);
         // fr: a read to every write coherence-after the one it read from.
         const auto& order = g.co(a.loc);
-        for (std::size_t i = g.co_position(a.rf) + 1; i < order.size(); ++i)
+        for (std::size_t i = v.co_pos[a.rf] + 1; i < order.size(); ++i)
             if (v.place[order[i]] != kNone) b.fr.add(x, v.place[order[i]]);
         const std::uint32_t w = rmw_write_of(g, v.events[x]);
         if (w != kNone && v.place[w] != kNone) b.rmw.add(x, v.place[w]);
@@ -277,8 +289,10 @@ bool atomicity_broken(const Graph& g) {
 // closures are those relations.
 std::vector<std::uint32_t> through_added(const Graph& g, std::uint32_t since) {
     const std::uint32_t n = static_cast<std::uint32_t>(g.size());
+    const std::vector<std::uint32_t> co_pos = co_positions(g);
+    // po's steps both ways, and each write's readers as a list threaded through the reads.
     std::vector<std::uint32_t> po_next(n, kNone), po_prev(n, kNone), last_of_task;
-    std::vector<std::vector<std::uint32_t>> readers(n);
+    std::vector<std::uint32_t> first_reader(n, kNone), next_reader(n, kNone);
     for (std::uint32_t e = 0; e < n; ++e) {
         const Event& ev = g[e];
         if (ev.task != kNoTask) {
@@ -289,12 +303,15 @@ std::vector<std::uint32_t> through_added(const Graph& g, std::uint32_t since) {
             }
             last_of_task[ev.task] = e;
         }
-        if (ev.kind == Kind::read) readers[ev.rf].push_back(e);
+        if (ev.kind == Kind::read) {
+            next_reader[e] = first_reader[ev.rf];
+            first_reader[ev.rf] = e;
+        }
     }
     // The write right after (`step` 1) or right before (-1) `w` in its coherence order.
-    const auto co_step = [&g](std::uint32_t w, int step) {
+    const auto co_step = [&g, &co_pos](std::uint32_t w, int step) {
         const auto& order = g.co(g[w].loc);
-        const std::size_t i = g.co_position(w);
+        const std::size_t i = co_pos[w];
         if (step > 0) return i + 1 < order.size() ? order[i + 1] : kNone;
         return i > 0 ? order[i - 1] : kNone;
     };
@@ -317,10 +334,10 @@ std::vector<std::uint32_t> through_added(const Graph& g, std::uint32_t since) {
             if (ev.kind == Kind::write) {
                 visit(co_step(e, forward ? 1 : -1));
                 if (forward) {
-                    for (const std::uint32_t r : readers[e])
+                    for (std::uint32_t r = first_reader[e]; r != kNone; r = next_reader[r])
                         visit(r); // rf
                 } else if (const std::uint32_t before = co_step(e, -1); before != kNone) {
-                    for (const std::uint32_t r : readers[before])
+                    for (std::uint32_t r = first_reader[before]; r != kNone; r = next_reader[r])
                         visit(r); // fr, from a read of the write just before
                 }
             } else if (ev.kind == Kind::read) {
