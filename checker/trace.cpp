@@ -270,6 +270,14 @@ Story story(const Trace& trace) {
     const auto reads = [&steps](std::size_t j) {
         return steps[j].value.has_value() && steps[j].changed.empty();
     };
+    // A final check that failed when every task had finished reads the outcome, and under lkmm
+    // with a stale read every value read may be part of it (IRIW's readers: one reader's reads
+    // were each the latest when it read, and the outcome needs them too).
+    const bool stale =
+        std::any_of(steps.begin(), steps.end(), [](const TraceStep& s) { return s.missed != 0; });
+    if (stale && !trace.violating_step && trace.pending.empty())
+        for (std::size_t j = 0; j < n; ++j)
+            if (reads(j)) cause(j);
     for (std::size_t i = 0; i < n; ++i) {
         if (!steps[i].missed) continue;
         const std::size_t writer = index_of(steps[i].missed);

@@ -106,6 +106,16 @@ TEST(Litmus, a_message_passing_counterexample_names_smp_wmb_and_smp_rmb) {
     CHECK_FALSE(contains(sc.out, "a barrier would"));
 }
 
+// A failed final check under lkmm reads the outcome: every read stays in the trace, also those
+// that were the latest when they read (IRIW's first reader saw x and not yet y).
+TEST(Litmus, a_final_check_counterexample_folds_no_read_away) {
+    const Run iriw = run_lockcheck(
+        {"lkmm-shapes", "--variant", "IRIW+once", "--memory-model", "lkmm", "--no-timing"});
+    CHECK_TEXT(contains(iriw.out, "  READ_ONCE(x) -> 1 "), iriw.out.c_str());
+    CHECK_TEXT(contains(iriw.out, "  READ_ONCE(y) -> 0 "), iriw.out.c_str());
+    CHECK_FALSE(contains(iriw.out, "steps of P1"));
+}
+
 // IRIW and WRC need a barrier in a task none of whose reads was stale in the interleaving
 // shown: both of IRIW's readers, and WRC's middle task as well as its last.
 TEST(Litmus, the_barrier_hint_finds_barriers_where_no_read_was_stale) {
