@@ -26,6 +26,32 @@ template <bool kOrdered> void consume(Memory& m, int* r) {
     r[1] = READ_ONCE(m.x);
 }
 
+// Message passing through a reference count (Documentation/core-api/refcount-vs-atomic.rst):
+// refcount_inc() is fully unordered (case 2), so a reader that sees the new count, even with
+// smp_rmb(), may still miss the write before it; refcount_dec_and_test() is a release, and an
+// acquire when it drops the last reference (case 5), so the last put sees what every earlier
+// put wrote before it, as MP+pooncerelease+poacquireonce.
+void store_then_get(Memory& m, int*) {
+    WRITE_ONCE(m.x, 1);
+    refcount_inc(&m.ref);
+}
+void count_then_load(Memory& m, int* r) {
+    r[0] = static_cast<int>(refcount_read(&m.ref));
+    smp_rmb();
+    r[1] = READ_ONCE(m.x);
+}
+void store_then_put(Memory& m, int*) {
+    WRITE_ONCE(m.x, 1);
+    (void)refcount_dec_and_test(&m.ref);
+}
+void last_put_loads(Memory& m, int* r) {
+    r[0] = refcount_dec_and_test(&m.ref);
+    if (r[0]) r[1] = READ_ONCE(m.x);
+}
+bool saw_get_not_store(const Memory& m) { // (1:r0=3 /\ 1:r1=0)
+    return m.r[1][0] == 3 && m.r[1][1] == 0;
+}
+
 // A sleeper and a waker (include/linux/wait.h, the comment on waitqueue_active(): the waker
 // needs smp_mb() between setting the condition and the lockless check, pairing with the one
 // in the sleeper's set_current_state(); without it this is store buffering, and the wake-up
@@ -109,6 +135,18 @@ const std::vector<Test> kTests = {
      {&sleeper, &waker<Waker::has_sleeper>},
      "(P0 sleeps for ever)",
      &always},
+    {"MP+refcount_inc+rmb",
+     "a reader that sees refcount_inc()'s count misses the store before it: it is unordered",
+     R::sometimes,
+     {&store_then_get, &count_then_load},
+     "(1:r0=3 /\\ 1:r1=0)",
+     &saw_get_not_store},
+    {"MP+refcount_dec_and_test",
+     "the last refcount_dec_and_test() sees the stores before every earlier one",
+     R::never,
+     {&store_then_put, &last_put_loads},
+     "(1:r0=1 /\\ 1:r1=0)",
+     &message_lost},
     {"SB+wake_up-nobody+mb",
      "store buffering across a wake_up() that wakes no task: no barrier is promised then",
      R::sometimes,

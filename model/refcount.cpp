@@ -7,6 +7,7 @@
 #include "dec_and_lock.hpp"
 #include "mutex.hpp"
 #include "spinlock.hpp"
+#include "weak_memory.hpp"
 
 namespace lockcheck {
 
@@ -39,17 +40,35 @@ void saturate(const char* op, refcount_t* r, const char* property, const char* w
     warn(op, r, property, what, loc);
 }
 
-void store(refcount_t* r, std::int64_t value) {
-    r->refs = static_cast<int>(value); // wraps as the kernel's atomic arithmetic does
+// The count's read-modify-write, after the operation's scheduling point: under lkmm it reads
+// what LKMM lets it read and orders as refcount-vs-atomic.rst says of the operation. Notes and
+// returns the value read; the count holds the value stored once it is coherence-last.
+struct Counted {
+    int old = 0;
+    bool wrote = false;
+};
+Counted update(refcount_t* r, Update u, Ordering order) {
+    Counted c;
+    if (weak_memory::on()) [[unlikely]] {
+        const weak_memory::RmwResult res = weak_memory::rmw(*r, r->refs, u, order);
+        if (res.latest) r->refs = static_cast<int>(res.value);
+        c = {static_cast<int>(res.old), res.wrote};
+        this_execution().note(static_cast<int>(res.wrote ? res.value : res.old));
+        return c;
+    }
+    c.old = r->refs;
+    const std::optional<std::int64_t> stored = u.apply(c.old);
+    c.wrote = stored.has_value();
+    if (stored) r->refs = static_cast<int>(*stored); // wraps as the kernel's arithmetic does
     this_execution().note(r->refs);
+    return c;
 }
 
-// __refcount_add(): the caller holds a reference, so the count is never 0.
+// __refcount_add(): the caller holds a reference, so the count is never 0. Unordered (case 2).
 void add(const char* op, int i, refcount_t* r, bool show, std::source_location loc) {
     this_execution().visible(op, r, loc, nullptr, amount(i, show));
-    const int old = r->refs;
+    const int old = update(r, Update{Update::add, i}, Ordering::relaxed).old;
     const std::int64_t sum = std::int64_t{old} + i;
-    store(r, sum);
     if (old == 0)
         saturate(op, r, "addition-on-0", "addition on 0; use-after-free", loc);
     else if (out_of_range(old, sum))
@@ -57,35 +76,35 @@ void add(const char* op, int i, refcount_t* r, bool show, std::source_location l
 }
 
 // __refcount_add_not_zero(): the kernel's cmpxchg loop, as one step (it retries until no
-// other task came in between).
+// other task came in between). Unordered, with a control dependency on success (case 4).
 bool add_not_zero(const char* op, int i, refcount_t* r, bool show, std::source_location loc) {
     this_execution().visible(op, r, loc, nullptr, amount(i, show));
-    const int old = r->refs;
-    if (old == 0) {
+    const Counted c = update(r, Update{Update::add_unless, i, 0}, Ordering::relaxed);
+    if (!c.wrote) {
         this_execution().nothing_written();
-        this_execution().note(0);
         return observed(false);
     }
-    const std::int64_t sum = std::int64_t{old} + i;
-    store(r, sum);
-    if (out_of_range(old, sum)) saturate(op, r, "saturated", "saturated; leaking memory", loc);
+    if (out_of_range(c.old, std::int64_t{c.old} + i))
+        saturate(op, r, "saturated", "saturated; leaking memory", loc);
     return observed(true);
 }
 
-// __refcount_sub_and_test().
+// __refcount_sub_and_test(): a release, and an acquire when it drops the last reference
+// (case 5).
 bool sub_and_test(const char* op, int i, refcount_t* r, bool show, std::source_location loc) {
     this_execution().visible(op, r, loc, nullptr, amount(i, show));
-    const int old = r->refs;
+    const int old = update(r, Update{Update::add, -i}, Ordering::release_acquire_on_zero).old;
     const std::int64_t rest = std::int64_t{old} - i;
-    store(r, rest);
     if (old > 0 && old == i) return observed(true);
     if (old <= 0 || rest < 0) saturate(op, r, "underflow", "underflow; use-after-free", loc);
     return observed(false);
 }
 
+// Unordered, as atomic_set() (case 1).
 void set(const char* op, refcount_t* r, int n, bool show, std::source_location loc) {
     this_execution().visible(op, r, loc, nullptr, amount(n, show));
-    store(r, n);
+    if (!weak_memory::on() || weak_memory::store(*r, r->refs, n, Ordering::relaxed)) r->refs = n;
+    this_execution().note(n);
 }
 
 } // namespace
@@ -98,10 +117,14 @@ void refcount_set_as(const char* op, refcount_t* r, int n, std::source_location 
     set(op, r, n, false, loc);
 }
 
+// Unordered, as atomic_read() (case 1).
 unsigned int refcount_read_as(const char* op, const refcount_t* r, std::source_location loc) {
     this_execution().visible_read(op, r, loc);
-    this_execution().note(r->refs);
-    return observed(static_cast<unsigned int>(r->refs));
+    int seen = r->refs;
+    if (weak_memory::on()) [[unlikely]]
+        seen = static_cast<int>(weak_memory::load(*r, r->refs, Ordering::relaxed));
+    this_execution().note(seen);
+    return observed(static_cast<unsigned int>(seen));
 }
 
 void refcount_add_as(const char* op, int i, refcount_t* r, std::source_location loc) {
@@ -140,11 +163,10 @@ bool refcount_add_not_zero(int i, refcount_t* r, std::source_location loc) {
     return add_not_zero("refcount_add_not_zero", i, r, true, loc);
 }
 
-// __refcount_dec(): the caller's reference is not the last.
+// __refcount_dec(): the caller's reference is not the last. A release (case 3).
 void refcount_dec(refcount_t* r, std::source_location loc) {
     this_execution().visible("refcount_dec", r, loc);
-    const int old = r->refs;
-    store(r, std::int64_t{old} - 1);
+    const int old = update(r, Update{Update::add, -1}, Ordering::release).old;
     if (old <= 1)
         saturate("refcount_dec", r, "decrement-hit-0", "decrement hit 0; leaking memory", loc);
 }
@@ -158,19 +180,16 @@ bool refcount_sub_and_test(int i, refcount_t* r, std::source_location loc) {
 }
 
 // lib/refcount.c's cmpxchg loop, as one step. It compares unsigned: a saturated count stays,
-// and only 0 underflows (it WARNs without saturating).
+// and only 0 underflows (it WARNs without saturating). A release with a control dependency
+// (case 6).
 bool refcount_dec_not_one(refcount_t* r, std::source_location loc) {
     this_execution().visible("refcount_dec_not_one", r, loc);
-    const auto val = static_cast<unsigned int>(r->refs);
-    if (val == static_cast<unsigned int>(REFCOUNT_SATURATED) || val <= 1) {
-        this_execution().nothing_written();
-        this_execution().note(r->refs);
-        if (val == 0)
-            warn("refcount_dec_not_one", r, "underflow", "underflow; use-after-free", loc);
-        return observed(val != 1);
-    }
-    store(r, std::int64_t{r->refs} - 1);
-    return observed(true);
+    const Counted c =
+        update(r, Update{Update::dec_not_one, 0, REFCOUNT_SATURATED}, Ordering::release);
+    if (c.wrote) return observed(true);
+    this_execution().nothing_written();
+    if (c.old == 0) warn("refcount_dec_not_one", r, "underflow", "underflow; use-after-free", loc);
+    return observed(c.old != 1);
 }
 
 bool refcount_dec_and_lock(refcount_t* r, spinlock_t* lock, std::source_location loc) {

@@ -28,6 +28,10 @@ std::optional<std::int64_t> Update::apply(std::int64_t old) const {
         return old | a;
     case clear_bits:
         return old & ~a;
+    case dec_not_one:
+        // lib/refcount.c compares unsigned: 0 and 1, and the saturated count, stay.
+        if (old == b || static_cast<std::uint32_t>(old) <= 1) return std::nullopt;
+        return old - 1;
     }
     return std::nullopt;
 }
@@ -221,7 +225,9 @@ std::uint16_t read_tags(Ordering order) {
 }
 
 std::uint16_t write_tags(Ordering order) {
-    return order == Ordering::release ? memory::kRelease : 0;
+    return order == Ordering::release || order == Ordering::release_acquire_on_zero
+               ? memory::kRelease
+               : 0;
 }
 
 } // namespace
@@ -257,8 +263,11 @@ RmwResult rmw(const Object& obj, std::int64_t latest, Update update, Ordering or
         // It stays an event of the set RMW, which smp_mb__after_atomic() upgrades.
         if (!stored) return Access{.read_tags = memory::kRmw, .reads = true};
         const std::uint16_t full = order == Ordering::full ? memory::kMb : 0;
+        const std::uint16_t acquire =
+            order == Ordering::release_acquire_on_zero && *stored == 0 ? memory::kAcquire : 0;
         return Access{
-            .read_tags = static_cast<std::uint16_t>(memory::kRmw | full | read_tags(order)),
+            .read_tags =
+                static_cast<std::uint16_t>(memory::kRmw | full | acquire | read_tags(order)),
             .reads = true,
             .writes = true,
             .write_tags = static_cast<std::uint16_t>(memory::kRmw | full | write_tags(order)),

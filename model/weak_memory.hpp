@@ -22,6 +22,8 @@ enum class Ordering : std::uint8_t {
     full,     // value-returning RMWs: as if smp_mb() stood before and after
     noreturn, // RMWs that return nothing (atomic_inc, set_bit): unordered, and smp_rmb skips
               // their read
+    release_acquire_on_zero, // refcount_dec_and_test(): a release, and its read an acquire
+                             // when it drops the count to 0 (refcount-vs-atomic.rst, case 5)
 };
 
 // The barriers of linux-kernel.def.
@@ -38,11 +40,20 @@ enum class Barrier : std::uint8_t {
 // What a read-modify-write stores, given the value it read: data, so that the step allocates
 // nothing.
 struct Update {
-    enum Op : std::uint8_t { add, exchange, cmpxchg, add_unless, set_bits, clear_bits };
+    enum Op : std::uint8_t {
+        add,
+        exchange,
+        cmpxchg,
+        add_unless,
+        set_bits,
+        clear_bits,
+        dec_not_one
+    };
     Op op = add;
     std::int64_t a = 0; // add: the addend; exchange: the new value; cmpxchg: the expected value;
                         // add_unless: the addend; set_bits, clear_bits: the mask
-    std::int64_t b = 0; // cmpxchg: the new value; add_unless: the value that prevents it
+    std::int64_t b = 0; // cmpxchg: the new value; add_unless: the value that prevents it;
+                        // dec_not_one: the saturated value, which it leaves as well as 0 and 1
     // The value stored after reading `old`, or none (a failed cmpxchg, add_unless at `b`).
     std::optional<std::int64_t> apply(std::int64_t old) const;
 };
