@@ -86,6 +86,28 @@ void store_mb_load(Memory& m, int* r) {
     smp_mb();
     r[0] = READ_ONCE(m.x);
 }
+// A completion (kernel/sched/completion.c): complete() and wait_for_completion() count `done`
+// under x->wait.lock, so the waiter that consumes a complete() sees what came before it
+// (release, then acquire); complete() is a full barrier only when it wakes a task
+// (try_to_wake_up()), so one that wakes nobody leaves store buffering around it allowed, as
+// SB+wake_up-nobody+mb.
+void store_complete(Memory& m, int*) {
+    WRITE_ONCE(m.x, 1);
+    complete(&m.done);
+}
+void wait_load(Memory& m, int* r) {
+    wait_for_completion(&m.done);
+    r[0] = READ_ONCE(m.x);
+}
+void store_complete_nobody_load(Memory& m, int* r) {
+    WRITE_ONCE(m.x, 1);
+    complete(&m.done);
+    r[0] = READ_ONCE(m.y);
+}
+bool waiter_missed_store(const Memory& m) { // (1:r0=0)
+    return m.r[1][0] == 0;
+}
+
 bool both_read_zero(const Memory& m) {
     return m.r[0][0] == 0 && m.r[1][0] == 0;
 }
@@ -147,6 +169,18 @@ const std::vector<Test> kTests = {
      {&store_then_put, &last_put_loads},
      "(1:r0=1 /\\ 1:r1=0)",
      &message_lost},
+    {"MP+complete+wait_for_completion",
+     "the waiter that consumes a complete() sees the store before it",
+     R::never,
+     {&store_complete, &wait_load},
+     "(1:r0=0)",
+     &waiter_missed_store},
+    {"SB+complete-nobody+mb",
+     "store buffering across a complete() that wakes no task: no barrier is promised then",
+     R::sometimes,
+     {&store_complete_nobody_load, &store_mb_load},
+     "(0:r0=0 /\\ 1:r0=0)",
+     &both_read_zero},
     {"SB+wake_up-nobody+mb",
      "store buffering across a wake_up() that wakes no task: no barrier is promised then",
      R::sometimes,

@@ -19,6 +19,9 @@ struct Memory {
     shared<int> z1{"z1"}, z2{"z2"}; // dep+plain's scratch locations
     atomic_t v{"v"};
     refcount_t ref{"ref", 2}; // two references
+    struct completion done {
+        "done"
+    };
     spinlock_t s{"s"}, t{"t"};
     wait_queue_head_t wq{"wq"};
     // r[P][i]: register ri of thread Pi, as the exists clause names it (1:r0 is r[1][0]).

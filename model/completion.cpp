@@ -2,6 +2,7 @@
 #include "completion.hpp"
 
 #include "sched.hpp"
+#include "weak_memory.hpp"
 
 namespace lockcheck {
 
@@ -9,8 +10,34 @@ namespace {
 bool is_done(const Object* obj, const Task&) {
     return static_cast<const struct completion*>(obj)->done > 0;
 }
+
+// What a step does to `done` under x->wait.lock, which under lkmm is the lock's acquisition
+// and release around a read of `done` and its write (weak_memory::locked_update()): so what a
+// complete() follows, the wait that consumes it sees.
+void set_done(struct completion* x, unsigned done, bool woke = false) {
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::locked_update(*x, x->done, done, woke);
+    x->done = done;
+}
 void consume(struct completion* x) {
-    if (x->done != UINT_MAX) --x->done;
+    if (x->done != UINT_MAX)
+        set_done(x, x->done - 1);
+    else
+        set_done(x, x->done);
+}
+
+// Whether complete() wakes a task: one sleeps in wait_for_completion(x).
+bool wakes(const struct completion* x) {
+    for (const auto& t : this_execution().tasks())
+        if (t->pending().obj == x && t->was_blocked()) return true;
+    return false;
+}
+
+// The lockless READ_ONCE(x->done) try_wait_for_completion() and completion_done() begin with:
+// under lkmm it may see an older count.
+unsigned done_seen(const struct completion* x) {
+    if (!weak_memory::on()) return x->done;
+    return static_cast<unsigned>(weak_memory::load(*x, x->done, Ordering::relaxed));
 }
 } // namespace
 
@@ -24,7 +51,8 @@ void init_completion(struct completion* x, std::source_location loc) {
 
 void reinit_completion(struct completion* x, std::source_location loc) {
     this_execution().visible("reinit_completion", x, loc);
-    x->done = 0;
+    // x->done = 0, a plain store with no lock.
+    if (!weak_memory::on() || weak_memory::store(*x, x->done, 0, Ordering::relaxed)) x->done = 0;
 }
 
 void wait_for_completion(struct completion* x, std::source_location loc) {
@@ -36,29 +64,37 @@ void wait_for_completion(struct completion* x, std::source_location loc) {
 
 bool try_wait_for_completion(struct completion* x, std::source_location loc) {
     this_execution().visible("try_wait_for_completion", x, loc);
-    bool ok = x->done > 0;
-    if (ok)
-        consume(x);
-    else
-        this_execution().nothing_written();
+    // A count of 0 seen without the lock returns at once; else it is checked again under it.
+    bool ok = false;
+    if (done_seen(x) > 0) {
+        ok = x->done > 0;
+        if (ok)
+            consume(x);
+        else
+            set_done(x, x->done);
+    }
+    if (!ok) this_execution().nothing_written();
     this_execution().note(ok);
     return observed(ok);
 }
 
 bool completion_done(struct completion* x, std::source_location loc) {
     this_execution().visible_read("completion_done", x, loc);
-    this_execution().note(x->done > 0);
-    return observed(x->done > 0);
+    // A count seen nonzero waits for complete() to release the lock: taking it and letting go.
+    const bool done = done_seen(x) > 0;
+    if (done && weak_memory::on()) weak_memory::locked_update(*x, x->done, x->done, false);
+    this_execution().note(done);
+    return observed(done);
 }
 
 void complete(struct completion* x, std::source_location loc) {
     this_execution().visible("complete", x, loc);
-    if (x->done != UINT_MAX) ++x->done;
+    set_done(x, x->done != UINT_MAX ? x->done + 1 : x->done, wakes(x));
 }
 
 void complete_all(struct completion* x, std::source_location loc) {
     this_execution().visible("complete_all", x, loc);
-    x->done = UINT_MAX;
+    set_done(x, UINT_MAX, wakes(x));
 }
 
 } // namespace lockcheck

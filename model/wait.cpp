@@ -124,7 +124,7 @@ int wake_up_common(const char* op, wait_queue_head_t* wq_head, int nr_exclusive,
         if (ret && (flags & WQ_FLAG_EXCLUSIVE) && !--nr_exclusive) break;
     }
     if (weak_memory::on()) [[unlikely]]
-        weak_memory::wait_queue_woken(*wq_head, before, waiters(wq_head), woken != 0);
+        weak_memory::locked_update(*wq_head, before, waiters(wq_head), woken != 0);
     this_execution().note(woken);
     return observed(woken);
 }

@@ -321,16 +321,16 @@ void wait_queue_changed(const Object& wq, std::int64_t before, std::int64_t afte
     m.unlock(task, lock);
 }
 
-void wait_queue_woken(const Object& wq, std::int64_t before, std::int64_t after, bool woke) {
+void locked_update(const Object& obj, std::int64_t before, std::int64_t after, bool woke) {
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
-    const std::uint32_t lock = m.sync_location(wq);
-    const std::uint32_t list = m.location(wq, before);
+    const std::uint32_t lock = m.sync_location(obj);
+    const std::uint32_t value = m.location(obj, before);
     m.lock(task, lock);
-    m.append(task, list, Access{.reads = true}, m.graph().co(list).back(), 0);
+    m.append(task, value, Access{.reads = true}, m.graph().co(value).back(), 0);
     if (after != before)
-        m.append(task, list, Access{.writes = true, .value = after}, memory::kNone,
-                 m.graph().co(list).size() - 1);
+        m.append(task, value, Access{.writes = true, .value = after}, memory::kNone,
+                 m.graph().co(value).size() - 1);
     if (woke) m.graph().add_fence(task, Fence::mb, this_execution().step());
     m.unlock(task, lock);
 }

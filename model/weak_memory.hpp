@@ -96,10 +96,13 @@ bool lock_is_locked(const Object& lock, bool held);
 // waiters (`after` == `before`: an entry already queued, or not queued); prepare_to_wait()'s
 // set_current_state() is smp_store_mb(): `sets_state` adds the full barrier.
 void wait_queue_changed(const Object& wq, std::int64_t before, std::int64_t after, bool sets_state);
-// wake_up() reads the list under the lock (and leaves `after` waiters: the woken ones removed
-// themselves) and, when it woke a task, is a full barrier (memory-barriers.txt, "SLEEP AND
-// WAKE-UP FUNCTIONS": try_to_wake_up()'s smp_mb__after_spinlock(); none when nothing woke).
-void wait_queue_woken(const Object& wq, std::int64_t before, std::int64_t after, bool woke);
+// An operation under an object's own lock (a wait queue's wq_head->lock, a completion's
+// x->wait.lock): the object's value read, and written when it goes from `before` to `after`;
+// then, when it woke a task, a full barrier (memory-barriers.txt, "SLEEP AND WAKE-UP
+// FUNCTIONS": try_to_wake_up()'s smp_mb__after_spinlock(); none when nothing woke). wake_up()
+// reads the list (and leaves `after` waiters: the woken ones removed themselves); complete()
+// and wait_for_completion() count `done` up and down.
+void locked_update(const Object& obj, std::int64_t before, std::int64_t after, bool woke);
 // waitqueue_active(): the list read with no lock and no barrier; whether it looked nonempty.
 bool wait_queue_seen_active(const Object& wq, std::int64_t waiters);
 
