@@ -2,6 +2,7 @@
 #include "sched.hpp"
 
 #include "percpu.hpp"
+#include "weak_memory.hpp"
 
 namespace lockcheck {
 
@@ -26,14 +27,23 @@ void might_sleep(const char* what, const Object* obj, std::source_location loc) 
             " while atomic (holding " + held_spinlock(me) + ")");
 }
 
-void set_current_state(long state, std::source_location loc) {
+namespace {
+// set_current_state() is smp_store_mb(current->state, state): `barrier`.
+void set_state(long state, bool barrier, std::source_location loc) {
     this_execution().visible("set_current_state", nullptr, loc);
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::task_state_set(current()->state, state, barrier);
     current()->state = state;
     this_execution().note(state);
 }
+} // namespace
+
+void set_current_state(long state, std::source_location loc) {
+    set_state(state, true, loc);
+}
 
 void __set_current_state(long state, std::source_location loc) {
-    set_current_state(state, loc);
+    set_state(state, false, loc);
 }
 
 void schedule(std::source_location loc) {
@@ -49,6 +59,10 @@ void schedule(std::source_location loc) {
     });
     // Even without sleeping, schedule() may hand the CPU over and resume elsewhere.
     count_sleep_if_blocked(me->sleeping_on, false);
+    // A sleep on a wait queue is ordered through the queue (weak_memory.cpp); one on the
+    // task's state alone through the state.
+    if (weak_memory::on() && !me->sleeping_on) [[unlikely]]
+        weak_memory::task_state_scheduled(me->state);
 }
 
 void cpu_relax(std::source_location loc) {
@@ -69,7 +83,13 @@ int try_to_wake_up(task_struct* task, long state) {
 
 int wake_up_process(task_struct* task, std::source_location loc) {
     this_execution().visible("wake_up_process", nullptr, loc);
-    int woke = try_to_wake_up(task, TASK_NORMAL);
+    int woke = 0;
+    if (!weak_memory::on()) {
+        woke = try_to_wake_up(task, TASK_NORMAL);
+    } else if (weak_memory::task_state_seen(*task, task->state) & TASK_NORMAL) {
+        woke = try_to_wake_up(task, TASK_NORMAL);
+        if (woke) weak_memory::task_state_woken(*task, task->state);
+    }
     this_execution().note(woke);
     return observed(woke);
 }

@@ -62,6 +62,12 @@ class WeakMemory {
         if (added) it->second = graph_.add_location(latest);
         return it->second;
     }
+    // The location of a task's state (task_state_set()), made on first use holding `latest`.
+    std::uint32_t task_location(TaskId task, std::int64_t latest) {
+        auto [it, added] = task_locations_.try_emplace(task, 0);
+        if (added) it->second = graph_.add_location(latest);
+        return it->second;
+    }
     // A second location for an object whose operations are not modelled access by access:
     // each one is a fully ordered read-modify-write of it (see untracked_step()).
     std::uint32_t sync_location(const Object& obj) {
@@ -175,6 +181,7 @@ class WeakMemory {
     Graph graph_;
     std::unordered_map<const Object*, std::uint32_t> locations_;
     std::unordered_map<const Object*, std::uint32_t> sync_locations_;
+    std::unordered_map<TaskId, std::uint32_t> task_locations_;
     std::vector<std::uint32_t> candidates_;
     std::vector<std::size_t> positions_;
 };
@@ -333,6 +340,42 @@ void locked_update(const Object& obj, std::int64_t before, std::int64_t after, b
                  m.graph().co(value).size() - 1);
     if (woke) m.graph().add_fence(task, Fence::mb, this_execution().step());
     m.unlock(task, lock);
+}
+
+void task_state_set(long latest, long state, bool barrier) {
+    WeakMemory& m = memory();
+    const std::uint16_t task = running_task();
+    const std::uint32_t loc = m.task_location(task, latest);
+    m.append(task, loc, Access{.writes = true, .value = state}, memory::kNone,
+             m.graph().co(loc).size() - 1);
+    if (barrier) m.graph().add_fence(task, Fence::mb, this_execution().step());
+}
+
+long task_state_seen(const Task& sleeper, long latest) {
+    WeakMemory& m = memory();
+    const std::uint16_t task = running_task();
+    m.graph().add_fence(task, Fence::mb, this_execution().step());
+    const std::uint32_t loc = m.task_location(static_cast<TaskId>(sleeper.id()), latest);
+    const Access access{.reads = true};
+    const std::uint32_t w = m.choose_write(task, loc, [&](std::int64_t) { return access; });
+    m.append(task, loc, access, w, 0);
+    return static_cast<long>(m.graph()[w].value);
+}
+
+void task_state_woken(const Task& sleeper, long latest) {
+    WeakMemory& m = memory();
+    const std::uint32_t loc = m.task_location(static_cast<TaskId>(sleeper.id()), latest);
+    m.append(running_task(), loc, Access{.writes = true, .value = TASK_RUNNING}, memory::kNone,
+             m.graph().co(loc).size() - 1);
+}
+
+void task_state_scheduled(long latest) {
+    WeakMemory& m = memory();
+    const std::uint16_t task = running_task();
+    const std::uint32_t loc = m.task_location(task, latest);
+    m.append(task, loc, Access{.read_tags = memory::kAcquire, .reads = true},
+             m.graph().co(loc).back(), 0);
+    m.graph().add_fence(task, Fence::mb, this_execution().step());
 }
 
 bool wait_queue_seen_active(const Object& wq, std::int64_t waiters) {

@@ -106,6 +106,19 @@ void locked_update(const Object& obj, std::int64_t before, std::int64_t after, b
 // waitqueue_active(): the list read with no lock and no barrier; whether it looked nonempty.
 bool wait_queue_seen_active(const Object& wq, std::int64_t waiters);
 
+// A task's state (include/linux/sched.h) as a location of its own, for the sleep and wake-up
+// that go through it alone (set_current_state(), schedule(), wake_up_process(); a wait queue's
+// go through its lock). set_current_state() writes the running task's state and is
+// smp_store_mb() (`barrier`; __set_current_state() is not); wake_up_process() reads `task`'s
+// after try_to_wake_up()'s smp_mb__after_spinlock(), and may see an older state (then it
+// wakes nobody), and writes TASK_RUNNING when it wakes it; schedule() reads the running task's
+// state as an acquire, so the woken task sees what its waker did before the wake-up (the
+// ordering kernel/sched/core.c documents), and is a full barrier.
+void task_state_set(long latest, long state, bool barrier);
+long task_state_seen(const Task& task, long latest);
+void task_state_woken(const Task& task, long latest);
+void task_state_scheduled(long latest);
+
 // What the step `step` read last (under lkmm, once it finished): the step of the write it
 // read from (0: the location's initial value), and, if that was not the coherence-latest
 // write when it read, the step of the latest one it missed (0: it missed none).

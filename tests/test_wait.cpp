@@ -76,15 +76,19 @@ void wake_up_sleeper(Event& e) {
     wake_up_process(e.sleeper);
 }
 
-SearchResult check_sleep(Sleep sleep, Wake wake) {
-    return check_model([sleep, wake] {
-        auto& e = this_execution().make<Event>();
-        spawn("sleeper", [&e, sleep] {
-            e.sleeper = current(); // before its first step, so before the waker's
-            sleep(e);
-        });
-        spawn("waker", [&e, wake] { wake(e); });
-    });
+SearchResult check_sleep(Sleep sleep, Wake wake, MemoryModel model = MemoryModel::sc) {
+    CheckOptions options;
+    options.memory_model = model;
+    return check_model(
+        [sleep, wake] {
+            auto& e = this_execution().make<Event>();
+            spawn("sleeper", [&e, sleep] {
+                e.sleeper = current(); // before its first step, so before the waker's
+                sleep(e);
+            });
+            spawn("waker", [&e, wake] { wake(e); });
+        },
+        options);
 }
 
 void expect_lost_wake_up(const SearchResult& r) {
@@ -135,4 +139,27 @@ TEST(Wait, sleeping_with_no_one_to_wake_is_a_hang_naming_the_queue) {
     const Violation& v = only_violation(r);
     CHECK_EQUAL(ViolationKind::hang, v.kind);
     CHECK_EQUAL("hang: no task can run and nothing can wake sleeper in schedule(wq)", v.message);
+}
+
+// Under lkmm the sleeper's set_current_state() is smp_store_mb() and the waker's
+// wake_up_process() a full barrier before it reads the task's state (try_to_wake_up()'s
+// smp_mb__after_spinlock()): store buffering with a barrier on each side, so the sleeper that
+// goes to sleep is seen and woken. Without them lockcheck would report a hang the kernel never
+// has.
+TEST(Wait, under_lkmm_set_current_state_then_test_never_hangs) {
+    expect_no_hang(check_sleep(set_current_state_then_test, wake_up_sleeper, MemoryModel::lkmm));
+}
+
+// __set_current_state() has no barrier: the sleeper's read of the condition may miss the
+// waker's store while the waker's read of the state misses the sleeper's, and it sleeps for
+// good. Sequential consistency hides it.
+void unordered_state_then_test(Event& e) {
+    __set_current_state(TASK_UNINTERRUPTIBLE);
+    if (!READ_ONCE(e.done)) schedule();
+    __set_current_state(TASK_RUNNING);
+}
+
+TEST(Wait, under_lkmm___set_current_state_then_test_loses_the_wake_up) {
+    expect_no_hang(check_sleep(unordered_state_then_test, wake_up_sleeper));
+    expect_lost_wake_up(check_sleep(unordered_state_then_test, wake_up_sleeper, MemoryModel::lkmm));
 }
