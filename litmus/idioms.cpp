@@ -88,9 +88,7 @@ void store_mb_load(Memory& m, int* r) {
 }
 // A completion (kernel/sched/completion.c): complete() and wait_for_completion() count `done`
 // under x->wait.lock, so the waiter that consumes a complete() sees what came before it
-// (release, then acquire); complete() is a full barrier only when it wakes a task
-// (try_to_wake_up()), so one that wakes nobody leaves store buffering around it allowed, as
-// SB+wake_up-nobody+mb.
+// (release, then acquire).
 void store_complete(Memory& m, int*) {
     WRITE_ONCE(m.x, 1);
     complete(&m.done);
@@ -98,11 +96,6 @@ void store_complete(Memory& m, int*) {
 void wait_load(Memory& m, int* r) {
     wait_for_completion(&m.done);
     r[0] = READ_ONCE(m.x);
-}
-void store_complete_nobody_load(Memory& m, int* r) {
-    WRITE_ONCE(m.x, 1);
-    complete(&m.done);
-    r[0] = READ_ONCE(m.y);
 }
 bool waiter_missed_store(const Memory& m) { // (1:r0=0)
     return m.r[1][0] == 0;
@@ -175,12 +168,6 @@ const std::vector<Test> kTests = {
      {&store_complete, &wait_load},
      "(1:r0=0)",
      &waiter_missed_store},
-    {"SB+complete-nobody+mb",
-     "store buffering across a complete() that wakes no task: no barrier is promised then",
-     R::sometimes,
-     {&store_complete_nobody_load, &store_mb_load},
-     "(0:r0=0 /\\ 1:r0=0)",
-     &both_read_zero},
     {"SB+wake_up-nobody+mb",
      "store buffering across a wake_up() that wakes no task: no barrier is promised then",
      R::sometimes,
