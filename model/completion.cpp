@@ -86,11 +86,13 @@ bool completion_done(struct completion* x, std::source_location loc) {
 // when nobody waits (docs/memory-model.md), never less when somebody does.
 void complete(struct completion* x, std::source_location loc) {
     this_execution().visible("complete", x, loc);
+    if (weak_memory::on()) weak_memory::ordered_more("complete");
     set_done(x, x->done != UINT_MAX ? x->done + 1 : x->done, true);
 }
 
 void complete_all(struct completion* x, std::source_location loc) {
     this_execution().visible("complete_all", x, loc);
+    if (weak_memory::on()) weak_memory::ordered_more("complete_all");
     set_done(x, UINT_MAX, true);
 }
 

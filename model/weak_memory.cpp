@@ -175,6 +175,10 @@ class WeakMemory {
     static void untracked_step(Execution& ex, Task& task, const Operation& op);
 
   public:
+    void ordered_more(const char* op) {
+        if (std::find(fully_ordered.begin(), fully_ordered.end(), op) == fully_ordered.end())
+            fully_ordered.push_back(op);
+    }
     std::vector<const char*> fully_ordered; // see fully_ordered_operations()
 
   private:
@@ -204,8 +208,7 @@ std::uint16_t running_task() {
 void WeakMemory::untracked_step(Execution& ex, Task& task, const Operation& op) {
     WeakMemory& m = ex.local<WeakMemory>();
     const std::uint32_t loc = m.sync_location(*op.obj);
-    if (std::find(m.fully_ordered.begin(), m.fully_ordered.end(), op.name) == m.fully_ordered.end())
-        m.fully_ordered.push_back(op.name);
+    m.ordered_more(op.name);
     const auto t = static_cast<std::uint16_t>(task.id());
     const std::uint32_t step = ex.step();
     if (op.read_only) {
@@ -462,6 +465,10 @@ std::vector<MissingBarrier> reported(const Graph& g, const std::vector<Placed>& 
 }
 
 } // namespace
+
+void ordered_more(const char* op) {
+    memory().ordered_more(op);
+}
 
 std::vector<const char*> fully_ordered_operations(const Execution& ex) {
     const WeakMemory* m = ex.find_local<WeakMemory>();

@@ -140,10 +140,14 @@ struct MissingBarrier {
     const char* barrier = nullptr; // "smp_mb()"
     const char* axiom = nullptr;   // "propagation"
 };
-// The operations this execution treated as fully ordered read-modify-writes of their object
-// because their primitive does not model its accesses one by one (complete, list_add...), by
-// name, each once.
+// The operations this execution ordered more than the kernel promises, by name, each once:
+// those treated as fully ordered read-modify-writes of their object because their primitive
+// does not model its accesses one by one (list_add...), and those a primitive declares so
+// (ordered_more()).
 std::vector<const char*> fully_ordered_operations(const Execution& ex);
+// Declares that the running operation `op` orders more than the kernel promises (complete(),
+// a full barrier even when it wakes nobody), for the run's account of what it left out.
+void ordered_more(const char* op);
 
 // Found around each read that missed a write: right after that write, right before the read,
 // or both. Empty under sc, or when no such barrier forbids it.

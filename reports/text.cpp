@@ -446,7 +446,7 @@ std::string memory_model_text(MemoryModel model, const std::vector<std::string>&
     std::string text = "lkmm (not explored: a write taking effect before an earlier read of its "
                        "task, as load buffering needs; RCU)";
     if (fully_ordered.empty()) return text;
-    text += "; ordered fully, not access by access:";
+    text += "; ordered more than the kernel promises:";
     for (const std::string& op : fully_ordered)
         text += " " + op + (&op == &fully_ordered.back() ? "" : ",");
     return text;
