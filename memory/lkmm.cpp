@@ -195,30 +195,39 @@ const char* axiom_name(Axiom axiom) {
 
 namespace {
 
-Axiom forbids(const View& v, std::span<const ExtraFence> extra) {
-    const Sets s = sets_of(v);
-    const Base b = base_of(v);
-    const Relation ext = Relation::product(s.M, s.M) - b.internal;
+// The base relations of a view and the derived ones that do not depend on which accesses are
+// marked.
+struct Basics {
+    Sets s;
+    Base b;
+    Relation ext, rfe, rfi, coe, fre;
+    Basics(const View& v)
+        : s(sets_of(v)), b(base_of(v)), ext(Relation::product(s.M, s.M) - b.internal),
+          rfe(b.rf & ext), rfi(b.rf & b.internal), coe(b.co & ext), fre(b.fr & ext) {}
+};
+
+// The .cat's ordering relations, from its fences to hb, with `Marked` the accesses the .cat
+// calls marked: every access, for the axioms (plain accesses are ordered as marked ones, see
+// lkmm.hpp), and all but the plain ones for the data-race flag.
+struct Ordering {
+    Relation po_unlock_lock_po, strong_fence, po_rel, acq_po, nonrw_fence, fence, wmb, cumul_fence,
+        prop, hb;
+};
+
+Ordering ordering(const View& v, const Basics& x, std::span<const ExtraFence> extra,
+                  const EventSet& Marked) {
+    const Sets& s = x.s;
+    const Base& b = x.b;
     const Relation& po = b.po;
     const Relation& rf = b.rf;
-    const Relation& co = b.co;
-    const Relation& fr = b.fr;
-    const Relation rfe = rf & ext, rfi = rf & b.internal;
-    const Relation coe = co & ext;
-    const Relation fre = fr & ext;
-
-    // Fundamental coherence ordering.
-    const Relation po_loc = po & b.loc;
-    if (!(po_loc | rf | co | fr).acyclic()) return Axiom::coherence;
-    if (!(b.rmw & fre.then(coe)).empty()) return Axiom::atomicity;
-
+    Ordering o;
     // Release, acquire, fences.
-    const Relation acq_po = po.from(s.Acquire).to(s.M);
-    const Relation po_rel = po.from(s.M).to(s.Release);
-    const Relation po_unlock_lock_po = po.to(s.UL).then((po | rf).from(s.UL).to(s.LKR)).then(po);
+    o.acq_po = po.from(s.Acquire).to(s.M);
+    o.po_rel = po.from(s.M).to(s.Release);
+    o.po_unlock_lock_po = po.to(s.UL).then((po | rf).from(s.UL).to(s.LKR)).then(po);
     const EventSet R4rmb = s.R - s.Noreturn;
     const Relation rmb = fencerel(v, b, Fence::rmb, extra).from(R4rmb).to(R4rmb);
-    const Relation wmb = fencerel(v, b, Fence::wmb, extra).from(s.W).to(s.W);
+    o.wmb = fencerel(v, b, Fence::wmb, extra).from(s.W).to(s.W);
     const Relation po_opt = po.optional();
     // A fully ordered RMW acts as though enclosed by smp_mb(): its read and write carry Mb.
     const Relation mb =
@@ -227,10 +236,10 @@ Axiom forbids(const View& v, std::span<const ExtraFence> extra) {
         fencerel(v, b, Fence::before_atomic, extra).from(s.M).to(s.RMW).then(po_opt).to(s.M) |
         po_opt.from(s.M).to(s.RMW).then(fencerel(v, b, Fence::after_atomic, extra)).to(s.M) |
         po_opt.from(s.M).to(s.LKW).then(fencerel(v, b, Fence::after_spinlock, extra)).to(s.M) |
-        po_unlock_lock_po.from(s.M).to(s.AfterUnlockLock).then(po).to(s.M);
-    const Relation& strong_fence = mb; // gp: RCU is not modelled
-    const Relation nonrw_fence = strong_fence | po_rel | acq_po;
-    const Relation fence = nonrw_fence | wmb | rmb;
+        o.po_unlock_lock_po.from(s.M).to(s.AfterUnlockLock).then(po).to(s.M);
+    o.strong_fence = mb; // gp: RCU is not modelled
+    o.nonrw_fence = o.strong_fence | o.po_rel | o.acq_po;
+    o.fence = o.nonrw_fence | o.wmb | rmb;
 
     // Preserved program order. lockcheck cannot see the model's data flow, so it takes every
     // read to carry a dependency (data, control) to every po-later write: rwdep = [R]; po; [W]
@@ -238,27 +247,44 @@ Axiom forbids(const View& v, std::span<const ExtraFence> extra) {
     // take effect before a po-earlier read (load buffering) are not explored.
     const Relation dep = po.from(s.R).to(s.W);
     const Relation rwdep = dep;
-    const Relation overwrite = co | fr;
+    const Relation overwrite = b.co | b.fr;
     const Relation to_w = rwdep | (overwrite & b.internal);
-    const Relation to_r = dep.then(rfi);
-    const Relation ppo = to_r | to_w | (fence & b.internal) | (po_unlock_lock_po & b.internal);
+    const Relation to_r = dep.to(Marked).then(x.rfi);
+    const Relation ppo = to_r | to_w | (o.fence & b.internal) | (o.po_unlock_lock_po & b.internal);
 
-    // Propagation from release operations and strong fences. Marked = M: plain accesses are
-    // ordered as marked ones.
-    const Relation a_cumul = rfe.optional().then(strong_fence | po_rel);
+    // Propagation from release operations and strong fences.
+    const Relation a_cumul = x.rfe.to(Marked).optional().then(o.strong_fence | o.po_rel);
     // rmw-sequence = (rf ; rmw)*; then_star and then_optional spare the identity pairs.
-    const Relation cumul_fence =
-        (a_cumul | wmb | po_unlock_lock_po).from(s.M).to(s.M).then_star(rf.then(b.rmw));
-    const Relation prop =
-        (overwrite & ext).optional().then(cumul_fence.star()).then_optional(rfe).from(s.M).to(s.M);
+    o.cumul_fence =
+        (a_cumul | o.wmb | o.po_unlock_lock_po).from(Marked).to(Marked).then_star(rf.then(b.rmw));
+    o.prop = (overwrite & x.ext)
+                 .optional()
+                 .from(Marked)
+                 .then(o.cumul_fence.star())
+                 .to(Marked)
+                 .then_optional(x.rfe)
+                 .to(Marked);
+    o.hb = (ppo | x.rfe | (o.prop.without_identity() & b.internal)).from(Marked).to(Marked);
+    return o;
+}
 
-    const Relation hb = (ppo | rfe | (prop.without_identity() & b.internal)).from(s.M).to(s.M);
-    if (!hb.acyclic()) return Axiom::happens_before;
+Axiom forbids(const View& v, std::span<const ExtraFence> extra) {
+    const Basics x(v);
+    const Base& b = x.b;
+
+    // Fundamental coherence ordering.
+    const Relation po_loc = b.po & b.loc;
+    if (!(po_loc | b.rf | b.co | b.fr).acyclic()) return Axiom::coherence;
+    if (!(b.rmw & x.fre.then(x.coe)).empty()) return Axiom::atomicity;
+
+    // Marked = M: plain accesses are ordered as marked ones.
+    const Ordering o = ordering(v, x, extra, x.s.M);
+    if (!o.hb.acyclic()) return Axiom::happens_before;
 
     // pb = prop ; strong-fence ; hb* ; [Marked], acyclic. hb is acyclic by now, so a cycle of
     // prop;strong-fence and hb edges has a prop;strong-fence edge, and cut before each one it
     // is a cycle of pb edges; a pb cycle is one of those. Testing the union spares closing hb.
-    if (!(prop.then(strong_fence).to(s.M) | hb).acyclic()) return Axiom::propagation;
+    if (!(o.prop.then(o.strong_fence).to(x.s.M) | o.hb).acyclic()) return Axiom::propagation;
     return Axiom::none;
 }
 
