@@ -206,9 +206,10 @@ struct Basics {
           rfe(b.rf & ext), rfi(b.rf & b.internal), coe(b.co & ext), fre(b.fr & ext) {}
 };
 
-// The .cat's ordering relations, from its fences to hb, with `Marked` the accesses the .cat
-// calls marked: every access, for the axioms (plain accesses are ordered as marked ones, see
-// lkmm.hpp), and all but the plain ones for the data-race flag.
+// The .cat's ordering relations, from its fences to hb, restricted to `Marked` where the .cat
+// restricts them to its marked accesses. The axioms pass every access: plain accesses are
+// ordered as marked ones (lkmm.hpp); LKMM's data-race flag, not checked yet, would pass all
+// but the plain ones.
 struct Ordering {
     Relation po_unlock_lock_po, strong_fence, po_rel, acq_po, nonrw_fence, fence, wmb, cumul_fence,
         prop, hb;
