@@ -40,14 +40,24 @@ Relation naive_then(const Relation& r, const Relation& s) {
     return out;
 }
 
-// r+ as the union of r, r;r, r;r;r ... until nothing new.
+// r+ on a plain matrix of bools, by Warshall's textbook loop: a reaches c when a reaches b and b
+// reaches c, through each b in turn.
 Relation naive_plus(const Relation& r) {
-    Relation out = r;
-    for (;;) {
-        const Relation next = out | naive_then(out, r);
-        if (same(next, out)) return out;
-        out = next;
-    }
+    const std::size_t n = r.size();
+    std::vector<std::vector<bool>> reach(n, std::vector<bool>(n));
+    for (std::size_t a = 0; a < n; ++a)
+        for (std::size_t c = 0; c < n; ++c)
+            reach[a][c] = r.has(a, c);
+    for (std::size_t b = 0; b < n; ++b)
+        for (std::size_t a = 0; a < n; ++a)
+            if (reach[a][b])
+                for (std::size_t c = 0; c < n; ++c)
+                    if (reach[b][c]) reach[a][c] = true;
+    Relation out(n);
+    for (std::size_t a = 0; a < n; ++a)
+        for (std::size_t c = 0; c < n; ++c)
+            if (reach[a][c]) out.add(a, c);
+    return out;
 }
 
 struct Shape {
