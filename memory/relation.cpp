@@ -47,9 +47,13 @@ Relation Relation::product(const EventSet& s, const EventSet& t) {
 }
 
 void Relation::add_row(std::size_t a, const EventSet& s) {
+    or_row(a, s.bits_.data());
+}
+
+void Relation::or_row(std::size_t a, const std::uint64_t* in) {
     std::uint64_t* out = row(a);
     for (std::size_t w = 0; w < words_; ++w)
-        out[w] |= s.bits_[w];
+        out[w] |= in[w];
 }
 
 bool Relation::empty() const {
@@ -92,14 +96,8 @@ Relation Relation::then(const Relation& s) const {
     }
     Relation r(n_);
     if (pairs * words_ <= nonempty * n_) {
-        for (std::size_t a = 0; a < n_; ++a) {
-            std::uint64_t* out = r.row(a);
-            each_successor(a, [&](std::size_t b) {
-                const std::uint64_t* next = s.row(b);
-                for (std::size_t k = 0; k < words_; ++k)
-                    out[k] |= next[k];
-            });
-        }
+        for (std::size_t a = 0; a < n_; ++a)
+            each_successor(a, [&](std::size_t b) { r.or_row(a, s.row(b)); });
         return r;
     }
     for (std::size_t b = 0; b < n_; ++b) {
@@ -109,11 +107,7 @@ Relation Relation::then(const Relation& s) const {
             any = any || next[k] != 0;
         if (!any) continue;
         for (std::size_t a = 0; a < n_; ++a)
-            if (has(a, b)) {
-                std::uint64_t* out = r.row(a);
-                for (std::size_t k = 0; k < words_; ++k)
-                    out[k] |= next[k];
-            }
+            if (has(a, b)) r.or_row(a, next);
     }
     return r;
 }
@@ -160,24 +154,14 @@ Relation Relation::plus() const {
     if (topological_order(order)) {
         for (std::size_t i = order.size(); i-- > 0;) {
             const std::size_t a = order[i];
-            std::uint64_t* out = r.row(a);
-            each_successor(a, [&](std::size_t b) {
-                const std::uint64_t* via = r.row(b);
-                for (std::size_t w = 0; w < words_; ++w)
-                    out[w] |= via[w];
-            });
+            each_successor(a, [&](std::size_t b) { r.or_row(a, r.row(b)); });
         }
         return r;
     }
     // Warshall's algorithm, a row at a time: whoever reaches k reaches what k reaches.
     for (std::size_t k = 0; k < n_; ++k) {
-        const std::uint64_t* via = r.row(k);
         for (std::size_t a = 0; a < n_; ++a)
-            if (r.has(a, k)) {
-                std::uint64_t* out = r.row(a);
-                for (std::size_t w = 0; w < words_; ++w)
-                    out[w] |= via[w];
-            }
+            if (r.has(a, k)) r.or_row(a, r.row(k));
     }
     return r;
 }

@@ -70,6 +70,8 @@ class Relation {
             for (std::uint64_t bits = in[w]; bits; bits &= bits - 1)
                 f(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
     }
+    // Row a |= the row `in` (words_ words).
+    void or_row(std::size_t a, const std::uint64_t* in);
     std::uint64_t* row(std::size_t a) { return bits_.data() + a * words_; }
     const std::uint64_t* row(std::size_t a) const { return bits_.data() + a * words_; }
 

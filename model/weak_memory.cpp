@@ -126,20 +126,35 @@ class WeakMemory {
     Graph& graph() { return graph_; }
     const Graph& graph() const { return graph_; }
 
+    // `access` of `loc` as sequential consistency would have it: reading the coherence-last
+    // write and placed last, with no choice (what a lock or the object's own lock orders).
+    void append_latest(std::uint16_t task, std::uint32_t loc, const Access& access) {
+        append(task, loc, access, graph_.co(loc).back(), graph_.co(loc).size() - 1);
+    }
+    // A read of `loc` by `task`, of a write the search chooses among those LKMM allows; returns
+    // the value read.
+    std::int64_t read(std::uint16_t task, std::uint32_t loc, const Access& access) {
+        const std::uint32_t w = choose_write(task, loc, [&](std::int64_t) { return access; });
+        append(task, loc, access, w, 0);
+        return graph_[w].value;
+    }
+    // smp_mb() in `task` at the step being run.
+    void full_barrier(std::uint16_t task) {
+        graph_.add_fence(task, Fence::mb, this_execution().step());
+    }
+
     // lock.cat's lock (LKR reading the last unlock, and LKW) and unlock (UL) of `loc`, in the
     // order the scheduler let tasks take it.
     void lock(std::uint16_t task, std::uint32_t loc) {
-        append(task, loc,
-               Access{.read_tags = memory::kLockRead,
-                      .reads = true,
-                      .writes = true,
-                      .write_tags = memory::kLockWrite,
-                      .value = 1},
-               graph_.co(loc).back(), graph_.co(loc).size() - 1);
+        append_latest(task, loc,
+                      Access{.read_tags = memory::kLockRead,
+                             .reads = true,
+                             .writes = true,
+                             .write_tags = memory::kLockWrite,
+                             .value = 1});
     }
     void unlock(std::uint16_t task, std::uint32_t loc) {
-        append(task, loc, Access{.writes = true, .write_tags = memory::kUnlock, .value = 0},
-               memory::kNone, graph_.co(loc).size() - 1);
+        append_latest(task, loc, Access{.writes = true, .write_tags = memory::kUnlock, .value = 0});
     }
 
     // The coherence-latest write the task has seen of `loc`, as a position in co(loc): its own
@@ -246,10 +261,7 @@ std::int64_t load(const Object& obj, std::int64_t latest, Ordering order) {
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
     const std::uint32_t loc = m.location(obj, latest);
-    const Access access{.read_tags = read_tags(order), .reads = true};
-    const std::uint32_t w = m.choose_write(task, loc, [&](std::int64_t) { return access; });
-    m.append(task, loc, access, w, 0);
-    return m.graph()[w].value;
+    return m.read(task, loc, Access{.read_tags = read_tags(order), .reads = true});
 }
 
 bool store(const Object& obj, std::int64_t latest, std::int64_t value, Ordering order) {
@@ -324,10 +336,8 @@ void wait_queue_changed(const Object& wq, std::int64_t before, std::int64_t afte
     const std::uint32_t lock = m.sync_location(wq);
     const std::uint32_t list = m.location(wq, before);
     m.lock(task, lock);
-    if (after != before)
-        m.append(task, list, Access{.writes = true, .value = after}, memory::kNone,
-                 m.graph().co(list).size() - 1);
-    if (sets_state) m.graph().add_fence(task, Fence::mb, this_execution().step());
+    if (after != before) m.append_latest(task, list, Access{.writes = true, .value = after});
+    if (sets_state) m.full_barrier(task);
     m.unlock(task, lock);
 }
 
@@ -337,48 +347,39 @@ void locked_update(const Object& obj, std::int64_t before, std::int64_t after, b
     const std::uint32_t lock = m.sync_location(obj);
     const std::uint32_t value = m.location(obj, before);
     m.lock(task, lock);
-    m.append(task, value, Access{.reads = true}, m.graph().co(value).back(), 0);
-    if (after != before)
-        m.append(task, value, Access{.writes = true, .value = after}, memory::kNone,
-                 m.graph().co(value).size() - 1);
-    if (woke) m.graph().add_fence(task, Fence::mb, this_execution().step());
+    m.append_latest(task, value, Access{.reads = true});
+    if (after != before) m.append_latest(task, value, Access{.writes = true, .value = after});
+    if (woke) m.full_barrier(task);
     m.unlock(task, lock);
 }
 
 void task_state_set(long latest, long state, bool barrier) {
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
-    const std::uint32_t loc = m.task_location(task, latest);
-    m.append(task, loc, Access{.writes = true, .value = state}, memory::kNone,
-             m.graph().co(loc).size() - 1);
-    if (barrier) m.graph().add_fence(task, Fence::mb, this_execution().step());
+    m.append_latest(task, m.task_location(task, latest), Access{.writes = true, .value = state});
+    if (barrier) m.full_barrier(task);
 }
 
 long task_state_seen(const Task& sleeper, long latest) {
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
-    m.graph().add_fence(task, Fence::mb, this_execution().step());
+    m.full_barrier(task);
     const std::uint32_t loc = m.task_location(static_cast<TaskId>(sleeper.id()), latest);
-    const Access access{.reads = true};
-    const std::uint32_t w = m.choose_write(task, loc, [&](std::int64_t) { return access; });
-    m.append(task, loc, access, w, 0);
-    return static_cast<long>(m.graph()[w].value);
+    return static_cast<long>(m.read(task, loc, Access{.reads = true}));
 }
 
 void task_state_woken(const Task& sleeper, long latest) {
     WeakMemory& m = memory();
-    const std::uint32_t loc = m.task_location(static_cast<TaskId>(sleeper.id()), latest);
-    m.append(running_task(), loc, Access{.writes = true, .value = TASK_RUNNING}, memory::kNone,
-             m.graph().co(loc).size() - 1);
+    m.append_latest(running_task(), m.task_location(static_cast<TaskId>(sleeper.id()), latest),
+                    Access{.writes = true, .value = TASK_RUNNING});
 }
 
 void task_state_scheduled(long latest) {
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
-    const std::uint32_t loc = m.task_location(task, latest);
-    m.append(task, loc, Access{.read_tags = memory::kAcquire, .reads = true},
-             m.graph().co(loc).back(), 0);
-    m.graph().add_fence(task, Fence::mb, this_execution().step());
+    m.append_latest(task, m.task_location(task, latest),
+                    Access{.read_tags = memory::kAcquire, .reads = true});
+    m.full_barrier(task);
 }
 
 bool wait_queue_seen_active(const Object& wq, std::int64_t waiters) {
@@ -544,8 +545,7 @@ std::vector<MissingBarrier> missing_barriers(const Execution& ex) {
 
 void lock_attempt_failed(const Object& lock) {
     WeakMemory& m = memory();
-    const std::uint32_t loc = m.location(lock, 0);
-    m.append(running_task(), loc, Access{.reads = true}, m.graph().co(loc).back(), 0);
+    m.append_latest(running_task(), m.location(lock, 0), Access{.reads = true});
 }
 
 bool lock_is_locked(const Object& lock, bool held) {

@@ -39,6 +39,11 @@ int expect_declared_verdicts(MemoryModel model, SearchOptions search) {
     return checked;
 }
 
+// One litmus test of `model` run from the command line under lkmm.
+Run run_under_lkmm(const char* model, const char* variant) {
+    return run_lockcheck({model, "--variant", variant, "--memory-model", "lkmm", "--no-timing"});
+}
+
 SearchOptions search(Search s, bool state_cache = false) {
     SearchOptions o;
     o.search = s;
@@ -96,8 +101,7 @@ TEST(Litmus, an_lkmm_search_prints_the_same_bytes_whatever_the_jobs) {
 
 // Message passing needs both sides ordered: the barrier hint names the weakest pair.
 TEST(Litmus, a_message_passing_counterexample_names_smp_wmb_and_smp_rmb) {
-    const Run run = run_lockcheck(
-        {"lkmm-litmus", "--variant", "MP+poonceonces", "--memory-model", "lkmm", "--no-timing"});
+    const Run run = run_under_lkmm("lkmm-litmus", "MP+poonceonces");
     CHECK_TEXT(contains(run.out, "a barrier would forbid this execution:\n"
                                  "  smp_wmb() in P0 between steps 1 and 2 (happens-before)\n"
                                  "  smp_rmb() in P1 between steps 3 and 4 (happens-before)\n"),
@@ -109,8 +113,7 @@ TEST(Litmus, a_message_passing_counterexample_names_smp_wmb_and_smp_rmb) {
 // A failed final check under lkmm reads the outcome: every read stays in the trace, also those
 // that were the latest when they read (IRIW's first reader saw x and not yet y).
 TEST(Litmus, a_final_check_counterexample_folds_no_read_away) {
-    const Run iriw = run_lockcheck(
-        {"lkmm-shapes", "--variant", "IRIW+once", "--memory-model", "lkmm", "--no-timing"});
+    const Run iriw = run_under_lkmm("lkmm-shapes", "IRIW+once");
     CHECK_TEXT(contains(iriw.out, "  READ_ONCE(x) -> 1 "), iriw.out.c_str());
     CHECK_TEXT(contains(iriw.out, "  READ_ONCE(y) -> 0 "), iriw.out.c_str());
     CHECK_FALSE(contains(iriw.out, "steps of P1"));
@@ -119,14 +122,12 @@ TEST(Litmus, a_final_check_counterexample_folds_no_read_away) {
 // IRIW and WRC need a barrier in a task none of whose reads was stale in the interleaving
 // shown: both of IRIW's readers, and WRC's middle task as well as its last.
 TEST(Litmus, the_barrier_hint_finds_barriers_where_no_read_was_stale) {
-    const Run iriw = run_lockcheck(
-        {"lkmm-shapes", "--variant", "IRIW+once", "--memory-model", "lkmm", "--no-timing"});
+    const Run iriw = run_under_lkmm("lkmm-shapes", "IRIW+once");
     CHECK_TEXT(contains(iriw.out, "a barrier would forbid this execution:\n"
                                   "  smp_mb() in P1 between steps 2 and 3 (propagation)\n"
                                   "  smp_mb() in P3 between steps 5 and 6 (propagation)\n"),
                iriw.out.c_str());
-    const Run wrc = run_lockcheck(
-        {"lkmm-shapes", "--variant", "WRC+once", "--memory-model", "lkmm", "--no-timing"});
+    const Run wrc = run_under_lkmm("lkmm-shapes", "WRC+once");
     CHECK_TEXT(contains(wrc.out, "a barrier would forbid this execution:\n"
                                  "  smp_mb() in P1 between steps 2 and 3 (happens-before)\n"
                                  "  smp_rmb() in P2 between steps 4 and 5 (happens-before)\n"),

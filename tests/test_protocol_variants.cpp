@@ -73,6 +73,23 @@ SearchResult check_variant(const Protocol& p, std::size_t variant, bool keep_goi
     return check_model(default_setup(p, variant), kDefaultSearch, options);
 }
 
+// Checks every shipped variant (but tree-lock's spin-block under lkmm, when `all` is false)
+// against the verdict it declares for `model`; returns how many it checked.
+int expect_declared_verdicts(MemoryModel model, bool all = true) {
+    int checked = 0;
+    for (const Protocol& p : protocol_models()) {
+        for (std::size_t i = 0; i < p.variants.size(); ++i) {
+            const Variant& v = p.variants[i];
+            if (!all && p.name == "tree-lock" && v.name == "spin-block") continue;
+            const std::string what = p.name + " --variant " + v.name +
+                                     (model == MemoryModel::lkmm ? " --memory-model lkmm" : "");
+            expect_as_declared(check_variant(p, i, false, model), v.expected(model), what);
+            ++checked;
+        }
+    }
+    return checked;
+}
+
 const PinnedCount* pinned(const std::string& model, const std::string& variant) {
     for (const PinnedCount& c : kPinnedCounts)
         if (model == c.model && variant == c.variant) return &c;
@@ -84,15 +101,7 @@ const PinnedCount* pinned(const std::string& model, const std::string& variant) 
 TEST_GROUP(ProtocolVariants){};
 
 TEST(ProtocolVariants, every_variant_gives_its_declared_verdict_kind_and_property) {
-    int checked = 0;
-    for (const Protocol& p : protocol_models()) {
-        for (std::size_t i = 0; i < p.variants.size(); ++i) {
-            const Variant& v = p.variants[i];
-            expect_as_declared(check_variant(p, i), v.expect, p.name + " --variant " + v.name);
-            ++checked;
-        }
-    }
-    CHECK_TEXT(checked > 0, "protocol_models() has no variants");
+    CHECK_TEXT(expect_declared_verdicts(MemoryModel::sc) > 0, "protocol_models() has no variants");
 }
 
 TEST(ProtocolVariants,
@@ -126,21 +135,10 @@ TEST(ProtocolVariants, every_pinned_count_names_a_shipped_variant) {
 // Under the kernel's memory model every variant gives the verdict it declares for it (its
 // expect_lkmm, else the one under sc): the models hold the locks and barriers the kernel orders
 // with. Seconds where sc takes milliseconds (docs/memory-model.md, "Cost"), so a group of its
-// own, which the sanitizer run leaves out; tree-lock's spin-block does not finish in minutes
-// under lkmm yet and is left out here.
+// own, which the sanitizer run leaves out; tree-lock's spin-block verifies under lkmm, but in
+// some 40 s (docs/PERFORMANCE.md), and is left out here.
 TEST_GROUP(ProtocolVariantsLkmm){};
 
 TEST(ProtocolVariantsLkmm, every_variant_gives_its_declared_verdict_under_lkmm) {
-    int checked = 0;
-    for (const Protocol& p : protocol_models()) {
-        for (std::size_t i = 0; i < p.variants.size(); ++i) {
-            const Variant& v = p.variants[i];
-            if (p.name == "tree-lock" && v.name == "spin-block") continue;
-            expect_as_declared(check_variant(p, i, false, MemoryModel::lkmm),
-                               v.expected(MemoryModel::lkmm),
-                               p.name + " --variant " + v.name + " --memory-model lkmm");
-            ++checked;
-        }
-    }
-    CHECK(checked > 20);
+    CHECK(expect_declared_verdicts(MemoryModel::lkmm, false) > 20);
 }
