@@ -107,4 +107,7 @@ std::string describe(const SearchResult& result);
 namespace lockcheck {
 // So that CHECK_EQUAL can print a kind (found by argument-dependent lookup).
 SimpleString StringFrom(ViolationKind kind);
+// CppUTest's own overloads (int, strings, ...) would be hidden by the one above from code in
+// namespace lockcheck.
+using ::StringFrom;
 } // namespace lockcheck
