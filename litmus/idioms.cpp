@@ -97,6 +97,28 @@ void wait_load(Memory& m, int* r) {
     wait_for_completion(&m.done);
     r[0] = READ_ONCE(m.x);
 }
+// Plain data published through a flag (tools/memory-model/Documentation/explanation.txt,
+// "PLAIN ACCESSES AND DATA RACES"): the reader's plain load races with the writer's plain store
+// unless what orders the flag also bounds both: atomic_inc() and atomic_read() order nothing;
+// a release and an acquire, or smp_wmb() and smp_rmb() around marked accesses of the flag, do.
+enum class Flag { unordered, release_acquire, wmb_rmb };
+template <Flag kHow> void publish_plain(Memory& m, int*) {
+    m.x.write(1);
+    if (kHow == Flag::unordered) {
+        atomic_inc(&m.v);
+    } else if (kHow == Flag::release_acquire) {
+        atomic_set_release(&m.v, 1);
+    } else {
+        smp_wmb();
+        atomic_set(&m.v, 1);
+    }
+}
+template <Flag kHow> void consume_plain(Memory& m, int* r) {
+    r[0] = kHow == Flag::release_acquire ? atomic_read_acquire(&m.v) : atomic_read(&m.v);
+    if (kHow == Flag::wmb_rmb) smp_rmb();
+    if (r[0]) r[1] = m.x.read();
+}
+
 bool waiter_missed_store(const Memory& m) { // (1:r0=0)
     return m.r[1][0] == 0;
 }
@@ -113,6 +135,7 @@ bool always(const Memory&) {
 }
 
 constexpr const char* kLostWakeUp = "hang";
+constexpr const char* kRaceOnX = "data race on x";
 
 const std::vector<Test> kTests = {
     {"MP+atomic_set+atomic_read",
@@ -162,6 +185,30 @@ const std::vector<Test> kTests = {
      {&store_then_put, &last_put_loads},
      "(1:r0=1 /\\ 1:r1=0)",
      &message_lost},
+    {"MP+plain+atomic_inc",
+     "plain data published by atomic_inc(), read after atomic_read(): a data race",
+     R::sometimes,
+     {&publish_plain<Flag::unordered>, &consume_plain<Flag::unordered>},
+     "(data race on x)",
+     &always,
+     false,
+     R::never,
+     nullptr,
+     ViolationKind::data_race,
+     kRaceOnX},
+    {"MP+plain+release-acquire",
+     "plain data published by atomic_set_release(), read after atomic_read_acquire()",
+     R::never,
+     {&publish_plain<Flag::release_acquire>, &consume_plain<Flag::release_acquire>},
+     "(data race on x)",
+     &always},
+    {"MP+plain+wmb+rmb",
+     "plain data published by smp_wmb() and atomic_set(), read after atomic_read() and "
+     "smp_rmb()",
+     R::never,
+     {&publish_plain<Flag::wmb_rmb>, &consume_plain<Flag::wmb_rmb>},
+     "(data race on x)",
+     &always},
     {"MP+complete+wait_for_completion",
      "the waiter that consumes a complete() sees the store before it",
      R::never,

@@ -34,6 +34,7 @@ enum Tag : std::uint16_t {
     kUnlock = 1 << 6,    // UL: spin_unlock(), a release
     kInit = 1 << 7,      // IW: a location's initial value
     kMb = 1 << 8,        // either half of a fully ordered RMW (xchg(), atomic_inc_return())
+    kPlain = 1 << 9,     // a plain access (C's x, x = v): not Marked, for the data-race flag
 };
 
 inline constexpr std::uint16_t kNoTask = 0xffff; // the initial writes belong to no task

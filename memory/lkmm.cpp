@@ -47,14 +47,16 @@ std::vector<std::uint32_t> every_event(const Graph& g) {
 struct Sets {
     explicit Sets(std::size_t n)
         : R(n), W(n), M(n), RMW(n), Noreturn(n), Acquire(n), Release(n), LKR(n), LKW(n), UL(n),
-          Mb(n), AfterUnlockLock(n) {}
-    EventSet R, W, M, RMW, Noreturn, Acquire, Release, LKR, LKW, UL, Mb, AfterUnlockLock;
+          Mb(n), AfterUnlockLock(n), Plain(n), IW(n), All(n) {}
+    EventSet R, W, M, RMW, Noreturn, Acquire, Release, LKR, LKW, UL, Mb, AfterUnlockLock, Plain, IW,
+        All;
 };
 
 Sets sets_of(const View& v) {
     Sets s(v.size());
     for (std::uint32_t e = 0; e < v.size(); ++e) {
         const Event& ev = v[e];
+        s.All.add(e);
         if (ev.kind == Kind::fence) {
             if (ev.fence == Fence::after_unlock_lock) s.AfterUnlockLock.add(e);
             continue;
@@ -71,6 +73,8 @@ Sets sets_of(const View& v) {
         if (ev.is(kLockWrite)) s.LKW.add(e);
         if (ev.is(kUnlock)) s.UL.add(e);
         if (ev.is(kMb)) s.Mb.add(e);
+        if (ev.is(kPlain)) s.Plain.add(e);
+        if (ev.is(kInit)) s.IW.add(e);
     }
     return s;
 }
@@ -207,9 +211,8 @@ struct Basics {
 };
 
 // The .cat's ordering relations, from its fences to hb, restricted to `Marked` where the .cat
-// restricts them to its marked accesses. The axioms pass every access: plain accesses are
-// ordered as marked ones (lkmm.hpp); LKMM's data-race flag, not checked yet, would pass all
-// but the plain ones.
+// restricts them to its marked accesses. The axioms pass every access (plain accesses are
+// ordered as marked ones, lkmm.hpp); the data-race check passes all but the plain ones.
 struct Ordering {
     Relation po_unlock_lock_po, strong_fence, po_rel, acq_po, nonrw_fence, fence, wmb, cumul_fence,
         prop, hb;
@@ -290,6 +293,57 @@ Axiom forbids(const View& v, std::span<const ExtraFence> extra) {
 }
 
 } // namespace
+
+DataRace lkmm_data_race(const Graph& g) {
+    const View v(g, every_event(g));
+    const Basics x(v);
+    const Sets& s = x.s;
+    const Base& b = x.b;
+    // Potential races: nothing more to work out without one.
+    const Relation pre_race =
+        x.ext & (Relation::product(s.Plain, s.M) | Relation::product(s.M - s.IW, s.Plain));
+    const Relation co_rf = b.co.optional().then(b.rf);
+    if ((pre_race & (b.co | co_rf | b.fr)).empty()) return {};
+
+    // Executes-before and visibility (rb: RCU is not modelled).
+    const EventSet Marked = s.M - s.Plain;
+    const Ordering o = ordering(v, x, {}, Marked);
+    const Relation pb = o.prop.then(o.strong_fence).then(o.hb.star()).to(Marked);
+    const Relation xbstar = (o.hb | pb).star();
+    const Relation vis = o.cumul_fence.star().then_optional(x.rfe).to(Marked).then(
+        o.strong_fence.to(Marked).then(xbstar) | (xbstar & b.internal));
+
+    // Boundaries for lifetimes of plain accesses (addr: no address dependencies here).
+    const EventSet R4rmb = s.R - s.Noreturn;
+    const EventSet not_noreturn = s.All - s.Noreturn;
+    const Relation rmb = fencerel(v, b, Fence::rmb, {});
+    const Relation w_pre_bounded = o.fence.optional().from(Marked);
+    const Relation r_pre_bounded =
+        (o.nonrw_fence | rmb.from(R4rmb).to(not_noreturn)).optional().from(Marked);
+    const Relation w_post_bounded = o.fence.optional().to(Marked).then_star(b.rf.then(b.rmw));
+    const Relation r_post_bounded =
+        (o.nonrw_fence | rmb.from(not_noreturn).to(R4rmb)).optional().to(Marked);
+
+    // Visibility and executes-before for plain accesses.
+    const Relation ww_vis = o.fence | o.strong_fence.then(xbstar).then(w_pre_bounded) |
+                            w_post_bounded.then(vis).then(w_pre_bounded);
+    const Relation wr_vis = o.fence | o.strong_fence.then(xbstar).then(r_pre_bounded) |
+                            w_post_bounded.then(vis).then(r_pre_bounded);
+    const Relation rw_xbstar = o.fence | r_post_bounded.then(xbstar).then(w_pre_bounded);
+
+    // Actual races.
+    const Relation ww_nonrace = ww_vis & (Relation::product(Marked, s.W) | rw_xbstar) &
+                                (Relation::product(s.W, Marked) | wr_vis);
+    const Relation ww_race = (pre_race & b.co) - ww_nonrace;
+    const Relation wr_race = (pre_race & co_rf) - wr_vis - rw_xbstar.inverse();
+    const Relation rw_race = (pre_race & b.fr) - rw_xbstar;
+    const Relation race = ww_race | wr_race | rw_race;
+    for (std::uint32_t later = 0; later < v.size(); ++later)
+        for (std::uint32_t earlier = 0; earlier < later; ++earlier)
+            if (race.has(earlier, later) || race.has(later, earlier))
+                return {v.events[earlier], v.events[later]};
+    return {};
+}
 
 Axiom lkmm_forbids(const Graph& g, std::span<const ExtraFence> extra) {
     return forbids(View(g, every_event(g)), extra);

@@ -35,6 +35,18 @@ struct ExtraFence {
 // order; none if LKMM allows it.
 Axiom lkmm_forbids(const Graph& graph, std::span<const ExtraFence> extra = {});
 
+// A data race by linux-kernel.cat's definition (its `data-race` flag): two conflicting
+// accesses of different tasks, at least one plain (kPlain), that neither orders before the
+// other the way the .cat's visibility and executes-before relations say, with plain accesses
+// left out of those relations as the .cat leaves them. The graph is one LKMM allows with plain
+// accesses ordered as marked ones (lkmm_forbids()), which it allows with them unmarked too.
+// The pair found first, its earlier event first; none: kNone.
+struct DataRace {
+    std::uint32_t earlier = kNone;
+    std::uint32_t later = kNone;
+};
+DataRace lkmm_data_race(const Graph& graph);
+
 // The same answer, for a graph LKMM allowed before its events from `since` on were appended:
 // it looks only at the events a cycle through one of those could pass through.
 Axiom lkmm_forbids_added(const Graph& graph, std::uint32_t since);

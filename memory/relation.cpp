@@ -177,6 +177,13 @@ Relation Relation::without_identity() const {
     return r;
 }
 
+Relation Relation::inverse() const {
+    Relation r(n_);
+    for (std::size_t a = 0; a < n_; ++a)
+        each_successor(a, [&](std::size_t b) { r.add(b, a); });
+    return r;
+}
+
 bool Relation::topological_order(std::vector<std::uint32_t>& order) const {
     // Kahn's algorithm: repeatedly take an event nothing left points to.
     std::vector<std::uint32_t> indegree(n_, 0);

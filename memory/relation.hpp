@@ -56,6 +56,7 @@ class Relation {
     Relation plus() const;             // r+
     Relation star() const;             // r*
     Relation without_identity() const; // r \ id
+    Relation inverse() const;          // r^-1
     bool acyclic() const;
     // Fills `order` with the events such that each comes before all it relates to; false if
     // the relation has a cycle (then `order` holds only the events outside every cycle's

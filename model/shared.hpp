@@ -25,12 +25,12 @@ template <class T> class shared final : public Object {
     // A plain load (`x`), named `op` in traces.
     T read(const char* op = "read",
            std::source_location loc = std::source_location::current()) const {
-        return load(op, DataAccess::plain, loc);
+        return load(op, DataAccess::plain, loc, Ordering::plain);
     }
     // A plain store (`x = v`).
     void write(T v, const char* op = "write",
                std::source_location loc = std::source_location::current()) {
-        store(v, op, DataAccess::plain, loc);
+        store(v, op, DataAccess::plain, loc, Ordering::plain);
     }
     // A marked load or store: races only with a plain access.
     T read_once(const char* op = "READ_ONCE",

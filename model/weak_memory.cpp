@@ -53,13 +53,20 @@ struct Access {
 
 class WeakMemory {
   public:
-    WeakMemory() { this_execution().set_memory_hook(&untracked_step); }
+    WeakMemory() {
+        this_execution().set_memory_hook(&untracked_step);
+        this_execution().set_end_hook(&end_of_execution);
+    }
 
     // The location `obj` stands for, made on first use with `latest` as its initial value
     // (no event reached it before, so what it holds is what set-up left there).
     std::uint32_t location(const Object& obj, std::int64_t latest) {
         auto [it, added] = locations_.try_emplace(&obj, 0);
-        if (added) it->second = graph_.add_location(latest);
+        if (added) {
+            it->second = graph_.add_location(latest);
+            objects_.resize(graph_.locations(), nullptr);
+            objects_[it->second] = &obj;
+        }
         return it->second;
     }
     // The location of a task's state (task_state_set()), made on first use holding `latest`.
@@ -188,6 +195,7 @@ class WeakMemory {
 
   private:
     static void untracked_step(Execution& ex, Task& task, const Operation& op);
+    static void end_of_execution(Execution& ex);
 
   public:
     void ordered_more(const char* op) {
@@ -199,6 +207,7 @@ class WeakMemory {
   private:
     Graph graph_;
     std::unordered_map<const Object*, std::uint32_t> locations_;
+    std::vector<const Object*> objects_; // by location: the object it stands for, if one does
     std::unordered_map<const Object*, std::uint32_t> sync_locations_;
     std::unordered_map<TaskId, std::uint32_t> task_locations_;
     std::vector<std::uint32_t> candidates_;
@@ -240,6 +249,8 @@ void WeakMemory::untracked_step(Execution& ex, Task& task, const Operation& op) 
 
 std::uint16_t read_tags(Ordering order) {
     switch (order) {
+    case Ordering::plain:
+        return memory::kPlain;
     case Ordering::acquire:
         return memory::kAcquire;
     case Ordering::noreturn:
@@ -250,9 +261,46 @@ std::uint16_t read_tags(Ordering order) {
 }
 
 std::uint16_t write_tags(Ordering order) {
+    if (order == Ordering::plain) return memory::kPlain;
     return order == Ordering::release || order == Ordering::release_acquire_on_zero
                ? memory::kRelease
                : 0;
+}
+
+// A data race by LKMM's definition in the finished execution (memory::lkmm_data_race()):
+// the race detector's own happens-before orders more than LKMM (atomic_inc() orders nothing
+// there), so it may have missed it. The report cites the two tasks' steps between the two
+// accesses: what the model relied on to order them, which LKMM does not count.
+void WeakMemory::end_of_execution(Execution& ex) {
+    if (!ex.limits().races) return;
+    const WeakMemory& m = ex.local<WeakMemory>();
+    const Graph& g = m.graph_;
+    const memory::DataRace race = memory::lkmm_data_race(g);
+    if (race.earlier == memory::kNone) return;
+    const Object* variable = m.objects_[g[race.earlier].loc];
+    if (!variable) return; // a lock's or a task's state: no plain access reaches them
+    const auto access = [&g](std::uint32_t e) {
+        const memory::Event& ev = g[e];
+        const bool write = ev.kind == memory::Kind::write;
+        const bool plain = ev.is(memory::kPlain);
+        return RaceDetector::Access{.task = ev.task,
+                                    .step = ev.step,
+                                    .op = plain ? (write ? "write" : "read") : "marked",
+                                    .write = write,
+                                    .plain = plain};
+    };
+    const memory::Event& first = g[race.earlier];
+    const memory::Event& second = g[race.later];
+    std::vector<std::uint32_t> between;
+    for (std::uint32_t e = race.earlier + 1; e < race.later; ++e) {
+        const memory::Event& ev = g[e];
+        const bool theirs = ev.task == first.task || ev.task == second.task;
+        if (theirs && ev.step > first.step && ev.step < second.step &&
+            (between.empty() || between.back() != ev.step))
+            between.push_back(ev.step);
+    }
+    ex.report_data_race({variable->id(), access(race.earlier), access(race.later)},
+                        std::move(between));
 }
 
 } // namespace

@@ -16,7 +16,8 @@ namespace lockcheck {
 
 // How an access orders the task's other accesses (Documentation/atomic_t.txt's vocabulary).
 enum class Ordering : std::uint8_t {
-    relaxed,  // READ_ONCE, WRITE_ONCE, plain accesses, _relaxed RMWs
+    plain,    // C's x and x = v: ordered as relaxed, and not marked, for the data-race flag
+    relaxed,  // READ_ONCE, WRITE_ONCE, _relaxed RMWs
     acquire,  // smp_load_acquire, _acquire RMWs: later accesses stay after the read
     release,  // smp_store_release, _release RMWs: earlier accesses stay before the write
     full,     // value-returning RMWs: as if smp_mb() stood before and after

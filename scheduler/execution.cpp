@@ -228,10 +228,12 @@ Task* Execution::advance() {
     bool watched = false;
     if (!enabled) [[unlikely]] {
         if (!spinning) {
-            if (unfinished)
+            if (unfinished) {
                 report_blocked();
-            else
+            } else {
+                if (end_hook_) end_hook_(*this);
                 run_final_checks();
+            }
             return nullptr;
         }
         const TaskId spinner = next_spinner(spinning);
@@ -794,14 +796,42 @@ void Execution::report_blocked() {
                       "hang: no task can run and nothing can wake " + who, std::move(details));
 }
 
-void Execution::report_race(const RaceDetector::Race& race) {
+void Execution::report_data_race(const RaceDetector::Race& race,
+                                 std::vector<std::uint32_t> between) {
+    bool reported = false;
+    outcome_.each_violation([&reported](const Violation& v, std::size_t) {
+        reported = reported || v.kind == ViolationKind::data_race;
+    });
+    if (reported) return;
+    if (Violation* v = report_race(race)) {
+        v->step = race.later.step;
+        std::string line = "a data race by the memory model's definition";
+        if (!between.empty()) {
+            // Ascending; runs of consecutive steps as ranges ("13-33").
+            line += between.size() == 1 ? ": step " : ": steps ";
+            for (std::size_t i = 0; i < between.size();) {
+                std::size_t j = i;
+                while (j + 1 < between.size() && between[j + 1] == between[j] + 1)
+                    ++j;
+                line += (i ? ", " : "") + std::to_string(between[i]);
+                if (j > i) line += "-" + std::to_string(between[j]);
+                i = j + 1;
+            }
+            line += " between them do not order the two";
+        }
+        v->details.insert(v->details.begin(), std::move(line));
+        v->cited.insert(v->cited.end(), between.begin(), between.end());
+    }
+}
+
+Violation* Execution::report_race(const RaceDetector::Race& race) {
     auto text = [this](const RaceDetector::Access& a) {
         const char* kind = a.write ? "write" : "read";
         std::string out = kind;
         if (std::string_view(a.op) != kind) out += std::string(" (") + a.op + ")";
         return out + " by " + tasks_[a.task]->name() + " at step " + std::to_string(a.step);
     };
-    if (unwinding_ || failed()) return;
+    if (unwinding_ || failed()) return nullptr;
     const std::string& var = objects_[static_cast<std::size_t>(race.variable)]->name();
     Violation* v = record(ViolationKind::data_race, "data race on " + var,
                           "data race on " + var + ": " + text(race.earlier) + " and " +
@@ -811,6 +841,7 @@ void Execution::report_race(const RaceDetector::Race& race) {
     for (const RaceDetector::Access* a : {&race.earlier, &race.later})
         if (const CallSite site = call_site(a->location); site.known())
             v->details.push_back(text(*a) + ": " + site.text());
+    return v;
 }
 
 void Execution::free_memory(const Object& allocation, const void* begin, std::size_t size) {

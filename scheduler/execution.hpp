@@ -261,6 +261,14 @@ class Execution {
     // handed to `hook` as it finishes (model/weak_memory.cpp: a fully ordered access).
     using MemoryHook = void (*)(Execution& ex, Task& task, const Operation& op);
     void set_memory_hook(MemoryHook hook) { memory_hook_ = hook; }
+    // And at the end of an execution every task finished, before the final checks: the model
+    // layer's data races by the memory model's own definition (report_data_race()).
+    using EndHook = void (*)(Execution& ex);
+    void set_end_hook(EndHook hook) { end_hook_ = hook; }
+    // A data race the end hook found, reported as the race detector reports its own, unless
+    // this execution reported one already: at the later access's step, citing the earlier
+    // access and the steps `between` them that did not order them.
+    void report_data_race(const RaceDetector::Race& race, std::vector<std::uint32_t> between);
     void memory_modelled() { memory_modelled_ = true; }
     // Hands the step being run to the hook now, if it goes to the hook at all: a barrier the
     // task's code sets after the operation comes after it in program order.
@@ -451,7 +459,7 @@ class Execution {
     void fingerprint_watch(const Task& task, StateHasher& h) const;
     // An instance of `op` ended having waited `waited` steps: a violation if over its bound.
     [[gnu::cold]] void check_wait_bound(const Task& task, const char* op, std::uint32_t waited);
-    [[gnu::cold]] void report_race(const RaceDetector::Race& race);
+    [[gnu::cold]] Violation* report_race(const RaceDetector::Race& race); // null: not recorded
     // The running task, picked at its scheduling point, before its model code performs the
     // operation: unwinds it if the execution is torn down, and reports a use-after-free if the
     // operation's object lies in memory freed meanwhile (KASAN checks the access itself).
@@ -507,6 +515,7 @@ class Execution {
     void* dead_context_ = nullptr; // where an ended fiber's context goes: it is never resumed
     bool unwinding_ = false;
     MemoryHook memory_hook_ = nullptr; // see set_memory_hook()
+    EndHook end_hook_ = nullptr;       // see set_end_hook()
     Operation memory_op_{};            // with a hook: the operation of the step being run
     bool memory_modelled_ = false;     // its primitive modelled its memory accesses
     // Whether a task picked at its scheduling point has more to do than go on (see

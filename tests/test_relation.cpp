@@ -102,3 +102,14 @@ TEST(Relation, ClosureIsTheDefinitionOnAcyclicAndCyclicRelations) {
         CHECK_FALSE(ring.acyclic());
     }
 }
+
+TEST(Relation, InverseSwapsEveryPair) {
+    std::mt19937 rng(3);
+    for (const Shape& x : kShapes) {
+        const Relation r = random_relation(rng, x.n, x.density, x.forward);
+        const Relation inverse = r.inverse();
+        for (std::size_t a = 0; a < x.n; ++a)
+            for (std::size_t b = 0; b < x.n; ++b)
+                CHECK(inverse.has(b, a) == r.has(a, b));
+    }
+}
