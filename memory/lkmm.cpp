@@ -294,8 +294,10 @@ Axiom forbids(const View& v, std::span<const ExtraFence> extra) {
 
 } // namespace
 
-DataRace lkmm_data_race(const Graph& g) {
-    const View v(g, every_event(g));
+namespace {
+
+// linux-kernel.cat's data-race flag over the events `v` looks at.
+DataRace data_race(const View& v) {
     const Basics x(v);
     const Sets& s = x.s;
     const Base& b = x.b;
@@ -345,6 +347,31 @@ DataRace lkmm_data_race(const Graph& g) {
     return {};
 }
 
+// The accesses of a conflicting pair a race could be made of: two accesses of one location by
+// different tasks, at least one a write and at least one plain. Each such pair is in co,
+// co?;rf or fr one way or the other; an initial write is in no pre-race.
+std::vector<std::uint32_t> race_candidates(const Graph& g) {
+    std::vector<std::vector<std::uint32_t>> by_loc(g.locations());
+    std::vector<bool> candidate(g.size(), false);
+    for (std::uint32_t e = 0; e < g.size(); ++e) {
+        const Event& a = g[e];
+        if (a.kind == Kind::fence || a.task == kNoTask) continue;
+        for (const std::uint32_t f : by_loc[a.loc]) {
+            const Event& b = g[f];
+            const bool conflict = a.kind == Kind::write || b.kind == Kind::write;
+            if (conflict && a.task != b.task && (a.is(kPlain) || b.is(kPlain)))
+                candidate[e] = candidate[f] = true;
+        }
+        by_loc[a.loc].push_back(e);
+    }
+    std::vector<std::uint32_t> ends;
+    for (std::uint32_t e = 0; e < g.size(); ++e)
+        if (candidate[e]) ends.push_back(e);
+    return ends;
+}
+
+} // namespace
+
 Axiom lkmm_forbids(const Graph& g, std::span<const ExtraFence> extra) {
     return forbids(View(g, every_event(g)), extra);
 }
@@ -365,10 +392,11 @@ bool atomicity_broken(const Graph& g) {
     return false;
 }
 
-// The events on a cycle of po | rf | co | fr through an event from `since` on: those reached
-// from one of them and reaching one. Walked over po's, co's and fr's first steps, whose
-// closures are those relations.
-std::vector<std::uint32_t> through_added(const Graph& g, std::uint32_t since) {
+// The events on a path of po | rf | co | fr from one of `sources` to one of them (a cycle through
+// one, when there is a single source): those reached from one and reaching one, ascending.
+// Walked over po's, co's and fr's first steps, whose closures are those relations.
+std::vector<std::uint32_t> on_paths_between(const Graph& g,
+                                            const std::vector<std::uint32_t>& sources) {
     const std::uint32_t n = static_cast<std::uint32_t>(g.size());
     const std::vector<std::uint32_t> co_pos = co_positions(g);
     // po's steps both ways, and each write's readers as a list threaded through the reads.
@@ -405,7 +433,7 @@ std::vector<std::uint32_t> through_added(const Graph& g, std::uint32_t since) {
                 todo.push_back(e);
             }
         };
-        for (std::uint32_t e = since; e < n; ++e)
+        for (const std::uint32_t e : sources)
             visit(e);
         while (!todo.empty()) {
             const std::uint32_t e = todo.back();
@@ -442,9 +470,25 @@ Axiom lkmm_forbids_added(const Graph& g, std::uint32_t since) {
     // axiom now has an added event on it or on the path behind one of its edges, and every
     // event of that cycle and those paths is on a cycle of po | rf | co | fr through an added
     // event: looking at those events alone finds it. Atomicity is no cycle: it looks at all.
-    const Axiom axiom = forbids(View(g, through_added(g, since)), {});
+    std::vector<std::uint32_t> added;
+    for (auto e = since; e < g.size(); ++e)
+        added.push_back(e);
+    const Axiom axiom = forbids(View(g, on_paths_between(g, added)), {});
     if (axiom == Axiom::coherence) return axiom;
     return atomicity_broken(g) ? Axiom::atomicity : axiom;
+}
+
+DataRace lkmm_data_race(const Graph& g) {
+    // Every relation the flag is made of is contained in (po | rf | co | fr)+, so what orders
+    // two accesses (or fails to) lies on a path of those between them: the events on paths
+    // between the candidates' accesses are all it needs to look at.
+    const std::vector<std::uint32_t> ends = race_candidates(g);
+    if (ends.empty()) return {};
+    return data_race(View(g, on_paths_between(g, ends)));
+}
+
+DataRace lkmm_data_race_whole(const Graph& g) {
+    return data_race(View(g, every_event(g)));
 }
 
 } // namespace lockcheck::memory

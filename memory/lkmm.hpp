@@ -46,6 +46,9 @@ struct DataRace {
     std::uint32_t later = kNone;
 };
 DataRace lkmm_data_race(const Graph& graph);
+// The same, computed over the whole graph: the definition lkmm_data_race(), which looks only
+// at the events on paths between conflicting accesses, is tested against.
+DataRace lkmm_data_race_whole(const Graph& graph);
 
 // The same answer, for a graph LKMM allowed before its events from `since` on were appended:
 // it looks only at the events a cycle through one of those could pass through.

@@ -1,7 +1,8 @@
 // The LKMM check of the events just added (lkmm_forbids_added, what the search runs for each
 // candidate) against the check of the whole graph (lkmm_forbids), on random executions built
 // as the search builds them: every candidate a read or a write could take is judged by both,
-// which must agree, and the execution goes on with one of the allowed ones.
+// which must agree, and the execution goes on with one of the allowed ones. The data-race flag
+// likewise (lkmm_data_race against lkmm_data_race_whole).
 #include <random>
 #include <string>
 #include <vector>
@@ -61,22 +62,22 @@ struct Builder {
     void step(std::uint16_t task, std::uint32_t n) {
         const std::uint32_t loc = pick(kLocations);
         const std::vector<std::uint32_t> co = g.co(loc);
-        static constexpr std::uint16_t kReadTags[] = {0, kAcquire};
-        static constexpr std::uint16_t kWriteTags[] = {0, kRelease};
+        static constexpr std::uint16_t kReadTags[] = {0, kAcquire, kPlain};
+        static constexpr std::uint16_t kWriteTags[] = {0, kRelease, kPlain};
         static constexpr std::uint16_t kRmwTags[] = {kRmw | kMb, kRmw | kNoreturn, kRmw};
         static constexpr Fence kFences[] = {Fence::mb, Fence::rmb, Fence::wmb, Fence::before_atomic,
                                             Fence::after_atomic};
         switch (pick(6)) {
-        case 0: { // READ_ONCE or smp_load_acquire, from any write
-            const std::uint16_t tags = kReadTags[pick(2)];
+        case 0: { // READ_ONCE, smp_load_acquire or a plain read, from any write
+            const std::uint16_t tags = kReadTags[pick(3)];
             choose(co.size(), [&](std::size_t c) {
                 g.add_read(task, loc, tags, co[co.size() - 1 - c], n);
                 return 1;
             });
             break;
         }
-        case 1: { // WRITE_ONCE or smp_store_release, anywhere in coherence order
-            const std::uint16_t tags = kWriteTags[pick(2)];
+        case 1: { // WRITE_ONCE, smp_store_release or a plain write, anywhere in co
+            const std::uint16_t tags = kWriteTags[pick(3)];
             choose(co.size(), [&](std::size_t c) {
                 g.add_write(task, loc, tags, n, co.size() - 1 - c, n);
                 return 1;
@@ -130,4 +131,25 @@ TEST(LkmmCheck, checking_the_added_events_gives_the_whole_checks_answer) {
     // The random executions must exercise both answers, or the comparison proves little.
     CHECK(compared > 10000);
     CHECK(refused > compared / 10);
+}
+
+// The data-race flag over the events on paths between conflicting accesses (what a run
+// computes) against the flag over the whole graph, on every prefix of the same random
+// executions.
+TEST(LkmmCheck, the_data_race_flag_looks_at_enough_events_to_give_the_whole_graphs_answer) {
+    int compared = 0, races = 0;
+    for (unsigned seed = 1; seed <= 200; ++seed) {
+        Builder b(seed);
+        for (std::uint32_t n = 1; n <= 24; ++n) {
+            b.step(static_cast<std::uint16_t>(b.pick(kTasks)), n);
+            const DataRace whole = lkmm_data_race_whole(b.g);
+            const DataRace seen = lkmm_data_race(b.g);
+            CHECK_EQUAL(whole.earlier, seen.earlier);
+            CHECK_EQUAL(whole.later, seen.later);
+            ++compared;
+            races += whole.earlier != kNone;
+        }
+    }
+    CHECK(races > compared / 10);
+    CHECK(races < compared * 9 / 10);
 }
