@@ -88,6 +88,10 @@ class WeakMemory {
     void append(std::uint16_t task, std::uint32_t loc, const Access& access, std::uint32_t write,
                 std::size_t after) {
         const std::uint32_t step = this_execution().step();
+        // What the step was, for a data race report (end_of_execution()).
+        if (step >= step_ops_.size()) step_ops_.resize(step + 1u);
+        const Operation& op = this_execution().current_task().pending();
+        step_ops_[step] = {op.name, op.location};
         if (access.reads) graph_.add_read(task, loc, access.read_tags, write, step);
         if (access.writes)
             graph_.add_write(task, loc, access.write_tags, access.value, after, step);
@@ -208,6 +212,12 @@ class WeakMemory {
     Graph graph_;
     std::unordered_map<const Object*, std::uint32_t> locations_;
     std::vector<const Object*> objects_; // by location: the object it stands for, if one does
+    // By step: the operation of each step that made an access (append()).
+    struct StepOp {
+        const char* name = nullptr;
+        std::source_location location{};
+    };
+    std::vector<StepOp> step_ops_;
     std::unordered_map<const Object*, std::uint32_t> sync_locations_;
     std::unordered_map<TaskId, std::uint32_t> task_locations_;
     std::vector<std::uint32_t> candidates_;
@@ -279,15 +289,16 @@ void WeakMemory::end_of_execution(Execution& ex) {
     if (race.earlier == memory::kNone) return;
     const Object* variable = m.objects_[g[race.earlier].loc];
     if (!variable) return; // a lock's or a task's state: no plain access reaches them
-    const auto access = [&g](std::uint32_t e) {
+    const auto access = [&g, &m](std::uint32_t e) {
         const memory::Event& ev = g[e];
         const bool write = ev.kind == memory::Kind::write;
-        const bool plain = ev.is(memory::kPlain);
+        const StepOp at = ev.step < m.step_ops_.size() ? m.step_ops_[ev.step] : StepOp{};
         return RaceDetector::Access{.task = ev.task,
                                     .step = ev.step,
-                                    .op = plain ? (write ? "write" : "read") : "marked",
+                                    .op = at.name ? at.name : (write ? "write" : "read"),
                                     .write = write,
-                                    .plain = plain};
+                                    .plain = ev.is(memory::kPlain),
+                                    .location = at.location};
     };
     const memory::Event& first = g[race.earlier];
     const memory::Event& second = g[race.later];

@@ -145,6 +145,8 @@ TEST(Litmus, a_plain_message_through_atomic_inc_is_a_data_race_under_lkmm_only) 
                                  "  a data race by the memory model's definition: steps 2-3 "
                                  "between them do not order the two\n"),
                run.out.c_str());
+    CHECK_TEXT(contains(run.out, "  write by P0 at step 1: idioms.cpp:"), run.out.c_str());
+    CHECK_TEXT(contains(run.out, "  read by P1 at step 4: idioms.cpp:"), run.out.c_str());
     CHECK_TEXT(contains(run.out, "atomic_inc(v) -> 1"), run.out.c_str());
     CHECK_FALSE(contains(run.out, "steps of P0"));
     const Run sc =
