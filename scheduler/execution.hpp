@@ -262,7 +262,8 @@ class Execution {
     using MemoryHook = void (*)(Execution& ex, Task& task, const Operation& op);
     void set_memory_hook(MemoryHook hook) { memory_hook_ = hook; }
     // And at the end of an execution every task finished, before the final checks: the model
-    // layer's data races by the memory model's own definition (report_data_race()).
+    // layer's data races by the memory model's own definition (report_data_race()), which
+    // then replaces the race detector's (its reports are left out).
     using EndHook = void (*)(Execution& ex);
     void set_end_hook(EndHook hook) { end_hook_ = hook; }
     // A data race the end hook found, reported as the race detector reports its own, unless
