@@ -216,6 +216,7 @@ struct Basics {
 struct Ordering {
     Relation po_unlock_lock_po, strong_fence, po_rel, acq_po, nonrw_fence, fence, wmb, cumul_fence,
         prop, hb;
+    Relation rmb_fences; // fencerel(Rmb), before rmb's [R4rmb] restrictions
 };
 
 Ordering ordering(const View& v, const Basics& x, std::span<const ExtraFence> extra,
@@ -230,7 +231,8 @@ Ordering ordering(const View& v, const Basics& x, std::span<const ExtraFence> ex
     o.po_rel = po.from(s.M).to(s.Release);
     o.po_unlock_lock_po = po.to(s.UL).then((po | rf).from(s.UL).to(s.LKR)).then(po);
     const EventSet R4rmb = s.R - s.Noreturn;
-    const Relation rmb = fencerel(v, b, Fence::rmb, extra).from(R4rmb).to(R4rmb);
+    o.rmb_fences = fencerel(v, b, Fence::rmb, extra);
+    const Relation rmb = o.rmb_fences.from(R4rmb).to(R4rmb);
     o.wmb = fencerel(v, b, Fence::wmb, extra).from(s.W).to(s.W);
     const Relation po_opt = po.optional();
     // A fully ordered RMW acts as though enclosed by smp_mb(): its read and write carry Mb.
@@ -292,10 +294,6 @@ Axiom forbids(const View& v, std::span<const ExtraFence> extra) {
     return Axiom::none;
 }
 
-} // namespace
-
-namespace {
-
 // linux-kernel.cat's data-race flag over the events `v` looks at.
 DataRace data_race(const View& v) {
     const Basics x(v);
@@ -318,7 +316,7 @@ DataRace data_race(const View& v) {
     // Boundaries for lifetimes of plain accesses (addr: no address dependencies here).
     const EventSet R4rmb = s.R - s.Noreturn;
     const EventSet not_noreturn = s.All - s.Noreturn;
-    const Relation rmb = fencerel(v, b, Fence::rmb, {});
+    const Relation& rmb = o.rmb_fences;
     const Relation w_pre_bounded = o.fence.optional().from(Marked);
     const Relation r_pre_bounded =
         (o.nonrw_fence | rmb.from(R4rmb).to(not_noreturn)).optional().from(Marked);
