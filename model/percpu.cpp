@@ -4,14 +4,39 @@
 #include <bit>
 #include <stdexcept>
 
+#include "weak_memory.hpp"
+
 namespace lockcheck {
 
 namespace {
 
+// A CPU as the tasks on it share it under --memory-model lkmm (the kernel's struct rq,
+// DEFINE_PER_CPU(runqueues)): while one of them has preemption disabled no other runs there, so
+// another's preempt_disable() there waits. The model lets the tasks of one CPU interleave at
+// any other step, as preemption would.
+struct runqueue final : Object {
+    explicit runqueue(std::string name) : Object(std::move(name)) {}
+    void describe(std::string& out) const override {
+        out += atomic ? "preemption disabled by " + atomic->name() : "preemptible";
+    }
+    void fingerprint(StateHasher& h) const override {
+        h.add(atomic ? static_cast<std::uint64_t>(atomic->id()) + 1 : 0);
+    }
+    const task_struct* atomic = nullptr; // whose preempt_disable() holds the CPU
+};
+
 struct cpus {
     int nr = 1;
     std::unique_ptr<cpumask> online;
+    std::vector<std::unique_ptr<runqueue>> runqueues;
     std::vector<std::pair<Object*, cpu_dead_fn>> dead_callbacks;
+
+    runqueue& rq(int cpu) {
+        while (runqueues.size() < static_cast<std::size_t>(nr))
+            runqueues.push_back(
+                std::make_unique<runqueue>("runqueues@cpu" + std::to_string(runqueues.size())));
+        return *runqueues[static_cast<std::size_t>(cpu)];
+    }
 
     cpumask& mask() {
         if (!online) {
@@ -36,6 +61,13 @@ bool no_atomic_section_on(const Object*, const Task& t) {
             return false;
     }
     return true;
+}
+
+// preempt_disable() may go on once no other task holds the CPU: the holder left atomic
+// context (preempt_enable(), or a spin_unlock() that ended it), or finished.
+bool cpu_not_atomic(const Object* obj, const Task& t) {
+    const task_struct* holder = static_cast<const runqueue*>(obj)->atomic;
+    return !holder || holder == &t || holder->finished() || holder->preempt_count == 0;
 }
 
 } // namespace
@@ -128,12 +160,38 @@ int smp_processor_id(std::source_location loc) {
     return observed(me->cpu);
 }
 
-void preempt_disable() {
-    ++current()->preempt_count;
+void preempt_disable(std::source_location loc) {
+    task_struct* me = current();
+    // Nested, or in a spinlock's atomic context already. Under sc the tasks of a CPU may
+    // interleave in atomic context: more interleavings than the kernel has, never fewer.
+    if (me->preempt_count != 0 || !weak_memory::on()) {
+        ++me->preempt_count;
+        return;
+    }
+    cpus& c = state();
+    this_execution().visible("preempt_disable", &c.rq(me->cpu), loc, &cpu_not_atomic);
+    runqueue& rq = c.rq(me->cpu);
+    rq.atomic = me;
+    ++me->preempt_count;
+    // Another task's atomic section on this CPU before it is ordered before this one by the
+    // context switch between them.
+    weak_memory::cpu_switched(rq);
 }
 
 void preempt_enable(std::source_location loc) {
     task_struct* me = current();
+    runqueue& rq = state().rq(me->cpu);
+    // Still atomic while other tasks may run (the scheduling point), so none takes the CPU.
+    if (me->preempt_count == 1 && rq.atomic == me) {
+        this_execution().visible("preempt_enable", &rq, loc);
+        rq.atomic = nullptr;
+        weak_memory::lock_released(rq);
+        me->preempt_count = 0;
+        // This step is the preemption point too: hotplug, which changes where it may resume,
+        // is a global step, ordered against it.
+        resume_on_any_cpu();
+        return;
+    }
     if (--me->preempt_count == 0) preempt_point("preempt_enable", loc);
 }
 
@@ -156,9 +214,12 @@ void resume_on_any_cpu() {
     std::vector<int> where{me->cpu};
     for (unsigned long b = c.mask().bits; b; b &= b - 1)
         if (std::countr_zero(b) != me->cpu) where.push_back(std::countr_zero(b));
+    const int was = me->cpu;
     me->cpu = where[this_execution().choose(static_cast<std::uint32_t>(where.size()),
                                             /*kept_in_state=*/true)];
     this_execution().note(me->cpu);
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::scheduled_on(me->cpu != was);
 }
 
 void cpuhp_setup_state(Object* owner, cpu_dead_fn dead) {

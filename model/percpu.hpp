@@ -44,7 +44,10 @@ void add_cpu(int cpu, std::source_location loc = std::source_location::current()
 
 int smp_processor_id(std::source_location loc = std::source_location::current());
 int raw_smp_processor_id();
-void preempt_disable();
+// Under --memory-model lkmm the outermost preempt_disable() is a scheduling point: it waits
+// while another task on the CPU has preemption disabled (a CPU runs one task at a time, and
+// the context switch orders the two), and the outermost preempt_enable() lets it go on.
+void preempt_disable(std::source_location loc = std::source_location::current());
 void preempt_enable(std::source_location loc = std::source_location::current());
 void cond_resched(std::source_location loc = std::source_location::current());
 // A voluntary preemption point of a preemptible task: it may resume on another online CPU.

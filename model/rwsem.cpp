@@ -119,7 +119,7 @@ void up_read(struct rw_semaphore* sem, std::source_location loc) {
     if (!contains(sem->readers, me->id())) report_bad_unlock("up_read", sem, sem->holder(), loc);
     sem->readers &= ~task_bit(me->id());
     if (weak_memory::on()) [[unlikely]]
-        weak_memory::lock_released(*sem);
+        weak_memory::rwsem_released(*sem);
     lock_released(me, sem);
 }
 
@@ -129,7 +129,7 @@ void up_write(struct rw_semaphore* sem, std::source_location loc) {
     if (sem->writer != me) report_bad_unlock("up_write", sem, sem->holder(), loc);
     sem->writer = nullptr;
     if (weak_memory::on()) [[unlikely]]
-        weak_memory::lock_released(*sem);
+        weak_memory::rwsem_released(*sem);
     lock_released(me, sem);
 }
 
@@ -141,7 +141,7 @@ void downgrade_write(struct rw_semaphore* sem, std::source_location loc) {
     // A release, then the read side taken: more order than the kernel's one atomic
     // operation, never less.
     if (weak_memory::on()) [[unlikely]]
-        weak_memory::lock_released(*sem);
+        weak_memory::rwsem_released(*sem);
     lock_released(me, sem);
     take_read(sem, me, 0, false, loc);
 }

@@ -3,6 +3,7 @@
 
 #include "lockdep.hpp"
 #include "percpu.hpp"
+#include "weak_memory.hpp"
 
 #include <cstring>
 #include <memory>
@@ -20,7 +21,13 @@ void spawn_on(int cpu, std::string comm, std::function<void()> body) {
                                     "): the model has CPUs 0.." + std::to_string(nr_cpu_ids() - 1));
     auto task = std::make_unique<task_struct>(std::move(comm));
     task->cpu = cpu;
-    Execution::current().spawn(std::move(task), std::move(body));
+    const task_struct& child = *task;
+    Execution& ex = Execution::current();
+    ex.spawn(std::move(task), std::move(body));
+    // Under lkmm what the spawning task did before is visible to the new one (queue_work(),
+    // kthread_run()); tasks made at set-up start from the initial values.
+    if (ex.in_task() && weak_memory::on()) [[unlikely]]
+        weak_memory::task_spawned(child);
 }
 
 void task_struct::on_exit() {

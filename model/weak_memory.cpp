@@ -59,9 +59,10 @@ class WeakMemory {
     }
 
     // The location `obj` stands for, made on first use with `latest` as its initial value
-    // (no event reached it before, so what it holds is what set-up left there).
-    std::uint32_t location(const Object& obj, std::int64_t latest) {
-        auto [it, added] = locations_.try_emplace(&obj, 0);
+    // (no event reached it before, so what it holds is what set-up left there). `field`, the
+    // address of one of the object's fields, makes that field a location of its own.
+    std::uint32_t location(const Object& obj, std::int64_t latest, const void* field = nullptr) {
+        auto [it, added] = locations_.try_emplace(field ? field : &obj, 0);
         if (added) {
             it->second = graph_.add_location(latest);
             objects_.resize(graph_.locations(), nullptr);
@@ -210,7 +211,7 @@ class WeakMemory {
 
   private:
     Graph graph_;
-    std::unordered_map<const Object*, std::uint32_t> locations_;
+    std::unordered_map<const void*, std::uint32_t> locations_; // by object or field address
     std::vector<const Object*> objects_; // by location: the object it stands for, if one does
     // By step: the operation of each step that made an access (append()).
     struct StepOp {
@@ -323,6 +324,25 @@ std::int64_t load(const Object& obj, std::int64_t latest, Ordering order) {
     return m.read(task, loc, Access{.read_tags = read_tags(order), .reads = true});
 }
 
+std::int64_t load_field(const Object& obj, const void* field, std::int64_t latest, Ordering order) {
+    WeakMemory& m = memory();
+    const std::uint32_t loc = m.location(obj, latest, field);
+    return m.read(running_task(), loc, Access{.read_tags = read_tags(order), .reads = true});
+}
+
+void field_read(const Object& obj, const void* field, std::int64_t latest, Ordering order) {
+    WeakMemory& m = memory();
+    m.append_latest(running_task(), m.location(obj, latest, field),
+                    Access{.read_tags = read_tags(order), .reads = true});
+}
+
+void field_written(const Object& obj, const void* field, std::int64_t latest, std::int64_t value,
+                   Ordering order) {
+    WeakMemory& m = memory();
+    m.append_latest(running_task(), m.location(obj, latest, field),
+                    Access{.writes = true, .write_tags = write_tags(order), .value = value});
+}
+
 bool store(const Object& obj, std::int64_t latest, std::int64_t value, Ordering order) {
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
@@ -386,6 +406,48 @@ void lock_acquired(const Object& lock) {
 void lock_released(const Object& lock) {
     WeakMemory& m = memory();
     m.unlock(running_task(), m.location(lock, 0));
+}
+
+void cpu_switched(const Object& rq) {
+    WeakMemory& m = memory();
+    const std::uint32_t loc = m.location(rq, 0);
+    const std::uint16_t task = running_task();
+    // The first atomic section there, or this task's own before: program order suffices.
+    const std::vector<std::uint32_t>& co = m.graph().co(loc);
+    if (co.size() == 1 || m.graph()[co.back()].task == task) return;
+    m.lock(task, loc);
+    m.graph().add_fence(task, Fence::after_spinlock, this_execution().step());
+}
+
+void task_spawned(const Task& child) {
+    Execution& ex = this_execution();
+    // The step the spawn is part of keeps its own events first (flush_memory_step()).
+    ex.flush_memory_step();
+    WeakMemory& m = ex.local<WeakMemory>();
+    const std::uint16_t parent = running_task();
+    const auto task = static_cast<std::uint16_t>(child.id());
+    const std::uint32_t start = m.task_location(static_cast<TaskId>(child.id()), TASK_RUNNING);
+    m.full_barrier(parent);
+    m.append_latest(parent, start,
+                    Access{.writes = true, .write_tags = memory::kRelease, .value = TASK_RUNNING});
+    m.append_latest(task, start, Access{.read_tags = memory::kAcquire, .reads = true});
+    m.full_barrier(task);
+}
+
+void scheduled_on(bool migrated) {
+    WeakMemory& m = memory();
+    if (migrated) m.full_barrier(running_task());
+}
+
+void rwsem_released(const Object& sem) {
+    WeakMemory& m = memory();
+    const std::uint16_t rmw = memory::kRmw;
+    m.append_latest(running_task(), m.location(sem, 0),
+                    Access{.read_tags = rmw,
+                           .reads = true,
+                           .writes = true,
+                           .write_tags = static_cast<std::uint16_t>(rmw | memory::kUnlock),
+                           .value = 0});
 }
 
 void wait_queue_changed(const Object& wq, std::int64_t before, std::int64_t after,

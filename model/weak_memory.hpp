@@ -71,6 +71,18 @@ std::int64_t load(const Object& obj, std::int64_t latest, Ordering order);
 // A write of `value` to `obj`; returns whether it is coherence-last (then the object holds it).
 bool store(const Object& obj, std::int64_t latest, std::int64_t value, Ordering order);
 
+// A field of an object that the kernel's code reaches through pointers (a list_head's next and
+// prev), as a location of its own named by the field's address. load_field() reads a write the
+// search chooses, as load() does. field_read() and field_written() read the coherence-last
+// write or are placed last, with no choice: only for code in which two operations that conflict
+// on a field and are unordered always race somewhere (a data race, reported at the end of the
+// execution, to which LKMM gives no meaning); ordered, LKMM lets them see only what sequential
+// consistency does.
+std::int64_t load_field(const Object& obj, const void* field, std::int64_t latest, Ordering order);
+void field_read(const Object& obj, const void* field, std::int64_t latest, Ordering order);
+void field_written(const Object& obj, const void* field, std::int64_t latest, std::int64_t value,
+                   Ordering order);
+
 struct RmwResult {
     std::int64_t old = 0;   // the value read
     bool wrote = false;     // the update stored a value
@@ -91,6 +103,25 @@ void lock_acquired(const Object& lock);
 void lock_released(const Object& lock);
 void lock_attempt_failed(const Object& lock);
 bool lock_is_locked(const Object& lock, bool held);
+// preempt_disable() on a CPU (`rq`): if another task's atomic section there came last (it
+// ended in preempt_enable(): lock_released(rq)), it is ordered before this one as the context
+// switch between them orders it (__schedule(): rq_lock(), smp_mb__after_spinlock()). Tasks are
+// LKMM threads of their own; a CPU runs them one at a time.
+void cpu_switched(const Object& rq);
+// A task the running one spawned: everything the spawner did before is ordered before what the
+// new task does, as queue_work() documents for a work item ("all stores preceding the call
+// ... will be visible from the CPU which will execute @work") and kthread_run()'s wake-up gives
+// a new thread (a full barrier in each, a release write the new task reads as an acquire).
+void task_spawned(const Task& child);
+// A preemptible task at a preemption point, resuming on its CPU or `migrated` to another: the
+// choice reads no memory of the task's own (the online mask it reads changes only under
+// stop_machine()); a migration is two context switches, a full barrier.
+void scheduled_on(bool migrated);
+// up_read(), up_write(): a release that is a read-modify-write of sem->count
+// (atomic_long_add_return_release()), reading its last write. Readers leave in any order, so
+// the next acquirer may read the count from the last one only: the releases of those before
+// reach it through the rmw-sequence of linux-kernel.cat's cumul-fence, as in the kernel.
+void rwsem_released(const Object& sem);
 
 // A wait queue's list (its length is the location's value) changes only under
 // wq_head->lock. prepare_to_wait() and finish_wait() change it from `before` to `after`

@@ -48,11 +48,19 @@ namespace lockcheck::protocols {
 
 namespace {
 
+// What xc_ctx_lock is: how a commit and the push exclude each other.
+enum class CtxLock {
+    rwsem,              // the kernel's: down_read() in the commit, down_write() in the push
+    percpu_rwsem,       // kernel/locking/percpu-rwsem.c's reader count and block flag, written out
+    percpu_rwsem_no_mb, // the same without percpu_up_read()'s smp_mb() before the decrement
+    none_for_insert,    // the commit takes nothing (the push still takes it exclusively)
+};
+
 // The patch under review, and the broken variants around it, as data on one model.
 struct CilPushPolicy {
     bool percpu_cil = true;            // 4-5/5: per-CPU item and busy extent lists
-    bool insert_holds_ctx_lock = true; // xfs_log_commit_cil() holds xc_ctx_lock shared
-    bool insert_preempt_off = true;    // get_cpu_ptr(): no preemption around the per-CPU lists
+    CtxLock ctx_lock = CtxLock::rwsem; // what the commit holds shared, the push exclusively
+    bool insert_preempt_off = true;    // get_cpu_ptr(): no preemption around per-CPU lists
     bool offline_cpu = false;          // a CPU goes offline between a commit and the push
     bool push_walks_possible = false;  // for_each_possible_cpu instead of for_each_online_cpu
 };
@@ -70,26 +78,43 @@ const std::string kDrained = "after the final push every per-CPU list is empty";
 const std::string kSpaceUsed = "xc_space_used sums to the space of the unpushed items";
 const std::string kPreemptible = "smp-processor-id-preemptible";
 
-const std::array<CilPushVariant, 6>& variants() {
-    static const std::array<CilPushVariant, 6> table = {{
+// The commit that did not spawn the push, on the second CPU: only a lock or a barrier orders it.
+const std::string kListRace = "data race on xc_pcp@cpu1.p_cil";
+
+const std::array<CilPushVariant, 8>& variants() {
+    static const std::array<CilPushVariant, 8> table = {{
         {{"global", "before the series: one CIL list and ctx->busy_extents under xc_cil_lock",
           Expectation::verified()},
-         {false, true, true, false, false}},
+         {false, CtxLock::rwsem, true, false, false}},
         {{"percpu", "the patch: per-CPU item and busy extent lists, preemption off around them",
           Expectation::verified()},
-         {true, true, true, false, false}},
+         {true, CtxLock::rwsem, true, false, false}},
         {{"hotplug", "the patch, and a CPU goes offline before the push walks online CPUs",
           Expectation::violation(ViolationKind::final_check, kCheckpointed)},
-         {true, true, true, true, false}},
+         {true, CtxLock::rwsem, true, true, false}},
         {{"hotplug-possible-cpus", "the same hotplug, the push walks every possible CPU",
           Expectation::verified()},
-         {true, true, true, true, true}},
-        {{"no-ctx-lock", "the patch, but the insert does not hold xc_ctx_lock shared",
-          Expectation::violation(ViolationKind::final_check, kRightCheckpoint)},
-         {true, false, true, false, false}},
+         {true, CtxLock::rwsem, true, true, true}},
+        {{"no-ctx-lock",
+          "the patch, but the insert does not hold xc_ctx_lock shared; under --memory-model "
+          "lkmm nothing orders its list_add_tail() before the push's splice: a data race",
+          Expectation::violation(ViolationKind::final_check, kRightCheckpoint), 0,
+          Expectation::violation(ViolationKind::data_race, kListRace)},
+         {true, CtxLock::none_for_insert, true, false, false}},
         {{"preemptible-insert", "the RFC as posted: this_cpu_ptr() in preemptible code",
           Expectation::violation(ViolationKind::preempt, kPreemptible)},
-         {true, true, false, false, false}},
+         {true, CtxLock::rwsem, false, false, false}},
+        {{"percpu-rwsem",
+          "the patch, xc_ctx_lock written out as kernel/locking/percpu-rwsem.c's reader count "
+          "and block flag, with its smp_mb() pairs (A-D, B-C)",
+          Expectation::verified()},
+         {true, CtxLock::percpu_rwsem, true, false, false}},
+        {{"percpu-rwsem-no-mb",
+          "the same without percpu_up_read()'s smp_mb() before the reader's decrement (\"B "
+          "matches C\"): under --memory-model lkmm the push can see the count drop before the "
+          "commit's list_add_tail(), a data race on the per-CPU list",
+          Expectation::verified(), 0, Expectation::violation(ViolationKind::data_race, kListRace)},
+         {true, CtxLock::percpu_rwsem_no_mb, true, false, false}},
     }};
     return table;
 }
@@ -152,6 +177,12 @@ struct xfs_cil {
     struct rw_semaphore xc_ctx_lock {
         "xc_ctx_lock"
     };
+    // xc_ctx_lock as a percpu-rwsem written out (the percpu-rwsem variants): sem->read_count,
+    // summed here into one counter, sem->block, sem->waiters and sem->writer.
+    atomic_t xc_read_count{"xc_ctx_lock.read_count"};
+    atomic_t xc_block{"xc_ctx_lock.block"};
+    wait_queue_head_t xc_waiters{"xc_ctx_lock.waiters"};
+    wait_queue_head_t xc_writer{"xc_ctx_lock.writer"};
     shared<int> xc_ctx{"xc_ctx", 1}; // the current context, by sequence
     struct completion cpu_dead {
         "cpu_dead"
@@ -176,6 +207,65 @@ list_head* pcp_cil_cpu(xfs_cil* cil, int cpu) {
 }
 list_head* pcp_busy_cpu(xfs_cil* cil, int cpu) {
     return &per_cpu_ptr(&cil->xc_pcp, cpu)->p_busy_extents;
+}
+
+// --- xc_ctx_lock as kernel/locking/percpu-rwsem.c's handshake, written out ---
+// Its slow path (rcu_sync not idle, so every reader takes it). read_count is one atomic_t:
+// this_cpu_inc() and this_cpu_dec() order nothing, as atomic_inc() and atomic_dec() do not.
+
+// __percpu_down_read_trylock(), and percpu_rwsem_wait() when a writer blocks readers.
+void percpu_down_read(xfs_cil* cil) {
+    for (;;) {
+        atomic_inc(&cil->xc_read_count);
+        // If the reader misses the writer's block, the writer sees its increment.
+        smp_mb(); /* A matches D */
+        // If !block the critical section starts here, matched by the release in
+        // percpu_up_write().
+        if (!atomic_read_acquire(&cil->xc_block)) return;
+        atomic_dec(&cil->xc_read_count);
+        wake_up(&cil->xc_writer); // prod the writer to re-evaluate readers_active_check()
+        wait_event(cil->xc_waiters, !atomic_read(&cil->xc_block));
+    }
+}
+
+void percpu_up_read(xfs_cil* cil, const CilPushPolicy& p) {
+    // If the writer sees the decrement, it sees the critical section too.
+    if (p.ctx_lock != CtxLock::percpu_rwsem_no_mb) smp_mb(); /* B matches C */
+    atomic_dec(&cil->xc_read_count);
+    wake_up(&cil->xc_writer);
+}
+
+bool readers_active_check(xfs_cil* cil) {
+    if (atomic_read(&cil->xc_read_count) != 0) return false;
+    // If we observed the decrement, ensure we see the entire critical section.
+    smp_mb(); /* C */
+    return true;
+}
+
+// __percpu_down_write_trylock()'s atomic_xchg() excludes other writers and is the barrier D.
+void percpu_down_write(xfs_cil* cil) {
+    while (atomic_xchg(&cil->xc_block, 1))
+        wait_event(cil->xc_waiters, !atomic_read(&cil->xc_block));
+    wait_event(cil->xc_writer, readers_active_check(cil));
+}
+
+void percpu_up_write(xfs_cil* cil) {
+    atomic_set_release(&cil->xc_block, 0);
+    wake_up_all(&cil->xc_waiters);
+}
+
+bool percpu_rwsem(const CilPushPolicy& p) {
+    return p.ctx_lock == CtxLock::percpu_rwsem || p.ctx_lock == CtxLock::percpu_rwsem_no_mb;
+}
+
+void ctx_lock_shared(xfs_cil* cil, const CilPushPolicy& p) {
+    if (p.ctx_lock == CtxLock::rwsem) down_read(&cil->xc_ctx_lock);
+    if (percpu_rwsem(p)) percpu_down_read(cil);
+}
+
+void ctx_unlock_shared(xfs_cil* cil, const CilPushPolicy& p) {
+    if (p.ctx_lock == CtxLock::rwsem) up_read(&cil->xc_ctx_lock);
+    if (percpu_rwsem(p)) percpu_up_read(cil, p);
 }
 
 // --- fs/xfs/xfs_log_cil.c ---
@@ -214,7 +304,10 @@ void percpu_counter_set_zero(percpu_counter* fbc, long long summed) {
 }
 
 void xlog_cil_push_work(xfs_cil* cil, const CilPushPolicy& p) {
-    down_write(&cil->xc_ctx_lock);
+    if (percpu_rwsem(p))
+        percpu_down_write(cil);
+    else
+        down_write(&cil->xc_ctx_lock);
     xfs_cil_ctx* ctx = cil->ctx(READ_ONCE(cil->xc_ctx));
 
     if (!p.percpu_cil) {
@@ -230,7 +323,10 @@ void xlog_cil_push_work(xfs_cil* cil, const CilPushPolicy& p) {
     percpu_counter_set_zero(&cil->xc_space_used, ctx->space_used);
 
     WRITE_ONCE(cil->xc_ctx, ctx->sequence + 1);
-    up_write(&cil->xc_ctx_lock);
+    if (percpu_rwsem(p))
+        percpu_up_write(cil);
+    else
+        up_write(&cil->xc_ctx_lock);
     // The checkpoint write (xlog_cil_write_chain, commit record) follows, outside the lock.
 }
 
@@ -250,11 +346,11 @@ void xlog_cil_push_background(xfs_cil* cil, const CilPushPolicy& p, xfs_trans* t
             op push("push");
             xfs_cil_push_worker(cil, p);
         });
-    if (p.insert_holds_ctx_lock) up_read(&cil->xc_ctx_lock);
+    ctx_unlock_shared(cil, p);
 }
 
 void xfs_log_commit_cil(xfs_cil* cil, const CilPushPolicy& p, xfs_trans* tp) {
-    if (p.insert_holds_ctx_lock) down_read(&cil->xc_ctx_lock);
+    ctx_lock_shared(cil, p);
     xlog_cil_insert_items(cil, p, tp);
     xlog_cil_push_background(cil, p, tp);
 }

@@ -35,10 +35,11 @@ Setup default_setup(const Protocol& protocol, std::size_t variant);
 // sizes and depth, past its violations, in seconds, so that tests can compare other searches
 // with it there: not on tree-lock and log-during-commit (docs/dpor.md), nor on rename-pin's
 // no-pin and pin-after-unlink, whose fsync runs beside the rename without waiting for it (ten
-// million executions once past the first violation).
+// million executions once past the first violation), nor on cil-push's percpu-rwsem variants
+// (24 million).
 bool dfs_exhausts(const Protocol& protocol, std::size_t variant);
 // The depth tests run DFS to on a shipped variant: its own where DFS exhausts it, else a bound
-// within which DFS exhausts every variant (and cuts most of their executions).
+// within which DFS exhausts it in seconds (and cuts most of its executions).
 std::uint32_t dfs_feasible_depth(const Protocol& protocol, std::size_t variant);
 
 // The searches that run every execution within the depth, or one of each class of them: the
