@@ -295,7 +295,7 @@ Axiom forbids(const View& v, std::span<const ExtraFence> extra) {
 }
 
 // linux-kernel.cat's data-race flag over the events `v` looks at.
-DataRace data_race(const View& v) {
+DataRace data_race(const View& v, std::span<const ExtraFence> extra) {
     const Basics x(v);
     const Sets& s = x.s;
     const Base& b = x.b;
@@ -307,7 +307,7 @@ DataRace data_race(const View& v) {
 
     // Executes-before and visibility (rb: RCU is not modelled).
     const EventSet Marked = s.M - s.Plain;
-    const Ordering o = ordering(v, x, {}, Marked);
+    const Ordering o = ordering(v, x, extra, Marked);
     const Relation pb = o.prop.then(o.strong_fence).then(o.hb.star()).to(Marked);
     const Relation xbstar = (o.hb | pb).star();
     const Relation vis = o.cumul_fence.star().then_optional(x.rfe).to(Marked).then(
@@ -476,17 +476,17 @@ Axiom lkmm_forbids_added(const Graph& g, std::uint32_t since) {
     return atomicity_broken(g) ? Axiom::atomicity : axiom;
 }
 
-DataRace lkmm_data_race(const Graph& g) {
+DataRace lkmm_data_race(const Graph& g, std::span<const ExtraFence> extra) {
     // Every relation the flag is made of is contained in (po | rf | co | fr)+, so what orders
     // two accesses (or fails to) lies on a path of those between them: the events on paths
     // between the candidates' accesses are all it needs to look at.
     const std::vector<std::uint32_t> ends = race_candidates(g);
     if (ends.empty()) return {};
-    return data_race(View(g, on_paths_between(g, ends)));
+    return data_race(View(g, on_paths_between(g, ends)), extra);
 }
 
 DataRace lkmm_data_race_whole(const Graph& g) {
-    return data_race(View(g, every_event(g)));
+    return data_race(View(g, every_event(g)), {});
 }
 
 } // namespace lockcheck::memory

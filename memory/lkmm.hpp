@@ -45,7 +45,8 @@ struct DataRace {
     std::uint32_t earlier = kNone;
     std::uint32_t later = kNone;
 };
-DataRace lkmm_data_race(const Graph& graph);
+// `extra`: barriers to take as though the tasks had them (weak_memory::missing_barriers()).
+DataRace lkmm_data_race(const Graph& graph, std::span<const ExtraFence> extra = {});
 // The same, computed over the whole graph: the definition lkmm_data_race(), which looks only
 // at the events on paths between conflicting accesses, is tested against.
 DataRace lkmm_data_race_whole(const Graph& graph);

@@ -203,6 +203,13 @@ class WeakMemory {
     static void end_of_execution(Execution& ex);
 
   public:
+    // The data race end_of_execution() reported, if it did.
+    const memory::DataRace& race() const { return race_; }
+
+  private:
+    memory::DataRace race_{};
+
+  public:
     void ordered_more(const char* op) {
         if (std::find(fully_ordered.begin(), fully_ordered.end(), op) == fully_ordered.end())
             fully_ordered.push_back(op);
@@ -284,12 +291,13 @@ std::uint16_t write_tags(Ordering order) {
 // accesses: what the model relied on to order them, which LKMM does not count.
 void WeakMemory::end_of_execution(Execution& ex) {
     if (!ex.limits().races) return;
-    const WeakMemory& m = ex.local<WeakMemory>();
+    WeakMemory& m = ex.local<WeakMemory>();
     const Graph& g = m.graph_;
     const memory::DataRace race = memory::lkmm_data_race(g);
     if (race.earlier == memory::kNone) return;
     const Object* variable = m.objects_[g[race.earlier].loc];
     if (!variable) return; // a lock's or a task's state: no plain access reaches them
+    m.race_ = race;
     const auto access = [&g, &m](std::uint32_t e) {
         const memory::Event& ev = g[e];
         const bool write = ev.kind == memory::Kind::write;
@@ -568,12 +576,69 @@ struct Placed {
     bool full = false;
 };
 
-memory::Axiom forbidden_with(const Graph& g, const std::vector<Placed>& places) {
+std::vector<memory::ExtraFence> fences_at(const Graph& g, const std::vector<Placed>& places) {
     std::vector<memory::ExtraFence> extra;
     for (const Placed& p : places)
         extra.push_back(
             {g[p.gap.before].task, p.gap.before, p.full ? Fence::mb : weakest(g, p.gap).first});
-    return memory::lkmm_forbids(g, extra);
+    return extra;
+}
+
+memory::Axiom forbidden_with(const Graph& g, const std::vector<Placed>& places) {
+    return memory::lkmm_forbids(g, fences_at(g, places));
+}
+
+// A barrier in one gap, the weakest first; then one in every gap (message passing needs both
+// sides ordered), the weakest, then smp_mb() everywhere.
+std::vector<std::vector<Placed>> barriers_to_try(const std::vector<Gap>& gaps) {
+    std::vector<std::vector<Placed>> tries;
+    for (const bool full : {false, true}) {
+        for (const Gap& gap : gaps)
+            tries.push_back({{gap, full}});
+        if (gaps.size() > 1) {
+            tries.emplace_back();
+            for (const Gap& gap : gaps)
+                tries.back().push_back({gap, full});
+        }
+    }
+    return tries;
+}
+
+// The gap of the task of `e` right after its step (`later`) or right before it.
+Gap gap_beside_step(const Graph& g, std::uint32_t e, bool later) {
+    const auto same_step = [&g, e](std::uint32_t i) {
+        return g[i].task == g[e].task && g[i].step == g[e].step && g[i].kind != memory::Kind::fence;
+    };
+    std::uint32_t edge = e;
+    if (later) {
+        for (std::uint32_t i = e + 1; i < g.size(); ++i)
+            if (same_step(i)) edge = i;
+    } else {
+        for (std::uint32_t i = e; i-- > 0;)
+            if (same_step(i)) edge = i;
+    }
+    return gap_at(g, edge, later);
+}
+
+// The barriers that would order a data race's two accesses: in the earlier one's task right
+// after its step, in the later one's right before its step, or in both.
+std::vector<MissingBarrier> race_barriers(const Graph& g, const memory::DataRace& race) {
+    std::vector<Gap> gaps;
+    for (const Gap& gap :
+         {gap_beside_step(g, race.earlier, true), gap_beside_step(g, race.later, false)})
+        if (gap.before != memory::kNone) gaps.push_back(gap);
+    for (const std::vector<Placed>& places : barriers_to_try(gaps)) {
+        const memory::DataRace left = memory::lkmm_data_race(g, fences_at(g, places));
+        // Barriers only take races away, and this pair was the first: if it is not reported
+        // first now, it is ordered.
+        if (left.earlier == race.earlier && left.later == race.later) continue;
+        std::vector<MissingBarrier> found;
+        for (const Placed& p : places)
+            found.push_back({g[p.gap.before].task, g[p.gap.before].step, g[p.gap.after].step,
+                             p.full ? "smp_mb()" : weakest(g, p.gap).second, "data race"});
+        return found;
+    }
+    return {};
 }
 
 std::vector<MissingBarrier> reported(const Graph& g, const std::vector<Placed>& places,
@@ -601,6 +666,7 @@ std::vector<MissingBarrier> missing_barriers(const Execution& ex) {
     const WeakMemory* m = ex.find_local<WeakMemory>();
     if (!m) return {};
     const Graph& g = m->graph();
+    if (m->race().earlier != memory::kNone) return race_barriers(g, m->race());
     // Where the execution is not sequentially consistent: a read that missed a write there was
     // when it ran, or a write placed in coherence order before one that ran before it. The
     // gaps around each (right after the write missed or overtaken, in its task; right before
@@ -627,19 +693,7 @@ std::vector<MissingBarrier> missing_barriers(const Execution& ex) {
         add(gap_at(g, overtaken, true));
         add(gap_at(g, e, false));
     }
-    // A barrier in one gap, the weakest first; then one in every gap (message passing needs
-    // both sides ordered), the weakest, then smp_mb() everywhere.
-    std::vector<std::vector<Placed>> tries;
-    for (const bool full : {false, true}) {
-        for (const Gap& gap : gaps)
-            tries.push_back({{gap, full}});
-        if (gaps.size() > 1) {
-            tries.emplace_back();
-            for (const Gap& gap : gaps)
-                tries.back().push_back({gap, full});
-        }
-    }
-    for (const std::vector<Placed>& places : tries)
+    for (const std::vector<Placed>& places : barriers_to_try(gaps))
         if (const memory::Axiom axiom = forbidden_with(g, places); axiom != memory::Axiom::none)
             return reported(g, places, axiom);
     // None of those: the barrier may be missing where no read was stale in the interleaving

@@ -91,7 +91,7 @@ std::string format_end(const std::vector<std::string>& states) {
 // Under lkmm, where a barrier would have forbidden the execution, a line each.
 std::string format_barriers(const std::vector<std::string>& barriers) {
     if (barriers.empty()) return "";
-    std::string out = "a barrier would forbid this execution:";
+    std::string out = "a barrier would rule this out:";
     if (barriers.size() == 1) return out + " " + barriers.front() + "\n";
     out += "\n";
     for (const std::string& b : barriers)

@@ -80,7 +80,7 @@ TEST(Litmus, an_lkmm_counterexample_replays_as_printed) {
                                    "1's)"),
                found.out.c_str());
     CHECK_TEXT(contains(found.out, "\nmemory model  lkmm (not explored: "), found.out.c_str());
-    CHECK_TEXT(contains(found.out, "a barrier would forbid this execution: smp_mb() in P1 "
+    CHECK_TEXT(contains(found.out, "a barrier would rule this out: smp_mb() in P1 "
                                    "between steps 3 and 4 (propagation)\n"),
                found.out.c_str());
     const std::vector<std::string> replay = replay_arguments(found.out);
@@ -102,7 +102,7 @@ TEST(Litmus, an_lkmm_search_prints_the_same_bytes_whatever_the_jobs) {
 // Message passing needs both sides ordered: the barrier hint names the weakest pair.
 TEST(Litmus, a_message_passing_counterexample_names_smp_wmb_and_smp_rmb) {
     const Run run = run_under_lkmm("lkmm-litmus", "MP+poonceonces");
-    CHECK_TEXT(contains(run.out, "a barrier would forbid this execution:\n"
+    CHECK_TEXT(contains(run.out, "a barrier would rule this out:\n"
                                  "  smp_wmb() in P0 between steps 1 and 2 (happens-before)\n"
                                  "  smp_rmb() in P1 between steps 3 and 4 (happens-before)\n"),
                run.out.c_str());
@@ -123,20 +123,20 @@ TEST(Litmus, a_final_check_counterexample_folds_no_read_away) {
 // shown: both of IRIW's readers, and WRC's middle task as well as its last.
 TEST(Litmus, the_barrier_hint_finds_barriers_where_no_read_was_stale) {
     const Run iriw = run_under_lkmm("lkmm-shapes", "IRIW+once");
-    CHECK_TEXT(contains(iriw.out, "a barrier would forbid this execution:\n"
+    CHECK_TEXT(contains(iriw.out, "a barrier would rule this out:\n"
                                   "  smp_mb() in P1 between steps 2 and 3 (propagation)\n"
                                   "  smp_mb() in P3 between steps 5 and 6 (propagation)\n"),
                iriw.out.c_str());
     const Run wrc = run_under_lkmm("lkmm-shapes", "WRC+once");
-    CHECK_TEXT(contains(wrc.out, "a barrier would forbid this execution:\n"
+    CHECK_TEXT(contains(wrc.out, "a barrier would rule this out:\n"
                                  "  smp_mb() in P1 between steps 2 and 3 (happens-before)\n"
                                  "  smp_rmb() in P2 between steps 4 and 5 (happens-before)\n"),
                wrc.out.c_str());
 }
 
 // LKMM's data races: plain data published through atomic_inc() races (under sc the race
-// detector counts the atomic as ordering, so it does not); the report names both accesses and
-// cites the steps between them, which stay in the trace.
+// detector counts the atomic as ordering, so it does not); the report names both accesses,
+// cites the steps between them, which stay in the trace, and the barriers that would order them.
 TEST(Litmus, a_plain_message_through_atomic_inc_is_a_data_race_under_lkmm_only) {
     const Run run = run_under_lkmm("lkmm-idioms", "MP+plain+atomic_inc");
     CHECK_EQUAL(1, run.exit_code);
@@ -149,12 +149,31 @@ TEST(Litmus, a_plain_message_through_atomic_inc_is_a_data_race_under_lkmm_only) 
     CHECK_TEXT(contains(run.out, "  read by P1 at step 4: idioms.cpp:"), run.out.c_str());
     CHECK_TEXT(contains(run.out, "atomic_inc(v) -> 1"), run.out.c_str());
     CHECK_FALSE(contains(run.out, "steps of P0"));
+    // Message passing: neither side alone orders the two, both together do.
+    CHECK_TEXT(contains(run.out, "a barrier would rule this out:\n"
+                                 "  smp_mb() in P0 between steps 1 and 2 (data race)\n"
+                                 "  smp_rmb() in P1 between steps 3 and 4 (data race)\n"),
+               run.out.c_str());
     const Run sc =
         run_lockcheck({"lkmm-idioms", "--variant", "MP+plain+atomic_inc", "--no-timing"});
     CHECK_EQUAL(0, sc.exit_code);
     const Run off = run_lockcheck({"lkmm-idioms", "--variant", "MP+plain+atomic_inc",
                                    "--memory-model", "lkmm", "--no-races", "--no-timing"});
     CHECK_EQUAL(0, off.exit_code);
+}
+
+// cil-push's barrier bug: the report names the barrier that orders the commit's
+// list_add_tail() before its decrement (its section's writes need smp_wmb(); percpu-rwsem.c's
+// smp_mb() orders its reads too).
+TEST(Litmus, cil_push_percpu_rwsem_no_mb_names_the_barrier_before_the_decrement) {
+    const Run run = run_under_lkmm("cil-push", "percpu-rwsem-no-mb");
+    CHECK_EQUAL(1, run.exit_code);
+    CHECK_TEXT(contains(run.out, "VIOLATION (data-race) at step 28: data race on "
+                                 "xc_pcp@cpu1.p_cil: write (list_add_tail) by commit1 at step 17"),
+               run.out.c_str());
+    CHECK_TEXT(contains(run.out, "a barrier would rule this out: smp_wmb() in commit1 between "
+                                 "steps 17 and 18 (data race)\n"),
+               run.out.c_str());
 }
 
 // log-during-commit before the patch races under lkmm (README, "An LKMM data race before the
