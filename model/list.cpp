@@ -33,20 +33,21 @@ list_head* get(list_head* node, Field field) {
     return value;
 }
 
-void set(list_head* node, Field field, list_head* value, Ordering order = Ordering::plain) {
+// The store of `value` (an id, or kPoison) to a field, before the model changes the field.
+void written(list_head* node, Field field, std::int64_t value, Ordering order) {
     if (weak_memory::on())
-        weak_memory::field_written(*node, &(node->*field), (node->*field)->id(), value->id(),
-                                   order);
+        weak_memory::field_written(*node, &(node->*field), (node->*field)->id(), value, order);
+}
+
+void set(list_head* node, Field field, list_head* value, Ordering order = Ordering::plain) {
+    written(node, field, value->id(), order);
     node->*field = value;
 }
 
+// list_del()'s LIST_POISON stores; the model keeps the pointers for its double-delete check.
 void poison(list_head* entry) {
-    if (weak_memory::on()) {
-        weak_memory::field_written(*entry, &entry->next, entry->next->id(), kPoison,
-                                   Ordering::plain);
-        weak_memory::field_written(*entry, &entry->prev, entry->prev->id(), kPoison,
-                                   Ordering::plain);
-    }
+    written(entry, &list_head::next, kPoison, Ordering::plain);
+    written(entry, &list_head::prev, kPoison, Ordering::plain);
     entry->poisoned = true;
 }
 

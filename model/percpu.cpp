@@ -170,6 +170,7 @@ void preempt_disable(std::source_location loc) {
     }
     cpus& c = state();
     this_execution().visible("preempt_disable", &c.rq(me->cpu), loc, &cpu_not_atomic);
+    // Its CPU again: hotplug may have moved it off a dying CPU while it waited here.
     runqueue& rq = c.rq(me->cpu);
     rq.atomic = me;
     ++me->preempt_count;
@@ -180,17 +181,20 @@ void preempt_disable(std::source_location loc) {
 
 void preempt_enable(std::source_location loc) {
     task_struct* me = current();
-    runqueue& rq = state().rq(me->cpu);
-    // Still atomic while other tasks may run (the scheduling point), so none takes the CPU.
-    if (me->preempt_count == 1 && rq.atomic == me) {
-        this_execution().visible("preempt_enable", &rq, loc);
-        rq.atomic = nullptr;
-        weak_memory::lock_released(rq);
-        me->preempt_count = 0;
-        // This step is the preemption point too: hotplug, which changes where it may resume,
-        // is a global step, ordered against it.
-        resume_on_any_cpu();
-        return;
+    // The runqueue is held only under lkmm, by the outermost preempt_disable().
+    if (me->preempt_count == 1 && weak_memory::on()) [[unlikely]] {
+        runqueue& rq = state().rq(me->cpu);
+        if (rq.atomic == me) {
+            // Still atomic while other tasks may run (the scheduling point): none takes the CPU.
+            this_execution().visible("preempt_enable", &rq, loc);
+            rq.atomic = nullptr;
+            weak_memory::lock_released(rq);
+            me->preempt_count = 0;
+            // This step is the preemption point too: hotplug, which changes where it may
+            // resume, is a global step, ordered against it.
+            resume_on_any_cpu();
+            return;
+        }
     }
     if (--me->preempt_count == 0) preempt_point("preempt_enable", loc);
 }
