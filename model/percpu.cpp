@@ -102,17 +102,45 @@ bool cpumask_test_cpu(int cpu, const cpumask* mask) {
     return (mask->bits >> cpu) & 1;
 }
 
+namespace {
+
+// The online mask's bits as a reader sees them: under lkmm, a read the kernel makes plainly
+// (test_bit(), find_next_bit()) of a word hotplug changes with set_bit() and clear_bit().
+// Readers that hold no cpus_read_lock() race with it by design, so the read counts as marked
+// (no data race is reported); it may see an older mask where LKMM allows, which after
+// remove_cpu()'s stop_machine() it does not.
+unsigned long online_bits(const cpumask& mask) {
+    if (!weak_memory::on()) return mask.bits;
+    return static_cast<unsigned long>(
+        weak_memory::load(mask, static_cast<std::int64_t>(mask.bits), Ordering::relaxed));
+}
+
+// set_cpu_online(): cpumask_set_cpu() or cpumask_clear_cpu(), under lkmm an atomic bit
+// operation that, inside takedown_cpu()'s stop_machine() or the bring-up's handshake with
+// the new CPU, is ordered as a full barrier would order it.
+void set_online(cpumask& mask, int cpu, bool online) {
+    const unsigned long bit = 1UL << cpu;
+    if (weak_memory::on())
+        weak_memory::rmw(mask, static_cast<std::int64_t>(mask.bits),
+                         Update{.op = online ? Update::set_bits : Update::clear_bits,
+                                .a = static_cast<std::int64_t>(bit)},
+                         Ordering::full);
+    mask.bits = online ? mask.bits | bit : mask.bits & ~bit;
+}
+
+} // namespace
+
 bool cpu_online(int cpu, std::source_location loc) {
     const cpumask* mask = cpu_online_mask();
     this_execution().visible_read("cpu_online", mask, loc, OpArgs{{cpu, 0}, 1});
-    const bool online = (mask->bits >> cpu) & 1;
+    const bool online = (online_bits(*mask) >> cpu) & 1;
     this_execution().note(online);
     return observed(online);
 }
 
 int cpumask_next(int n, const cpumask* mask, std::source_location loc) {
     this_execution().visible_read("cpumask_next", mask, loc, OpArgs{{n, 0}, 1});
-    const unsigned long above = n + 1 >= 64 ? 0 : mask->bits & (~0UL << (n + 1));
+    const unsigned long above = n + 1 >= 64 ? 0 : online_bits(*mask) & (~0UL << (n + 1));
     const int next = above ? std::countr_zero(above) : nr_cpu_ids();
     this_execution().note(next);
     return observed(next);
@@ -124,16 +152,20 @@ void remove_cpu(int cpu, std::source_location loc) {
     // Global: it waits for every task's preemption count and moves tasks off the CPU.
     this_execution().visible_global("remove_cpu", &mask, loc, &no_atomic_section_on,
                                     OpArgs{{cpu, 0}, 1});
-    if (!((mask.bits >> cpu) & 1) || std::popcount(mask.bits) == 1) {
+    const unsigned long online = online_bits(mask);
+    if (!((online >> cpu) & 1) || std::popcount(online) == 1) {
         this_execution().nothing_written(); // offline already, or the last CPU: refused
         return;
     }
-    mask.bits &= ~(1UL << cpu);
+    if (weak_memory::on()) weak_memory::stop_machine_entered();
+    set_online(mask, cpu, false);
     const int fallback = std::countr_zero(mask.bits);
     for (const auto& t : this_execution().tasks()) {
         auto* task = static_cast<task_struct*>(t.get());
         if (task->cpu == cpu && !task->finished()) task->cpu = fallback;
     }
+    if (weak_memory::on()) weak_memory::stop_machine_left();
+    // The CPU-dead callbacks, on the control CPU after stop_machine() (CPUHP_..._DEAD states).
     for (auto& [owner, dead] : c.dead_callbacks)
         dead(owner, cpu);
 }
@@ -142,7 +174,7 @@ void add_cpu(int cpu, std::source_location loc) {
     cpumask& mask = state().mask();
     // Global: tasks read the online mask without a scheduling point when they migrate.
     this_execution().visible_global("add_cpu", &mask, loc, nullptr, OpArgs{{cpu, 0}, 1});
-    mask.bits |= 1UL << cpu;
+    set_online(mask, cpu, true);
 }
 
 int raw_smp_processor_id() {

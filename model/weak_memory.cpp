@@ -76,6 +76,24 @@ class WeakMemory {
         if (added) it->second = graph_.add_location(latest);
         return it->second;
     }
+    // The location stop_machine()'s acknowledgements go through (stop_machine_entered()).
+    std::uint32_t stopper_location() {
+        if (stopper_ == memory::kNone) stopper_ = graph_.add_location(0);
+        return stopper_;
+    }
+    // Whether `loc` is that location: its reads are no read of the model's (read_in_step()).
+    bool stopper(std::uint32_t loc) const { return loc == stopper_; }
+    // A stopper's acknowledgement in `task`: a fully ordered RMW of the stopper location.
+    void stopper_ack(std::uint16_t task) {
+        const std::uint32_t loc = stopper_location();
+        const std::uint16_t full = memory::kRmw | memory::kMb;
+        append_latest(task, loc,
+                      Access{.read_tags = full,
+                             .reads = true,
+                             .writes = true,
+                             .write_tags = full,
+                             .value = graph_[graph_.co(loc).back()].value + 1});
+    }
     // A second location for an object whose operations are not modelled access by access:
     // each one is a fully ordered read-modify-write of it (see untracked_step()).
     std::uint32_t sync_location(const Object& obj) {
@@ -228,6 +246,7 @@ class WeakMemory {
     std::vector<StepOp> step_ops_;
     std::unordered_map<const Object*, std::uint32_t> sync_locations_;
     std::unordered_map<TaskId, std::uint32_t> task_locations_;
+    std::uint32_t stopper_ = memory::kNone;
     std::vector<std::uint32_t> candidates_;
     std::vector<std::size_t> positions_;
 };
@@ -447,6 +466,24 @@ void scheduled_on(bool migrated) {
     if (migrated) m.full_barrier(running_task());
 }
 
+void stop_machine_entered() {
+    Execution& ex = this_execution();
+    WeakMemory& m = memory();
+    const std::uint16_t self = running_task();
+    for (const auto& t : ex.tasks())
+        if (t->id() != self) m.stopper_ack(static_cast<std::uint16_t>(t->id()));
+    m.stopper_ack(self);
+}
+
+void stop_machine_left() {
+    Execution& ex = this_execution();
+    WeakMemory& m = memory();
+    const std::uint16_t self = running_task();
+    m.stopper_ack(self);
+    for (const auto& t : ex.tasks())
+        if (t->id() != self && !t->finished()) m.stopper_ack(static_cast<std::uint16_t>(t->id()));
+}
+
 void rwsem_released(const Object& sem) {
     WeakMemory& m = memory();
     const std::uint16_t rmw = memory::kRmw;
@@ -522,7 +559,7 @@ ReadSeen read_in_step(const Execution& ex, std::uint32_t step) {
     for (std::uint32_t e = static_cast<std::uint32_t>(g.size()); e-- > 0;) {
         const memory::Event& r = g[e];
         if (r.step < step) break;
-        if (r.step != step || r.kind != memory::Kind::read) continue;
+        if (r.step != step || r.kind != memory::Kind::read || m->stopper(r.loc)) continue;
         ReadSeen seen{true, g[r.rf].step, 0};
         // The latest write there was when it read: written before it, coherence-after its own.
         const auto& co = g.co(r.loc);

@@ -117,6 +117,14 @@ void task_spawned(const Task& child);
 // choice reads no memory of the task's own (the online mask it reads changes only under
 // stop_machine()); a migration is two context switches, a full barrier.
 void scheduled_on(bool migrated);
+// stop_machine() around a CPU hotplug change (takedown_cpu()): every online CPU leaves what
+// it ran for the stopper thread (a context switch, a full barrier) and acknowledges each state
+// of multi_cpu_stop() with a fully ordered atomic_dec_and_test(). So everything any task did
+// before stop_machine_entered() is ordered before what the running task does next, and that
+// before everything any task does after stop_machine_left(): each task takes part with a fully
+// ordered read-modify-write of one location, a finished one in the first half only.
+void stop_machine_entered();
+void stop_machine_left();
 // up_read(), up_write(): a release that is a read-modify-write of sem->count
 // (atomic_long_add_return_release()), reading its last write. Readers leave in any order, so
 // the next acquirer may read the count from the last one only: the releases of those before

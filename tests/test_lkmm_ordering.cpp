@@ -2,7 +2,8 @@
 // litmus tests cover: a list_head's fields, accessed as include/linux/list.h accesses them; the
 // readers of an rw_semaphore, whose up_read() releases reach the next writer through the
 // count's read-modify-writes; the atomic sections of the tasks of one CPU, one after another
-// with a context switch between them; a task and the one it spawns. Each ordered model
+// with a context switch between them; a task and the one it spawns; a percpu_counter's count
+// and per-CPU slots; remove_cpu()'s stop_machine() and the online mask. Each ordered model
 // verifies, and the same accesses without the ordering are a data race by LKMM's definition.
 #include <string>
 
@@ -26,6 +27,16 @@ struct Lists {
     shared<int> x{"x"};
     shared<int> y{"y"};
 };
+
+// Two CPUs and a percpu_counter (it sizes its slots from them).
+struct Counters : Lists {
+    Counters() : Lists() {}
+    percpu_counter nr{"nr"};
+};
+Counters& counters() {
+    set_nr_cpus(2);
+    return this_execution().make<Counters>();
+}
 
 SearchResult check_lkmm(const Setup& setup) {
     CheckOptions options;
@@ -170,4 +181,95 @@ TEST(LkmmOrdering, what_a_task_did_before_spawning_another_is_ordered_before_it)
         final_check("the child read the parent's write", [&l] { return l.y.peek() == 1; });
     });
     expect_verified(r, "spawn");
+}
+
+// __percpu_counter_sum() reads other CPUs' slots plainly under fbc->lock; the adding CPU's
+// this_cpu_add() takes no lock.
+TEST(LkmmOrdering, percpu_counter_sum_races_with_an_add_on_another_cpu_that_nothing_orders) {
+    const auto model = [](bool locked) {
+        return [locked] {
+            auto& c = counters();
+            spawn_on(0, "adder", [&c, locked] {
+                if (locked) spin_lock(&c.lock);
+                percpu_counter_add_batch(&c.nr, 1, 100);
+                if (locked) spin_unlock(&c.lock);
+            });
+            spawn_on(1, "summer", [&c, locked] {
+                if (locked) spin_lock(&c.lock);
+                static_cast<void>(percpu_counter_sum(&c.nr));
+                if (locked) spin_unlock(&c.lock);
+            });
+        };
+    };
+    expect_race_on(check_lkmm(model(false)), "nr");
+    expect_verified(check_model(model(false)), "sum and add under sc");
+    expect_no_race(model(true), "sum and add under a spinlock");
+}
+
+// The slot of a CPU is written only by this_cpu operations of its tasks, one at a time.
+TEST(LkmmOrdering, adds_of_the_tasks_of_one_cpu_never_race) {
+    expect_no_race(
+        [] {
+            auto& c = counters();
+            for (const char* name : {"a", "b"})
+                spawn_on(0, name, [&c] { percpu_counter_add_batch(&c.nr, 1, 100); });
+            final_check("both counted", [&c] { return c.nr.peek_sum() == 2; });
+        },
+        "two adders on CPU 0");
+}
+
+// percpu_counter_read() is `return fbc->count;`, a plain read with no lock.
+TEST(LkmmOrdering, percpu_counter_read_races_with_a_batch_folding_into_the_count) {
+    const Setup setup = [] {
+        auto& c = counters();
+        spawn_on(0, "adder", [&c] { percpu_counter_add_batch(&c.nr, 5, 1); });
+        spawn_on(1, "reader", [&c] { static_cast<void>(percpu_counter_read(&c.nr)); });
+    };
+    expect_race_on(check_lkmm(setup), "nr");
+    expect_verified(check_model(setup), "percpu_counter_read under sc");
+}
+
+// A writer's plain store, then a flag another task reads with no barrier: the store is ordered
+// before the reader's later plain read only if a remove_cpu() stands between them, whose
+// stop_machine() every CPU takes part in.
+TEST(LkmmOrdering, remove_cpu_orders_what_every_task_did_before_it) {
+    const auto model = [](bool hotplug) {
+        return [hotplug] {
+            auto& c = counters();
+            spawn_on(1, "writer", [&c] {
+                c.x.write(1);
+                WRITE_ONCE(c.y, 1);
+            });
+            spawn_on(0, "cpuhp", [&c, hotplug] {
+                if (!READ_ONCE(c.y)) return;
+                if (hotplug) remove_cpu(1);
+                static_cast<void>(c.x.read());
+            });
+        };
+    };
+    expect_no_race(model(true), "remove_cpu between the flag and the read");
+    expect_race_on(check_lkmm(model(false)), "x");
+}
+
+// After remove_cpu() no task sees the CPU online; after add_cpu(), which has no stop_machine(),
+// a task that read the hotplug task's flag with no barrier may still see it offline.
+TEST(LkmmOrdering, only_remove_cpu_makes_every_task_see_the_new_online_mask) {
+    const auto model = [](bool bring_up) {
+        return [bring_up] {
+            auto& c = counters();
+            spawn_on(0, "cpuhp", [&c, bring_up] {
+                remove_cpu(1);
+                if (bring_up) add_cpu(1);
+                WRITE_ONCE(c.y, 1);
+            });
+            spawn_on(0, "reader", [&c, bring_up] {
+                if (READ_ONCE(c.y) && cpu_online(1) != bring_up) c.x.write_once(1);
+            });
+            final_check("the reader saw the mask hotplug left", [&c] { return c.x.peek() == 0; });
+        };
+    };
+    expect_no_race(model(false), "remove_cpu");
+    expect_verified(check_model(model(true)), "add_cpu under sc");
+    const SearchResult stale = check_lkmm(model(true));
+    CHECK_EQUAL(ViolationKind::final_check, only_violation(stale, "add_cpu under lkmm").kind);
 }
