@@ -124,6 +124,14 @@ template <Flag kHow> void consume_plain(Memory& m, int* r) {
     if (r[0]) r[1] = m.x.read();
 }
 
+// Store buffering with a complete() that wakes nobody between P0's store and load: taking and
+// releasing x->wait.lock orders nothing here (only P0 takes it), and try_to_wake_up()'s barrier
+// is not there, as for a wake_up() that wakes nobody: Sometimes.
+void store_complete_load(Memory& m, int* r) {
+    WRITE_ONCE(m.x, 1);
+    complete(&m.done);
+    r[0] = READ_ONCE(m.y);
+}
 bool waiter_missed_store(const Memory& m) { // (1:r0=0)
     return m.r[1][0] == 0;
 }
@@ -231,6 +239,12 @@ const std::vector<Test> kTests = {
      "store buffering across a wake_up() that wakes no task: no barrier is promised then",
      R::sometimes,
      {&store_wake_nobody_load, &store_mb_load},
+     "(0:r0=0 /\\ 1:r0=0)",
+     &both_read_zero},
+    {"SB+complete-nobody+mb",
+     "store buffering across a complete() that wakes no task: no barrier is promised then",
+     R::sometimes,
+     {&store_complete_load, &store_mb_load},
      "(0:r0=0 /\\ 1:r0=0)",
      &both_read_zero},
 };

@@ -14,9 +14,9 @@ bool is_done(const Object* obj, const Task&) {
 // What a step does to `done` under x->wait.lock, which under lkmm is the lock's acquisition
 // and release around a read of `done` and its write (weak_memory::locked_update()): so what a
 // complete() follows, the wait that consumes it sees.
-void set_done(struct completion* x, unsigned done, bool woke = false) {
+void set_done(struct completion* x, unsigned done) {
     if (weak_memory::on()) [[unlikely]]
-        weak_memory::locked_update(*x, x->done, done, woke);
+        weak_memory::locked_update(*x, x->done, done);
     x->done = done;
 }
 void consume(struct completion* x) {
@@ -75,25 +75,25 @@ bool completion_done(struct completion* x, std::source_location loc) {
     this_execution().visible_read("completion_done", x, loc);
     // A count seen nonzero waits for complete() to release the lock: taking it and letting go.
     const bool done = done_seen(x) > 0;
-    if (done && weak_memory::on()) weak_memory::locked_update(*x, x->done, x->done, false);
+    if (done && weak_memory::on()) weak_memory::locked_update(*x, x->done, x->done);
     this_execution().note(done);
     return observed(done);
 }
 
-// complete() is a full barrier when it wakes a waiter (try_to_wake_up()). Whether one sleeps
-// in wait_for_completion() depends on how far the waiter got, which partial-order reduction
-// does not order against complete(); so it is one always: more order than the kernel promises
-// when nobody waits (docs/memory-model.md), never less when somebody does.
+// complete() is a full barrier when it wakes a sleeper (try_to_wake_up()), none when nobody
+// sleeps. Under lkmm it is none: a task blocked in wait_for_completion() here may, in the
+// kernel, not have queued itself yet (nothing it does between its previous step and its sleep
+// is seen by anyone), and then finds `done` set and takes it under x->wait.lock without
+// sleeping; that execution has the same steps, no barrier, and every outcome the one with the
+// wake-up has (docs/memory-model.md).
 void complete(struct completion* x, std::source_location loc) {
     this_execution().visible("complete", x, loc);
-    if (weak_memory::on()) weak_memory::ordered_more("complete");
-    set_done(x, x->done != UINT_MAX ? x->done + 1 : x->done, true);
+    set_done(x, x->done != UINT_MAX ? x->done + 1 : x->done);
 }
 
 void complete_all(struct completion* x, std::source_location loc) {
     this_execution().visible("complete_all", x, loc);
-    if (weak_memory::on()) weak_memory::ordered_more("complete_all");
-    set_done(x, UINT_MAX, true);
+    set_done(x, UINT_MAX);
 }
 
 } // namespace lockcheck

@@ -61,7 +61,7 @@ void lock_extent(extent_io_tree* tree, std::uint64_t start, std::uint64_t end,
     // __set_extent_bit(EXTENT_LOCKED) under tree->lock: what the range's last owner did before
     // unlock_extent(), this one sees.
     if (weak_memory::on()) [[unlikely]]
-        weak_memory::locked_update(*tree, tree->nr, tree->nr + 1, false);
+        weak_memory::locked_update(*tree, tree->nr, tree->nr + 1);
     tree->ranges[tree->nr++] = {start, end, me};
 }
 
@@ -71,14 +71,11 @@ void unlock_extent(extent_io_tree* tree, std::uint64_t start, std::uint64_t end,
     this_execution().visible("unlock_extent", tree, loc, nullptr, args);
     for (int i = 0; i < tree->nr; ++i) {
         if (tree->ranges[i].start != start || tree->ranges[i].end != end) continue;
-        // __clear_extent_bit() under tree->lock, whose wake_up(&state->wq) is a full barrier
-        // when it wakes a waiter; whether one sleeps in lock_extent() depends on how far it got,
-        // which partial-order reduction does not order against this, so it is one always (as
-        // complete()).
-        if (weak_memory::on()) [[unlikely]] {
-            weak_memory::ordered_more("unlock_extent");
-            weak_memory::locked_update(*tree, tree->nr, tree->nr - 1, true);
-        }
+        // __clear_extent_bit() under tree->lock. Its wake_up(&state->wq) is a full barrier when
+        // it wakes a waiter, none here for the reason complete() has none: a task blocked in
+        // lock_extent() may not have queued itself yet.
+        if (weak_memory::on()) [[unlikely]]
+            weak_memory::locked_update(*tree, tree->nr, tree->nr - 1);
         tree->ranges[i] = tree->ranges[--tree->nr];
         return;
     }

@@ -59,9 +59,8 @@ void schedule(std::source_location loc) {
     });
     // Even without sleeping, schedule() may hand the CPU over and resume elsewhere.
     count_sleep_if_blocked(me->sleeping_on, false);
-    // A sleep on a wait queue is ordered through the queue (weak_memory.cpp); one on the
-    // task's state alone through the state.
-    if (weak_memory::on() && !me->sleeping_on) [[unlikely]]
+    // The woken task reads the TASK_RUNNING its waker wrote, on a wait queue or not.
+    if (weak_memory::on()) [[unlikely]]
         weak_memory::task_state_scheduled(me->state);
 }
 

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <vector>
 
+#include "weak_memory.hpp"
+
 namespace lockcheck {
 
 namespace {
@@ -62,7 +64,10 @@ slab_object& slab_alloc(std::string name, std::size_t size, std::size_t align,
                         std::source_location loc) {
     Execution& ex = this_execution();
     kmalloc_caches& caches = ex.local<kmalloc_caches>();
-    if (ex.in_task()) ex.visible("kmalloc", &caches, loc);
+    if (ex.in_task()) {
+        ex.visible("kmalloc", &caches, loc);
+        if (weak_memory::on()) weak_memory::orders_nothing();
+    }
     slab_object& slab = ex.make<slab_object>(std::move(name), size, align);
     caches.slabs.push_back(&slab);
     if (ex.in_task()) ex.observe(static_cast<std::uint64_t>(slab.id())); // the address returned
@@ -74,6 +79,7 @@ void kfree(const void* objp, std::source_location loc) {
     Execution& ex = this_execution();
     slab_object* slab = ex.local<kmalloc_caches>().containing(objp);
     ex.visible_global("kfree", slab, loc);
+    if (weak_memory::on()) weak_memory::orders_nothing();
     if (slab && slab->memory() == objp && !slab->freed_at) {
         slab->freed_by = current();
         slab->freed_at = ex.step();

@@ -102,10 +102,12 @@ void queue(const char* op, wait_queue_head_t* wq_head, wait_queue_entry* wq_entr
             wq_head->add(wq_entry);
     }
     task_struct* me = current();
+    const long was = me->state;
     me->state = state;
     me->sleeping_on = wq_head;
     if (weak_memory::on()) [[unlikely]]
-        weak_memory::wait_queue_changed(*wq_head, before, waiters(wq_head), true);
+        weak_memory::wait_queue_changed(*wq_head, before, waiters(wq_head),
+                                        weak_memory::StateChange{was, state, true});
 }
 
 // __wake_up_common: wake in queue order; stop after nr_exclusive exclusive wake-ups.
@@ -114,17 +116,21 @@ int wake_up_common(const char* op, wait_queue_head_t* wq_head, int nr_exclusive,
     this_execution().visible(op, wq_head, loc);
     const std::int64_t before = waiters(wq_head);
     int woken = 0;
+    std::vector<const Task*> woken_tasks; // under lkmm only: sc allocates nothing here
     wait_queue_entry* next = nullptr;
     for (wait_queue_entry* curr = wq_head->first; curr; curr = next) {
         next = curr->next;
         unsigned flags = curr->flags;
+        task_struct* sleeper = curr->private_;
         int ret = curr->func(curr, TASK_NORMAL, 0, nullptr);
         if (ret < 0) break;
         woken += ret != 0;
+        if (ret && weak_memory::on()) [[unlikely]]
+            woken_tasks.push_back(sleeper);
         if (ret && (flags & WQ_FLAG_EXCLUSIVE) && !--nr_exclusive) break;
     }
     if (weak_memory::on()) [[unlikely]]
-        weak_memory::locked_update(*wq_head, before, waiters(wq_head), woken != 0);
+        weak_memory::locked_update(*wq_head, before, waiters(wq_head), woken_tasks);
     this_execution().note(woken);
     return observed(woken);
 }
@@ -144,12 +150,16 @@ void prepare_to_wait_exclusive(wait_queue_head_t* wq_head, wait_queue_entry* wq_
 void finish_wait(wait_queue_head_t* wq_head, wait_queue_entry* wq_entry, std::source_location loc) {
     this_execution().visible("finish_wait", wq_head, loc);
     task_struct* me = current();
+    const long was = me->state;
     me->state = TASK_RUNNING;
     me->sleeping_on = nullptr;
     const std::int64_t before = waiters(wq_head);
     if (wq_entry->head) wait_queue_head_t::remove(wq_entry);
-    if (weak_memory::on()) [[unlikely]]
-        weak_memory::wait_queue_changed(*wq_head, before, waiters(wq_head), false);
+    if (weak_memory::on()) [[unlikely]] {
+        // __set_current_state(TASK_RUNNING), then the entry's removal under the lock.
+        weak_memory::task_state_set(was, TASK_RUNNING, false);
+        weak_memory::wait_queue_changed(*wq_head, before, waiters(wq_head), std::nullopt);
+    }
 }
 
 int wake_up(wait_queue_head_t* wq_head, std::source_location loc) {

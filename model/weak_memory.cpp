@@ -94,6 +94,12 @@ class WeakMemory {
                              .write_tags = full,
                              .value = graph_[graph_.co(loc).back()].value + 1});
     }
+    // set_current_state() and its kin in `task`: its state's write, then smp_mb() if it is one.
+    void state_set(std::uint16_t task, const StateChange& change) {
+        append_latest(task, task_location(task, change.before),
+                      Access{.writes = true, .value = change.after});
+        if (change.barrier) full_barrier(task);
+    }
     // A second location for an object whose operations are not modelled access by access:
     // each one is a fully ordered read-modify-write of it (see untracked_step()).
     std::uint32_t sync_location(const Object& obj) {
@@ -496,18 +502,19 @@ void rwsem_released(const Object& sem) {
 }
 
 void wait_queue_changed(const Object& wq, std::int64_t before, std::int64_t after,
-                        bool sets_state) {
+                        std::optional<StateChange> state) {
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
     const std::uint32_t lock = m.sync_location(wq);
     const std::uint32_t list = m.location(wq, before);
     m.lock(task, lock);
     if (after != before) m.append_latest(task, list, Access{.writes = true, .value = after});
-    if (sets_state) m.full_barrier(task);
+    if (state) m.state_set(task, *state);
     m.unlock(task, lock);
 }
 
-void locked_update(const Object& obj, std::int64_t before, std::int64_t after, bool woke) {
+void locked_update(const Object& obj, std::int64_t before, std::int64_t after,
+                   std::span<const Task* const> woken, std::optional<StateChange> state) {
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
     const std::uint32_t lock = m.sync_location(obj);
@@ -515,15 +522,18 @@ void locked_update(const Object& obj, std::int64_t before, std::int64_t after, b
     m.lock(task, lock);
     m.append_latest(task, value, Access{.reads = true});
     if (after != before) m.append_latest(task, value, Access{.writes = true, .value = after});
-    if (woke) m.full_barrier(task);
+    if (state) m.state_set(task, *state);
+    if (!woken.empty()) m.full_barrier(task);
+    for (const Task* sleeper : woken) {
+        const std::uint32_t at = m.task_location(sleeper->id(), TASK_RUNNING);
+        m.append_latest(task, at, Access{.reads = true});
+        m.append_latest(task, at, Access{.writes = true, .value = TASK_RUNNING});
+    }
     m.unlock(task, lock);
 }
 
 void task_state_set(long latest, long state, bool barrier) {
-    WeakMemory& m = memory();
-    const std::uint16_t task = running_task();
-    m.append_latest(task, m.task_location(task, latest), Access{.writes = true, .value = state});
-    if (barrier) m.full_barrier(task);
+    memory().state_set(running_task(), StateChange{latest, state, barrier});
 }
 
 long task_state_seen(const Task& sleeper, long latest) {
@@ -690,8 +700,8 @@ std::vector<MissingBarrier> reported(const Graph& g, const std::vector<Placed>& 
 
 } // namespace
 
-void ordered_more(const char* op) {
-    memory().ordered_more(op);
+void orders_nothing() {
+    memory();
 }
 
 std::vector<const char*> fully_ordered_operations(const Execution& ex) {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "task.hpp"
@@ -131,18 +132,31 @@ void stop_machine_left();
 // reach it through the rmw-sequence of linux-kernel.cat's cumul-fence, as in the kernel.
 void rwsem_released(const Object& sem);
 
+// The running task's state set under an object's lock, from `before` to `after`:
+// prepare_to_wait()'s set_current_state() (`barrier`: it is smp_store_mb()), and
+// do_wait_for_common()'s __set_current_state() (none).
+struct StateChange {
+    long before = TASK_RUNNING;
+    long after = TASK_RUNNING;
+    bool barrier = false;
+};
+
 // A wait queue's list (its length is the location's value) changes only under
 // wq_head->lock. prepare_to_wait() and finish_wait() change it from `before` to `after`
-// waiters (`after` == `before`: an entry already queued, or not queued); prepare_to_wait()'s
-// set_current_state() is smp_store_mb(): `sets_state` adds the full barrier.
-void wait_queue_changed(const Object& wq, std::int64_t before, std::int64_t after, bool sets_state);
+// waiters (`after` == `before`: an entry already queued, or not queued), and prepare_to_wait()
+// sets the task's `state` there.
+void wait_queue_changed(const Object& wq, std::int64_t before, std::int64_t after,
+                        std::optional<StateChange> state);
 // An operation under an object's own lock (a wait queue's wq_head->lock, a completion's
-// x->wait.lock): the object's value read, and written when it goes from `before` to `after`;
-// then, when it woke a task, a full barrier (memory-barriers.txt, "SLEEP AND WAKE-UP
-// FUNCTIONS": try_to_wake_up()'s smp_mb__after_spinlock(); none when nothing woke). wake_up()
-// reads the list (and leaves `after` waiters: the woken ones removed themselves); complete()
-// and wait_for_completion() count `done` up and down.
-void locked_update(const Object& obj, std::int64_t before, std::int64_t after, bool woke);
+// x->wait.lock, an extent tree's tree->lock): the object's value read, and written when it goes
+// from `before` to `after`; the running task's `state` set; then the tasks it `woken`, each as
+// try_to_wake_up() wakes one: smp_mb__after_spinlock() (memory-barriers.txt, "SLEEP AND
+// WAKE-UP FUNCTIONS"; none when nothing woke), a read of the task's state and the write of
+// TASK_RUNNING that schedule() in the woken task reads. wake_up() reads the list (and leaves
+// `after` waiters: the woken ones removed themselves); complete() and wait_for_completion()
+// count `done` up and down.
+void locked_update(const Object& obj, std::int64_t before, std::int64_t after,
+                   std::span<const Task* const> woken = {}, std::optional<StateChange> state = {});
 // waitqueue_active(): the list read with no lock and no barrier; whether it looked nonempty.
 bool wait_queue_seen_active(const Object& wq, std::int64_t waiters);
 
@@ -153,7 +167,8 @@ bool wait_queue_seen_active(const Object& wq, std::int64_t waiters);
 // after try_to_wake_up()'s smp_mb__after_spinlock(), and may see an older state (then it
 // wakes nobody), and writes TASK_RUNNING when it wakes it; schedule() reads the running task's
 // state as an acquire, so the woken task sees what its waker did before the wake-up (the
-// ordering kernel/sched/core.c documents), and is a full barrier.
+// ordering kernel/sched/core.c documents), and is a full barrier. A sleep on a wait queue or a
+// completion ends the same way: its waker wrote TASK_RUNNING (locked_update()).
 void task_state_set(long latest, long state, bool barrier);
 long task_state_seen(const Task& task, long latest);
 void task_state_woken(const Task& task, long latest);
@@ -180,14 +195,14 @@ struct MissingBarrier {
     const char* barrier = nullptr; // "smp_mb()"
     const char* axiom = nullptr;   // "propagation"
 };
+// The running operation makes no access LKMM counts and orders nothing (kmalloc(), kfree():
+// the allocator promises no ordering), where it would otherwise be taken as a fully ordered
+// operation of its object.
+void orders_nothing();
 // The operations this execution ordered more than the kernel promises, by name, each once:
 // those treated as fully ordered read-modify-writes of their object because their primitive
-// does not model its accesses one by one (list_add...), and those a primitive declares so
-// (ordered_more()).
+// does not model its accesses one by one.
 std::vector<const char*> fully_ordered_operations(const Execution& ex);
-// Declares that the running operation `op` orders more than the kernel promises (complete(),
-// a full barrier even when it wakes nobody), for the run's account of what it left out.
-void ordered_more(const char* op);
 
 // Found around each read that missed a write: right after that write, right before the read,
 // or both. Empty under sc, or when no such barrier forbids it.

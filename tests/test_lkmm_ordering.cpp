@@ -273,3 +273,43 @@ TEST(LkmmOrdering, only_remove_cpu_makes_every_task_see_the_new_online_mask) {
     const SearchResult stale = check_lkmm(model(true));
     CHECK_EQUAL(ViolationKind::final_check, only_violation(stale, "add_cpu under lkmm").kind);
 }
+
+// Store buffering around `between` in each of two tasks: whether both read 0 (LKMM allows it
+// unless what stands between orders a store before a later load).
+SearchResult store_buffering_across(void (*between)(spinlock_t*)) {
+    return check_lkmm([between] {
+        struct Sb {
+            shared<int> x{"x"};
+            shared<int> y{"y"};
+            spinlock_t lock{"lock"};
+            int seen[2] = {-1, -1};
+        };
+        auto& m = this_execution().make<Sb>();
+        for (const int i : {0, 1})
+            spawn(i == 0 ? "P0" : "P1", [&m, between, i] {
+                (i == 0 ? m.x : m.y).write_once(1);
+                between(&m.lock);
+                m.seen[i] = (i == 0 ? m.y : m.x).read_once();
+            });
+        final_check("not both read 0", [&m] { return m.seen[0] != 0 || m.seen[1] != 0; });
+    });
+}
+
+// An operation whose primitive records no accesses of its own (none of the shipped ones) is a
+// fully ordered read-modify-write of its object, and the run names it.
+TEST(LkmmOrdering, an_operation_whose_primitive_models_no_access_is_fully_ordered_and_named) {
+    const SearchResult r = store_buffering_across([](spinlock_t* lock) {
+        this_execution().visible("unmodelled_op", lock, std::source_location::current());
+    });
+    expect_verified(r, "store buffering across an unmodelled operation");
+    CHECK_EQUAL(1u, r.stats.fully_ordered.size());
+    CHECK_EQUAL("unmodelled_op", r.stats.fully_ordered.front());
+}
+
+// kmalloc() and kfree() promise no ordering.
+TEST(LkmmOrdering, kmalloc_and_kfree_order_nothing) {
+    const SearchResult r = store_buffering_across([](spinlock_t*) { kfree(kmalloc<int>("item")); });
+    CHECK_EQUAL(ViolationKind::final_check,
+                only_violation(r, "store buffering across kmalloc and kfree").kind);
+    CHECK(r.stats.fully_ordered.empty());
+}
