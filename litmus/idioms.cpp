@@ -132,6 +132,22 @@ void store_complete_load(Memory& m, int* r) {
     complete(&m.done);
     r[0] = READ_ONCE(m.y);
 }
+// A wake-up that wakes the sleeper (kernel/sched/core.c, try_to_wake_up(): the woken task sees
+// what its waker did before the wake-up): P0 waits for P1 to queue itself, then wakes it.
+void store_wake_sleeper(Memory& m, int*) {
+    WRITE_ONCE(m.x, 1);
+    while (!waitqueue_active(&m.wq))
+        cpu_relax();
+    wake_up(&m.wq);
+}
+void sleep_load(Memory& m, int* r) {
+    DEFINE_WAIT(wait);
+    prepare_to_wait(&m.wq, &wait, TASK_UNINTERRUPTIBLE);
+    schedule();
+    finish_wait(&m.wq, &wait);
+    r[0] = READ_ONCE(m.x);
+}
+
 bool waiter_missed_store(const Memory& m) { // (1:r0=0)
     return m.r[1][0] == 0;
 }
@@ -247,6 +263,12 @@ const std::vector<Test> kTests = {
      {&store_complete_load, &store_mb_load},
      "(0:r0=0 /\\ 1:r0=0)",
      &both_read_zero},
+    {"MP+wake_up+schedule",
+     "the task a wake_up() woke sees the store before it",
+     R::never,
+     {&store_wake_sleeper, &sleep_load},
+     "(1:r0=0)",
+     &waiter_missed_store},
 };
 
 Protocol lkmm_idioms() {

@@ -136,11 +136,15 @@ class WeakMemory {
 
     // The writes a read may read from, coherence-last first; `access_for` gives what the
     // access is once it has read a write's value (an RMW that fails is a plain read).
+    // A spin loop's read of `obj` after a turn in which nothing changed has only the latest
+    // (Execution::read_latest()).
     template <class AccessFor>
-    std::uint32_t choose_write(std::uint16_t task, std::uint32_t loc, AccessFor access_for) {
+    std::uint32_t choose_write(std::uint16_t task, const Object* obj, std::uint32_t loc,
+                               AccessFor access_for) {
         const std::vector<std::uint32_t>& co = graph_.co(loc);
         candidates_.clear();
         candidates_.push_back(co.back());
+        if (obj && this_execution().read_latest(*obj)) return co.back();
         for (std::size_t i = co.size() - 1; i-- > coherence_floor(task, loc);)
             if (allowed(task, loc, access_for(graph_[co[i]].value), co[i], i))
                 candidates_.push_back(co[i]);
@@ -169,8 +173,9 @@ class WeakMemory {
     }
     // A read of `loc` by `task`, of a write the search chooses among those LKMM allows; returns
     // the value read.
-    std::int64_t read(std::uint16_t task, std::uint32_t loc, const Access& access) {
-        const std::uint32_t w = choose_write(task, loc, [&](std::int64_t) { return access; });
+    std::int64_t read(std::uint16_t task, const Object* obj, std::uint32_t loc,
+                      const Access& access) {
+        const std::uint32_t w = choose_write(task, obj, loc, [&](std::int64_t) { return access; });
         append(task, loc, access, w, 0);
         return graph_[w].value;
     }
@@ -354,13 +359,13 @@ std::int64_t load(const Object& obj, std::int64_t latest, Ordering order) {
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
     const std::uint32_t loc = m.location(obj, latest);
-    return m.read(task, loc, Access{.read_tags = read_tags(order), .reads = true});
+    return m.read(task, &obj, loc, Access{.read_tags = read_tags(order), .reads = true});
 }
 
 std::int64_t load_field(const Object& obj, const void* field, std::int64_t latest, Ordering order) {
     WeakMemory& m = memory();
     const std::uint32_t loc = m.location(obj, latest, field);
-    return m.read(running_task(), loc, Access{.read_tags = read_tags(order), .reads = true});
+    return m.read(running_task(), &obj, loc, Access{.read_tags = read_tags(order), .reads = true});
 }
 
 void field_read(const Object& obj, const void* field, std::int64_t latest, Ordering order) {
@@ -407,7 +412,7 @@ RmwResult rmw(const Object& obj, std::int64_t latest, Update update, Ordering or
             .write_tags = static_cast<std::uint16_t>(memory::kRmw | full | write_tags(order)),
             .value = *stored};
     };
-    const std::uint32_t w = m.choose_write(task, loc, access_for);
+    const std::uint32_t w = m.choose_write(task, &obj, loc, access_for);
     const std::int64_t old = m.graph()[w].value;
     const Access access = access_for(old);
     // Atomic: its write goes right after the write it read in coherence order.
@@ -541,7 +546,7 @@ long task_state_seen(const Task& sleeper, long latest) {
     const std::uint16_t task = running_task();
     m.full_barrier(task);
     const std::uint32_t loc = m.task_location(static_cast<TaskId>(sleeper.id()), latest);
-    return static_cast<long>(m.read(task, loc, Access{.reads = true}));
+    return static_cast<long>(m.read(task, nullptr, loc, Access{.reads = true}));
 }
 
 void task_state_woken(const Task& sleeper, long latest) {

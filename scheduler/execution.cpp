@@ -455,7 +455,13 @@ void Execution::end_op(const char* name) {
 
 void Execution::begin_spin_turn() {
     Task& t = *running_;
-    t.idle_turns_ = last_write_step_ > t.turn_start_ ? 0 : t.idle_turns_ + 1;
+    const bool idle = last_write_step_ <= t.turn_start_;
+    t.idle_turns_ = idle ? t.idle_turns_ + 1 : 0;
+    t.fresh_count_ = 0;
+    if (idle && t.turn_start_ && !t.turn_overflow_ && limits_.memory_model != MemoryModel::sc) {
+        std::copy_n(t.turn_objects_, t.turn_count_, t.fresh_objects_);
+        t.fresh_count_ = t.turn_count_;
+    }
     running_->turn_start_ = step_;
     running_->turn_count_ = 0;
     running_->turn_overflow_ = false;
@@ -466,6 +472,16 @@ bool Execution::turn_changed(const Task& task) const {
     if (task.turn_overflow_ || task.turn_start_ == 0) return last_write_step_ > task.turn_start_;
     for (int i = 0; i < task.turn_count_; ++i)
         if (task.turn_objects_[i]->last_written > task.turn_start_) return true;
+    return false;
+}
+
+bool Execution::read_latest(const Object& obj) {
+    Task& t = *running_;
+    for (int i = 0; i < t.fresh_count_; ++i)
+        if (t.fresh_objects_[i] == &obj) {
+            t.fresh_objects_[i] = t.fresh_objects_[--t.fresh_count_];
+            return true;
+        }
     return false;
 }
 
@@ -671,6 +687,9 @@ void add_operation(const Operation& op, StateHasher& h) {
 void Execution::fingerprint_watch(const Task& t, StateHasher& h) const {
     h.add(std::min(t.idle_turns_, limits_.spin_bound));
     h.add(t.turn_start_ != 0);
+    h.add(t.fresh_count_);
+    for (int i = 0; i < t.fresh_count_; ++i)
+        h.add(static_cast<std::uint64_t>(t.fresh_objects_[i]->id()));
     if (t.turn_start_) {
         h.add(t.turn_overflow_);
         h.add(last_write_step_ > t.turn_start_);

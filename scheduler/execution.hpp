@@ -250,6 +250,12 @@ class Execution {
     void begin_spin_turn();
     // Whether an object the task touched in its current turn changed since the turn began.
     bool turn_changed(const Task& task) const;
+    // Under a weak memory model, whether the running task's read of `obj` must see the latest
+    // write: its first read of an object its spin loop's last turn touched, when nothing at all
+    // was written during that turn. A write becomes visible to every CPU in finite time, so a
+    // spin loop cannot go on reading an older one (it would be a hang no kernel has); what the
+    // turn before saw stays explored.
+    bool read_latest(const Object& obj);
     // The memory [begin, begin + size) is freed (kfree) together with `allocation`, the object
     // that stands for it: every object registered after `allocation` that lives there is freed
     // with it, and the scheduling point of any later operation on one of them is a

@@ -26,6 +26,7 @@ struct Lists {
     };
     shared<int> x{"x"};
     shared<int> y{"y"};
+    bool missed = false; // what a task saw, for a final check
 };
 
 // Two CPUs and a percpu_counter (it sizes its slots from them).
@@ -312,4 +313,28 @@ TEST(LkmmOrdering, kmalloc_and_kfree_order_nothing) {
     CHECK_EQUAL(ViolationKind::final_check,
                 only_violation(r, "store buffering across kmalloc and kfree").kind);
     CHECK(r.stats.fully_ordered.empty());
+}
+
+// A write becomes visible to every CPU in finite time: a spin loop that read an older value
+// reads the latest once a turn passed with nothing written, and is no hang. The flag's message
+// still needs its acquire: reading the data without one may miss it.
+TEST(LkmmOrdering, a_spin_loop_sees_a_write_made_before_it_began_and_is_no_hang) {
+    const auto model = [](bool acquire) {
+        return [acquire] {
+            auto& l = this_execution().make<Lists>();
+            spawn("writer", [&l] {
+                WRITE_ONCE(l.y, 1);
+                smp_store_release(&l.x, 1);
+            });
+            spawn("spinner", [&l, acquire] {
+                while (!(acquire ? smp_load_acquire(&l.x) : READ_ONCE(l.x)))
+                    cpu_relax();
+                if (READ_ONCE(l.y) == 0) l.missed = true;
+            });
+            final_check("the data was seen", [&l] { return !l.missed; });
+        };
+    };
+    expect_no_race(model(true), "spinning with an acquire");
+    const SearchResult r = check_lkmm(model(false));
+    CHECK_EQUAL(ViolationKind::final_check, only_violation(r, "spinning with READ_ONCE").kind);
 }
