@@ -614,8 +614,12 @@ Gap gap_at(const Graph& g, std::uint32_t e, bool later) {
 }
 
 // The weakest barrier that orders the gap's two accesses: smp_rmb() between reads, smp_wmb()
-// between writes, else smp_mb().
+// between writes, else smp_mb(); beside a read-modify-write, the kernel's spelling of that
+// (Documentation/atomic_t.txt): smp_mb__before_atomic() before one, smp_mb__after_atomic()
+// after one.
 std::pair<Fence, const char*> weakest(const Graph& g, const Gap& gap) {
+    if (g[gap.after].is(memory::kRmw)) return {Fence::before_atomic, "smp_mb__before_atomic()"};
+    if (g[gap.before].is(memory::kRmw)) return {Fence::after_atomic, "smp_mb__after_atomic()"};
     const memory::Kind a = g[gap.before].kind, b = g[gap.after].kind;
     if (a == memory::Kind::read && b == memory::Kind::read) return {Fence::rmb, "smp_rmb()"};
     if (a == memory::Kind::write && b == memory::Kind::write) return {Fence::wmb, "smp_wmb()"};

@@ -149,9 +149,11 @@ TEST(Litmus, a_plain_message_through_atomic_inc_is_a_data_race_under_lkmm_only) 
     CHECK_TEXT(contains(run.out, "  read by P1 at step 4: idioms.cpp:"), run.out.c_str());
     CHECK_TEXT(contains(run.out, "atomic_inc(v) -> 1"), run.out.c_str());
     CHECK_FALSE(contains(run.out, "steps of P0"));
-    // Message passing: neither side alone orders the two, both together do.
+    // Message passing: neither side alone orders the two, both together do; before the
+    // atomic_inc() the kernel spells the full barrier smp_mb__before_atomic().
     CHECK_TEXT(contains(run.out, "a barrier would rule this out:\n"
-                                 "  smp_mb() in P0 between steps 1 and 2 (data race)\n"
+                                 "  smp_mb__before_atomic() in P0 between steps 1 and 2 (data "
+                                 "race)\n"
                                  "  smp_rmb() in P1 between steps 3 and 4 (data race)\n"),
                run.out.c_str());
     const Run sc =
