@@ -201,9 +201,14 @@ void preempt_disable(std::source_location loc) {
         return;
     }
     cpus& c = state();
-    this_execution().visible("preempt_disable", &c.rq(me->cpu), loc, &cpu_not_atomic);
-    // Its CPU again: hotplug may have moved it off a dying CPU while it waited here.
-    runqueue& rq = c.rq(me->cpu);
+    // Hotplug may move the task off a dying CPU while it waits here: then it waits again, for
+    // the CPU it is on now.
+    int cpu = -1;
+    while (cpu != me->cpu) {
+        cpu = me->cpu;
+        this_execution().visible("preempt_disable", &c.rq(cpu), loc, &cpu_not_atomic);
+    }
+    runqueue& rq = c.rq(cpu);
     rq.atomic = me;
     ++me->preempt_count;
     // Another task's atomic section on this CPU before it is ordered before this one by the

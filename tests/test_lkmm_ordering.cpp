@@ -338,3 +338,31 @@ TEST(LkmmOrdering, a_spin_loop_sees_a_write_made_before_it_began_and_is_no_hang)
     const SearchResult r = check_lkmm(model(false));
     CHECK_EQUAL(ViolationKind::final_check, only_violation(r, "spinning with READ_ONCE").kind);
 }
+
+// A task waiting in preempt_disable() that hotplug moves off its dying CPU waits again, for the
+// task in atomic context on the CPU it is on now.
+TEST(LkmmOrdering, a_task_hotplug_moves_while_it_waits_in_preempt_disable_waits_again) {
+    const SearchResult r = check_lkmm([] {
+        set_nr_cpus(2);
+        auto& l = this_execution().make<Lists>();
+        spawn_on(0, "holder", [&l] {
+            preempt_disable();
+            WRITE_ONCE(l.y, 1);
+            WRITE_ONCE(l.y, 0);
+            preempt_enable();
+        });
+        spawn_on(1, "first", [] {
+            preempt_disable();
+            preempt_enable();
+        });
+        spawn_on(1, "waiter", [&l] {
+            preempt_disable();
+            // On CPU 1 it may see the holder's stores in any order; on CPU 0 only in turn.
+            if (smp_processor_id() == 0 && READ_ONCE(l.y)) l.missed = true;
+            preempt_enable();
+        });
+        spawn_on(0, "cpuhp", [] { remove_cpu(1); });
+        final_check("the waiter never ran inside the holder's section", [&l] { return !l.missed; });
+    });
+    expect_verified(r, "preempt_disable() across a hotplug move");
+}
