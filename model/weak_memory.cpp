@@ -136,16 +136,18 @@ class WeakMemory {
 
     // The writes a read may read from, coherence-last first; `access_for` gives what the
     // access is once it has read a write's value (an RMW that fails is a plain read).
-    // A spin loop's read of `obj` after a turn in which nothing changed has only the latest
-    // (Execution::read_latest()).
+    // A loop's read of `obj` that must see a newer write than the task saw there skips the one
+    // it saw (Execution::read_progresses()).
     template <class AccessFor>
     std::uint32_t choose_write(std::uint16_t task, const Object* obj, std::uint32_t loc,
                                AccessFor access_for) {
         const std::vector<std::uint32_t>& co = graph_.co(loc);
         candidates_.clear();
         candidates_.push_back(co.back());
-        if (obj && this_execution().read_latest(*obj)) return co.back();
-        for (std::size_t i = co.size() - 1; i-- > coherence_floor(task, loc);)
+        std::size_t floor = coherence_floor(task, loc);
+        if (obj && this_execution().read_progresses(*obj))
+            floor = std::min(floor + 1, co.size() - 1);
+        for (std::size_t i = co.size() - 1; i-- > floor;)
             if (allowed(task, loc, access_for(graph_[co[i]].value), co[i], i))
                 candidates_.push_back(co[i]);
         return candidates_[this_execution().choose(static_cast<std::uint32_t>(candidates_.size()),

@@ -196,6 +196,26 @@ void Execution::run_final_checks() {
     if (started_ != tasks_.size()) start_new_tasks();
 }
 
+namespace {
+// Whether two operations are the same call: operation, object, arguments and call site.
+bool same_call(const Operation& a, const Operation& b) {
+    return a.obj == b.obj && a.args.n == b.args.n && a.args.v[0] == b.args.v[0] &&
+           a.args.v[1] == b.args.v[1] && std::strcmp(a.name, b.name) == 0 &&
+           a.location.line() == b.location.line() && a.location.column() == b.location.column() &&
+           std::strcmp(a.location.file_name(), b.location.file_name()) == 0;
+}
+// Whether `task` is about to repeat one of the `count` operations `watched`.
+bool repeats(const Task& task, const Operation* watched, int count) {
+    for (int i = 0; i < count; ++i)
+        if (same_call(watched[i], task.pending())) return true;
+    return false;
+}
+// Whether one of them is a spin loop's turn: its loop is judged as a spinner's (idle turns).
+bool spins(const Operation* watched, int count) {
+    return std::any_of(watched, watched + count, [](const Operation& op) { return op.fallback; });
+}
+} // namespace
+
 Task* Execution::advance() {
     running_ = nullptr;
     if (stepping_) {
@@ -263,6 +283,10 @@ Task* Execution::advance() {
         return nullptr;
     }
     Task& t = *tasks_[id];
+    if (watched || t.progress_) [[unlikely]]
+        t.progress_ = watched && limits_.memory_model != MemoryModel::sc &&
+                      t.repeats_since_ == last_write_step_ &&
+                      repeats(t, t.watched_ops_, t.watched_count_);
     if (watched) [[unlikely]]
         watch_step(t);
     ++step_;
@@ -475,8 +499,9 @@ bool Execution::turn_changed(const Task& task) const {
     return false;
 }
 
-bool Execution::read_latest(const Object& obj) {
+bool Execution::read_progresses(const Object& obj) {
     Task& t = *running_;
+    if (t.progress_) return true;
     for (int i = 0; i < t.fresh_count_; ++i)
         if (t.fresh_objects_[i] == &obj) {
             t.fresh_objects_[i] = t.fresh_objects_[--t.fresh_count_];
@@ -484,16 +509,6 @@ bool Execution::read_latest(const Object& obj) {
         }
     return false;
 }
-
-namespace {
-// Whether two operations are the same call: operation, object, arguments and call site.
-bool same_call(const Operation& a, const Operation& b) {
-    return a.obj == b.obj && a.args.n == b.args.n && a.args.v[0] == b.args.v[0] &&
-           a.args.v[1] == b.args.v[1] && std::strcmp(a.name, b.name) == 0 &&
-           a.location.line() == b.location.line() && a.location.column() == b.location.column() &&
-           std::strcmp(a.location.file_name(), b.location.file_name()) == 0;
-}
-} // namespace
 
 TaskId Execution::next_spinner(TaskSet spinning) {
     outcome_.spin_bound_used = true;
@@ -514,19 +529,6 @@ TaskId Execution::next_spinner(TaskSet spinning) {
          tasks_[next]->pending_.location);
     return kNoTask;
 }
-
-namespace {
-// Whether `task` is about to repeat one of the `count` operations `watched`.
-bool repeats(const Task& task, const Operation* watched, int count) {
-    for (int i = 0; i < count; ++i)
-        if (same_call(watched[i], task.pending())) return true;
-    return false;
-}
-// Whether one of them is a spin loop's turn: its loop is judged as a spinner's (idle turns).
-bool spins(const Operation* watched, int count) {
-    return std::any_of(watched, watched + count, [](const Operation& op) { return op.fallback; });
-}
-} // namespace
 
 TaskSet Execution::watch_repeats(TaskSet enabled) {
     outcome_.spin_bound_used = true;

@@ -250,12 +250,15 @@ class Execution {
     void begin_spin_turn();
     // Whether an object the task touched in its current turn changed since the turn began.
     bool turn_changed(const Task& task) const;
-    // Under a weak memory model, whether the running task's read of `obj` must see the latest
-    // write: its first read of an object its spin loop's last turn touched, when nothing at all
-    // was written during that turn. A write becomes visible to every CPU in finite time, so a
-    // spin loop cannot go on reading an older one (it would be a hang no kernel has); what the
-    // turn before saw stays explored.
-    bool read_latest(const Object& obj);
+    // Under a weak memory model, whether the running task's read of `obj` must see a write
+    // newer than any it has seen there, if there is one: a write becomes visible to every CPU
+    // in finite time, so a loop cannot go on reading an older one while nothing changes (it
+    // would be a hang or a livelock no kernel has). So for its first read of each object of its
+    // spin loop's last turn, when nothing at all was written during that turn, and for the
+    // reads of an operation that repeats one it made since the last write (a retry loop,
+    // watched once nothing was written for --spin-bound steps). What it saw before stays
+    // explored, and so do the writes between that and the latest.
+    bool read_progresses(const Object& obj);
     // The memory [begin, begin + size) is freed (kfree) together with `allocation`, the object
     // that stands for it: every object registered after `allocation` that lives there is freed
     // with it, and the scheduling point of any later operation on one of them is a

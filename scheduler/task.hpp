@@ -63,9 +63,11 @@ class Task {
     bool turn_overflow_ = false;
     std::uint32_t turn_start_ = 0;
     std::uint32_t idle_turns_ = 0; // turns of its spin loop in a row that changed nothing
-    // The objects of the turn before this one if it changed nothing (see read_latest()).
+    // The objects of the turn before this one if it changed nothing, and whether its step
+    // repeats an operation with nothing written since (see read_progresses()).
     const Object* fresh_objects_[kTurnObjects] = {};
     std::uint8_t fresh_count_ = 0;
+    bool progress_ = false;
     // While nothing has been written for a while (see Execution::watch_repeats): the
     // operations it performed since, to tell when it goes round a loop, and how many of them
     // repeated one before. Valid while `repeats_since_` is the execution's last write step.

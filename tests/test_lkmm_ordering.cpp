@@ -339,6 +339,21 @@ TEST(LkmmOrdering, a_spin_loop_sees_a_write_made_before_it_began_and_is_no_hang)
     CHECK_EQUAL(ViolationKind::final_check, only_violation(r, "spinning with READ_ONCE").kind);
 }
 
+// The same for a retry loop without cpu_relax(): once nothing was written for --spin-bound
+// steps and it repeats its read, the read sees a newer write, and the loop is no livelock.
+TEST(LkmmOrdering, a_retry_loop_sees_a_write_made_before_it_began_and_is_no_livelock) {
+    expect_no_race(
+        [] {
+            auto& l = this_execution().make<Lists>();
+            spawn("writer", [&l] { WRITE_ONCE(l.x, 1); });
+            spawn("retrier", [&l] {
+                while (!READ_ONCE(l.x)) {
+                }
+            });
+        },
+        "a READ_ONCE() retry loop");
+}
+
 // A task waiting in preempt_disable() that hotplug moves off its dying CPU waits again, for the
 // task in atomic context on the CPU it is on now.
 TEST(LkmmOrdering, a_task_hotplug_moves_while_it_waits_in_preempt_disable_waits_again) {
