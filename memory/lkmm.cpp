@@ -130,18 +130,25 @@ Base base_of(const View& v) {
         const std::uint32_t w = rmw_write_of(g, v.events[x]);
         if (w != kNone && v.place[w] != kNone) b.rmw.add(x, v.place[w]);
     }
-    // Events are appended as tasks perform them: within a task, index order is po.
-    for (const auto& events : b.by_task)
-        for (std::size_t i = 0; i < events.size(); ++i)
-            for (std::size_t j = i + 1; j < events.size(); ++j)
-                b.po.add(events[i], events[j]);
+    // Events are appended as tasks perform them: within a task, index order is po. Each row is
+    // the set of those after the event, built from the last one back.
+    EventSet after(n);
+    for (const auto& events : b.by_task) {
+        after = EventSet(n);
+        for (std::size_t i = events.size(); i-- > 0;) {
+            b.po.add_row(events[i], after);
+            after.add(events[i]);
+        }
+    }
     for (std::uint32_t l = 0; l < g.locations(); ++l) {
-        std::vector<std::uint32_t> order;
-        for (const std::uint32_t w : g.co(l))
-            if (v.place[w] != kNone) order.push_back(v.place[w]);
-        for (std::size_t i = 0; i < order.size(); ++i)
-            for (std::size_t j = i + 1; j < order.size(); ++j)
-                b.co.add(order[i], order[j]);
+        after = EventSet(n);
+        const auto& order = g.co(l);
+        for (std::size_t i = order.size(); i-- > 0;) {
+            const std::uint32_t w = v.place[order[i]];
+            if (w == kNone) continue;
+            b.co.add_row(w, after);
+            after.add(w);
+        }
     }
     return b;
 }

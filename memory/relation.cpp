@@ -2,17 +2,24 @@
 #include "relation.hpp"
 
 #include <cassert>
+#include <utility>
 
 namespace lockcheck::memory {
 
 namespace {
 // a[i] = a[i] op b[i], word by word: the set and relation operators share it.
 template <class Op>
-std::vector<std::uint64_t> combine(std::vector<std::uint64_t> a,
-                                   const std::vector<std::uint64_t>& b, Op op) {
+void combine(std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b, Op op) {
     for (std::size_t i = 0; i < a.size(); ++i)
         a[i] = op(a[i], b[i]);
-    return a;
+}
+// The number of bits set in x: libgcc's __popcountdi2 is a call where the target has no popcnt
+// instruction (Debian's x86-64 baseline), and then() counts every row.
+std::size_t bit_count(std::uint64_t x) {
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return static_cast<std::size_t>((x * 0x0101010101010101ULL) >> 56);
 }
 constexpr auto kOr = [](std::uint64_t x, std::uint64_t y) { return x | y; };
 constexpr auto kAnd = [](std::uint64_t x, std::uint64_t y) { return x & y; };
@@ -20,20 +27,20 @@ constexpr auto kMinus = [](std::uint64_t x, std::uint64_t y) { return x & ~y; };
 } // namespace
 
 EventSet EventSet::operator|(const EventSet& o) const {
-    EventSet r(n_);
-    r.bits_ = combine(bits_, o.bits_, kOr);
+    EventSet r = *this;
+    combine(r.bits_, o.bits_, kOr);
     return r;
 }
 
 EventSet EventSet::operator&(const EventSet& o) const {
-    EventSet r(n_);
-    r.bits_ = combine(bits_, o.bits_, kAnd);
+    EventSet r = *this;
+    combine(r.bits_, o.bits_, kAnd);
     return r;
 }
 
 EventSet EventSet::operator-(const EventSet& o) const {
-    EventSet r(n_);
-    r.bits_ = combine(bits_, o.bits_, kMinus);
+    EventSet r = *this;
+    combine(r.bits_, o.bits_, kMinus);
     return r;
 }
 
@@ -62,23 +69,20 @@ bool Relation::empty() const {
     return true;
 }
 
-Relation Relation::operator|(const Relation& o) const {
+Relation Relation::operator|(const Relation& o) && {
     assert(n_ == o.n_);
-    Relation r(n_);
-    r.bits_ = combine(bits_, o.bits_, kOr);
-    return r;
+    combine(bits_, o.bits_, kOr);
+    return std::move(*this);
 }
 
-Relation Relation::operator&(const Relation& o) const {
-    Relation r(n_);
-    r.bits_ = combine(bits_, o.bits_, kAnd);
-    return r;
+Relation Relation::operator&(const Relation& o) && {
+    combine(bits_, o.bits_, kAnd);
+    return std::move(*this);
 }
 
-Relation Relation::operator-(const Relation& o) const {
-    Relation r(n_);
-    r.bits_ = combine(bits_, o.bits_, kMinus);
-    return r;
+Relation Relation::operator-(const Relation& o) && {
+    combine(bits_, o.bits_, kMinus);
+    return std::move(*this);
 }
 
 Relation Relation::then(const Relation& s) const {
@@ -89,7 +93,7 @@ Relation Relation::then(const Relation& s) const {
     for (std::size_t a = 0; a < n_; ++a) {
         bool any = false;
         for (std::size_t w = 0; w < words_; ++w) {
-            pairs += static_cast<std::size_t>(__builtin_popcountll(row(a)[w]));
+            pairs += bit_count(row(a)[w]);
             any = any || s.row(a)[w] != 0;
         }
         nonempty += any;
@@ -113,35 +117,32 @@ Relation Relation::then(const Relation& s) const {
 }
 
 Relation Relation::then_optional(const Relation& s) const {
-    return *this | then(s);
+    return then(s) | *this;
 }
 
 Relation Relation::then_star(const Relation& s) const {
-    return *this | then(s.plus());
+    return then(s.plus()) | *this;
 }
 
-Relation Relation::from(const EventSet& s) const {
-    Relation r = *this;
+Relation Relation::from(const EventSet& s) && {
     for (std::size_t a = 0; a < n_; ++a)
         if (!s.has(a))
             for (std::size_t w = 0; w < words_; ++w)
-                r.row(a)[w] = 0;
-    return r;
+                row(a)[w] = 0;
+    return std::move(*this);
 }
 
-Relation Relation::to(const EventSet& s) const {
-    Relation r = *this;
+Relation Relation::to(const EventSet& s) && {
     for (std::size_t a = 0; a < n_; ++a)
         for (std::size_t w = 0; w < words_; ++w)
-            r.row(a)[w] &= s.bits_[w];
-    return r;
+            row(a)[w] &= s.bits_[w];
+    return std::move(*this);
 }
 
-Relation Relation::optional() const {
-    Relation r = *this;
+Relation Relation::optional() && {
     for (std::size_t e = 0; e < n_; ++e)
-        r.add(e, e);
-    return r;
+        add(e, e);
+    return std::move(*this);
 }
 
 Relation Relation::plus() const {
@@ -170,11 +171,10 @@ Relation Relation::star() const {
     return plus().optional();
 }
 
-Relation Relation::without_identity() const {
-    Relation r = *this;
+Relation Relation::without_identity() && {
     for (std::size_t e = 0; e < n_; ++e)
-        r.row(e)[e / 64] &= ~(std::uint64_t{1} << (e % 64));
-    return r;
+        row(e)[e / 64] &= ~(std::uint64_t{1} << (e % 64));
+    return std::move(*this);
 }
 
 Relation Relation::inverse() const {
@@ -185,8 +185,10 @@ Relation Relation::inverse() const {
 }
 
 bool Relation::topological_order(std::vector<std::uint32_t>& order) const {
-    // Kahn's algorithm: repeatedly take an event nothing left points to.
-    std::vector<std::uint32_t> indegree(n_, 0);
+    // Kahn's algorithm: repeatedly take an event nothing left points to. The counts live in a
+    // buffer of the thread's, as this runs for every candidate of every read.
+    thread_local std::vector<std::uint32_t> indegree;
+    indegree.assign(n_, 0);
     for (std::size_t a = 0; a < n_; ++a)
         each_successor(a, [&](std::size_t b) { ++indegree[b]; });
     order.clear();
@@ -200,7 +202,7 @@ bool Relation::topological_order(std::vector<std::uint32_t>& order) const {
 }
 
 bool Relation::acyclic() const {
-    std::vector<std::uint32_t> order;
+    thread_local std::vector<std::uint32_t> order;
     return topological_order(order);
 }
 

@@ -40,9 +40,15 @@ class Relation {
     void add_row(std::size_t a, const EventSet& s);
     bool empty() const;
 
-    Relation operator|(const Relation& o) const;
-    Relation operator&(const Relation& o) const;
-    Relation operator-(const Relation& o) const; // `\`
+    // Each operator that makes a new relation from this one also has a form for a temporary,
+    // which it changes in place and returns: a chain such as po.from(S).to(T) | r allocates one
+    // matrix, not one per operator.
+    Relation operator|(const Relation& o) const& { return Relation(*this) | o; }
+    Relation operator|(const Relation& o) &&;
+    Relation operator&(const Relation& o) const& { return Relation(*this) & o; }
+    Relation operator&(const Relation& o) &&;
+    Relation operator-(const Relation& o) const& { return Relation(*this) - o; } // `\`
+    Relation operator-(const Relation& o) &&;
     // r ; s
     Relation then(const Relation& s) const;
     // r ; s? and r ; s*, without the identity pairs that would make s dense: r | r ; s and
@@ -50,13 +56,17 @@ class Relation {
     Relation then_optional(const Relation& s) const;
     Relation then_star(const Relation& s) const;
     // [S] ; r and r ; [S]
-    Relation from(const EventSet& s) const;
-    Relation to(const EventSet& s) const;
-    Relation optional() const;         // r? : r | id
-    Relation plus() const;             // r+
-    Relation star() const;             // r*
-    Relation without_identity() const; // r \ id
-    Relation inverse() const;          // r^-1
+    Relation from(const EventSet& s) const& { return Relation(*this).from(s); }
+    Relation from(const EventSet& s) &&;
+    Relation to(const EventSet& s) const& { return Relation(*this).to(s); }
+    Relation to(const EventSet& s) &&;
+    Relation optional() const& { return Relation(*this).optional(); } // r? : r | id
+    Relation optional() &&;
+    Relation plus() const;                                                            // r+
+    Relation star() const;                                                            // r*
+    Relation without_identity() const& { return Relation(*this).without_identity(); } // r \ id
+    Relation without_identity() &&;
+    Relation inverse() const; // r^-1
     bool acyclic() const;
     // Fills `order` with the events such that each comes before all it relates to; false if
     // the relation has a cycle (then `order` holds only the events outside every cycle's
