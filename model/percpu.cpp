@@ -120,12 +120,11 @@ unsigned long online_bits(const cpumask& mask) {
 // the new CPU, is ordered as a full barrier would order it.
 void set_online(cpumask& mask, int cpu, bool online) {
     const unsigned long bit = 1UL << cpu;
+    const unsigned long bits = online ? mask.bits | bit : mask.bits & ~bit;
     if (weak_memory::on())
-        weak_memory::rmw(mask, static_cast<std::int64_t>(mask.bits),
-                         Update{.op = online ? Update::set_bits : Update::clear_bits,
-                                .a = static_cast<std::int64_t>(bit)},
-                         Ordering::full);
-    mask.bits = online ? mask.bits | bit : mask.bits & ~bit;
+        weak_memory::online_mask_changed(mask, static_cast<std::int64_t>(mask.bits),
+                                         static_cast<std::int64_t>(bits));
+    mask.bits = bits;
 }
 
 } // namespace
@@ -152,9 +151,11 @@ void remove_cpu(int cpu, std::source_location loc) {
     // Global: it waits for every task's preemption count and moves tasks off the CPU.
     this_execution().visible_global("remove_cpu", &mask, loc, &no_atomic_section_on,
                                     OpArgs{{cpu, 0}, 1});
-    const unsigned long online = online_bits(mask);
-    if (!((online >> cpu) & 1) || std::popcount(online) == 1) {
-        this_execution().nothing_written(); // offline already, or the last CPU: refused
+    // Offline already, or the last CPU: refused, as cpu_down_maps_locked() decides under
+    // cpu_add_remove_lock, which orders it after every earlier hotplug operation.
+    if (!((mask.bits >> cpu) & 1) || std::popcount(mask.bits) == 1) {
+        if (weak_memory::on()) weak_memory::orders_nothing();
+        this_execution().nothing_written();
         return;
     }
     if (weak_memory::on()) weak_memory::stop_machine_entered();

@@ -497,6 +497,19 @@ void stop_machine_left() {
         if (t->id() != self && !t->finished()) m.stopper_ack(static_cast<std::uint16_t>(t->id()));
 }
 
+void online_mask_changed(const Object& mask, std::int64_t before, std::int64_t after) {
+    WeakMemory& m = memory();
+    const std::uint16_t task = running_task();
+    const std::uint32_t lock = m.sync_location(mask);
+    const std::uint16_t full = memory::kRmw | memory::kMb;
+    m.lock(task, lock);
+    m.append_latest(
+        task, m.location(mask, before),
+        Access{
+            .read_tags = full, .reads = true, .writes = true, .write_tags = full, .value = after});
+    m.unlock(task, lock);
+}
+
 void rwsem_released(const Object& sem) {
     WeakMemory& m = memory();
     const std::uint16_t rmw = memory::kRmw;

@@ -126,6 +126,10 @@ void scheduled_on(bool migrated);
 // ordered read-modify-write of one location, a finished one in the first half only.
 void stop_machine_entered();
 void stop_machine_left();
+// set_cpu_online() in remove_cpu() or add_cpu(): under cpu_add_remove_lock (which serializes
+// hotplug operations; LKR/LKW ... UL), a fully ordered read-modify-write of the online mask
+// from `before` to `after`.
+void online_mask_changed(const Object& mask, std::int64_t before, std::int64_t after);
 // up_read(), up_write(): a release that is a read-modify-write of sem->count
 // (atomic_long_add_return_release()), reading its last write. Readers leave in any order, so
 // the next acquirer may read the count from the last one only: the releases of those before
