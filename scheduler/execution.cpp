@@ -250,7 +250,10 @@ Task* Execution::advance() {
     if (!enabled) [[unlikely]] {
         if (!spinning) {
             if (unfinished) {
-                report_blocked();
+                // No task can go on: the execution is whole, and a race the end hook finds in it
+                // comes before the hang, as the race detector's would under sc.
+                if (end_hook_) end_hook_(*this);
+                if (!failed()) report_blocked();
             } else {
                 if (end_hook_) end_hook_(*this);
                 run_final_checks();

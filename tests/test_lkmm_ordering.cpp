@@ -381,3 +381,24 @@ TEST(LkmmOrdering, a_task_hotplug_moves_while_it_waits_in_preempt_disable_waits_
     });
     expect_verified(r, "preempt_disable() across a hotplug move");
 }
+
+// An execution in which no task can go on is whole: a data race in it is reported before the
+// hang, under lkmm as under sc.
+TEST(LkmmOrdering, a_data_race_in_an_execution_that_hangs_comes_before_the_hang) {
+    const Setup setup = [] {
+        struct Stuck {
+            shared<int> x{"x"};
+            struct completion never {
+                "never"
+            };
+        };
+        auto& m = this_execution().make<Stuck>();
+        spawn("writer", [&m] {
+            m.x.write(1);
+            wait_for_completion(&m.never);
+        });
+        spawn("reader", [&m] { static_cast<void>(m.x.read()); });
+    };
+    expect_race_on(check_lkmm(setup), "x");
+    expect_race_on(check_model(setup), "x");
+}
