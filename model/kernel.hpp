@@ -28,4 +28,5 @@
 #include "slab.hpp"
 #include "spinlock.hpp"
 #include "task.hpp"
+#include "this_cpu.hpp"
 #include "wait.hpp"

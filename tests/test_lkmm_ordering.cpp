@@ -402,3 +402,43 @@ TEST(LkmmOrdering, a_data_race_in_an_execution_that_hangs_comes_before_the_hang)
     expect_race_on(check_lkmm(setup), "x");
     expect_race_on(check_model(setup), "x");
 }
+
+// this_cpu operations need no preempt_disable() and imply no barrier: counts on each CPU add
+// up, and a flag set with this_cpu_write() publishes nothing under lkmm.
+TEST(LkmmOrdering, this_cpu_operations_count_without_preempt_disable_and_order_nothing) {
+    struct PerCpu {
+        percpu<shared<int>> count{"count"};
+        percpu<shared<int>> flag{"flag"};
+        shared<int> data{"data"};
+        bool missed = false;
+    };
+    const Setup counting = [] {
+        set_nr_cpus(2);
+        auto& m = this_execution().make<PerCpu>();
+        for (const int cpu : {0, 1, 1})
+            spawn_on(cpu, "adder", [&m] {
+                this_cpu_inc(&m.count);
+                this_cpu_add(&m.count, 2);
+                this_cpu_sub(&m.count, 1);
+            });
+        final_check("every CPU's count adds up",
+                    [&m] { return m.count.at(0)->peek() + m.count.at(1)->peek() == 6; });
+    };
+    expect_verified(check_model(counting), "this_cpu counting under sc");
+    expect_no_race(counting, "this_cpu counting under lkmm");
+    const Setup publishing = [] {
+        set_nr_cpus(2);
+        auto& m = this_execution().make<PerCpu>();
+        spawn_on(0, "publisher", [&m] {
+            WRITE_ONCE(m.data, 1);
+            this_cpu_write(&m.flag, 1);
+        });
+        spawn_on(1, "reader", [&m] {
+            if (per_cpu_ptr(&m.flag, 0)->read_once() && READ_ONCE(m.data) == 0) m.missed = true;
+        });
+        final_check("the flag implies the data", [&m] { return !m.missed; });
+    };
+    expect_verified(check_model(publishing), "this_cpu_write under sc");
+    const SearchResult r = check_lkmm(publishing);
+    CHECK_EQUAL(ViolationKind::final_check, only_violation(r, "this_cpu_write under lkmm").kind);
+}
