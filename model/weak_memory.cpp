@@ -534,7 +534,7 @@ void wait_queue_changed(const Object& wq, std::int64_t before, std::int64_t afte
 }
 
 void locked_update(const Object& obj, std::int64_t before, std::int64_t after,
-                   std::span<const Task* const> woken, std::optional<StateChange> state) {
+                   std::span<const Task* const> woken) {
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
     const std::uint32_t lock = m.sync_location(obj);
@@ -542,7 +542,6 @@ void locked_update(const Object& obj, std::int64_t before, std::int64_t after,
     m.lock(task, lock);
     m.append_latest(task, value, Access{.reads = true});
     if (after != before) m.append_latest(task, value, Access{.writes = true, .value = after});
-    if (state) m.state_set(task, *state);
     if (!woken.empty()) m.full_barrier(task);
     for (const Task* sleeper : woken) {
         const std::uint32_t at = m.task_location(sleeper->id(), TASK_RUNNING);

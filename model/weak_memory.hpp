@@ -136,9 +136,8 @@ void online_mask_changed(const Object& mask, std::int64_t before, std::int64_t a
 // reach it through the rmw-sequence of linux-kernel.cat's cumul-fence, as in the kernel.
 void rwsem_released(const Object& sem);
 
-// The running task's state set under an object's lock, from `before` to `after`:
-// prepare_to_wait()'s set_current_state() (`barrier`: it is smp_store_mb()), and
-// do_wait_for_common()'s __set_current_state() (none).
+// The running task's state set from `before` to `after`, followed by smp_mb() when `barrier`
+// (set_current_state() is smp_store_mb(); __set_current_state() is a plain store).
 struct StateChange {
     long before = TASK_RUNNING;
     long after = TASK_RUNNING;
@@ -153,20 +152,20 @@ void wait_queue_changed(const Object& wq, std::int64_t before, std::int64_t afte
                         std::optional<StateChange> state);
 // An operation under an object's own lock (a wait queue's wq_head->lock, a completion's
 // x->wait.lock, an extent tree's tree->lock): the object's value read, and written when it goes
-// from `before` to `after`; the running task's `state` set; then the tasks it `woken`, each as
+// from `before` to `after`; then the tasks it `woken`, each as
 // try_to_wake_up() wakes one: smp_mb__after_spinlock() (memory-barriers.txt, "SLEEP AND
 // WAKE-UP FUNCTIONS"; none when nothing woke), a read of the task's state and the write of
 // TASK_RUNNING that schedule() in the woken task reads. wake_up() reads the list (and leaves
 // `after` waiters: the woken ones removed themselves); complete() and wait_for_completion()
 // count `done` up and down.
 void locked_update(const Object& obj, std::int64_t before, std::int64_t after,
-                   std::span<const Task* const> woken = {}, std::optional<StateChange> state = {});
+                   std::span<const Task* const> woken = {});
 // waitqueue_active(): the list read with no lock and no barrier; whether it looked nonempty.
 bool wait_queue_seen_active(const Object& wq, std::int64_t waiters);
 
-// A task's state (include/linux/sched.h) as a location of its own, for the sleep and wake-up
-// that go through it alone (set_current_state(), schedule(), wake_up_process(); a wait queue's
-// go through its lock). set_current_state() writes the running task's state and is
+// A task's state (include/linux/sched.h) as a location of its own, through which every sleep
+// and wake-up goes (set_current_state(), schedule(), wake_up_process(); a wait queue's as
+// well, under its lock). set_current_state() writes the running task's state and is
 // smp_store_mb() (`barrier`; __set_current_state() is not); wake_up_process() reads `task`'s
 // after try_to_wake_up()'s smp_mb__after_spinlock(), and may see an older state (then it
 // wakes nobody), and writes TASK_RUNNING when it wakes it; schedule() reads the running task's
