@@ -13,14 +13,6 @@ void combine(std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b,
     for (std::size_t i = 0; i < a.size(); ++i)
         a[i] = op(a[i], b[i]);
 }
-// The number of bits set in x: libgcc's __popcountdi2 is a call where the target has no popcnt
-// instruction (Debian's x86-64 baseline), and then() counts every row.
-std::size_t bit_count(std::uint64_t x) {
-    x -= (x >> 1) & 0x5555555555555555ULL;
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-    return static_cast<std::size_t>((x * 0x0101010101010101ULL) >> 56);
-}
 constexpr auto kOr = [](std::uint64_t x, std::uint64_t y) { return x | y; };
 constexpr auto kAnd = [](std::uint64_t x, std::uint64_t y) { return x & y; };
 constexpr auto kMinus = [](std::uint64_t x, std::uint64_t y) { return x & ~y; };
@@ -86,32 +78,26 @@ Relation Relation::operator-(const Relation& o) && {
 }
 
 Relation Relation::then(const Relation& s) const {
-    // Row by row, a row of s for each pair of r; or column by column, for each event whose row
-    // of s is not empty, every event of r relating to it. The first suits a sparse r, the
-    // second a sparse s (r ; rfe with r dense, as prop has): take the cheaper.
-    std::size_t pairs = 0, nonempty = 0;
-    for (std::size_t a = 0; a < n_; ++a) {
-        bool any = false;
-        for (std::size_t w = 0; w < words_; ++w) {
-            pairs += bit_count(row(a)[w]);
-            any = any || s.row(a)[w] != 0;
-        }
-        nonempty += any;
-    }
-    Relation r(n_);
-    if (pairs * words_ <= nonempty * n_) {
-        for (std::size_t a = 0; a < n_; ++a)
-            each_successor(a, [&](std::size_t b) { r.or_row(a, s.row(b)); });
-        return r;
-    }
+    // Row by row: a relates to all that each b it relates to relates to in s. Only the b whose
+    // row of s is not empty contribute, so a's row is masked with those first: that skips the
+    // pairs that add nothing, which dominate when s is sparse (r ; rfe with r dense, as prop
+    // has), and costs a word per row when it is not.
+    thread_local std::vector<std::uint64_t> live;
+    live.assign(words_, 0);
     for (std::size_t b = 0; b < n_; ++b) {
         const std::uint64_t* next = s.row(b);
-        bool any = false;
         for (std::size_t k = 0; k < words_; ++k)
-            any = any || next[k] != 0;
-        if (!any) continue;
-        for (std::size_t a = 0; a < n_; ++a)
-            if (has(a, b)) r.or_row(a, next);
+            if (next[k]) {
+                live[b / 64] |= std::uint64_t{1} << (b % 64);
+                break;
+            }
+    }
+    Relation r(n_);
+    for (std::size_t a = 0; a < n_; ++a) {
+        const std::uint64_t* in = row(a);
+        for (std::size_t w = 0; w < words_; ++w)
+            for (std::uint64_t bits = in[w] & live[w]; bits; bits &= bits - 1)
+                r.or_row(a, s.row(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))));
     }
     return r;
 }
