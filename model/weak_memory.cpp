@@ -51,6 +51,14 @@ struct Access {
     std::int64_t value = 0;
 };
 
+// A fully ordered read-modify-write that stores `value` (both events tagged Mb, as a
+// value-returning atomic's are).
+Access full_rmw(std::int64_t value) {
+    const std::uint16_t full = memory::kRmw | memory::kMb;
+    return Access{
+        .read_tags = full, .reads = true, .writes = true, .write_tags = full, .value = value};
+}
+
 class WeakMemory {
   public:
     WeakMemory() {
@@ -86,13 +94,7 @@ class WeakMemory {
     // A stopper's acknowledgement in `task`: a fully ordered RMW of the stopper location.
     void stopper_ack(std::uint16_t task) {
         const std::uint32_t loc = stopper_location();
-        const std::uint16_t full = memory::kRmw | memory::kMb;
-        append_latest(task, loc,
-                      Access{.read_tags = full,
-                             .reads = true,
-                             .writes = true,
-                             .write_tags = full,
-                             .value = graph_[graph_.co(loc).back()].value + 1});
+        append_latest(task, loc, full_rmw(graph_[graph_.co(loc).back()].value + 1));
     }
     // set_current_state() and its kin in `task`: its state's write, then smp_mb() if it is one.
     void state_set(std::uint16_t task, const StateChange& change) {
@@ -501,12 +503,8 @@ void online_mask_changed(const Object& mask, std::int64_t before, std::int64_t a
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
     const std::uint32_t lock = m.sync_location(mask);
-    const std::uint16_t full = memory::kRmw | memory::kMb;
     m.lock(task, lock);
-    m.append_latest(
-        task, m.location(mask, before),
-        Access{
-            .read_tags = full, .reads = true, .writes = true, .write_tags = full, .value = after});
+    m.append_latest(task, m.location(mask, before), full_rmw(after));
     m.unlock(task, lock);
 }
 

@@ -489,9 +489,9 @@ void Execution::begin_spin_turn() {
         std::copy_n(t.turn_objects_, t.turn_count_, t.fresh_objects_);
         t.fresh_count_ = t.turn_count_;
     }
-    running_->turn_start_ = step_;
-    running_->turn_count_ = 0;
-    running_->turn_overflow_ = false;
+    t.turn_start_ = step_;
+    t.turn_count_ = 0;
+    t.turn_overflow_ = false;
 }
 
 bool Execution::turn_changed(const Task& task) const {
