@@ -5,9 +5,9 @@
 #include <stdexcept>
 
 #include "checker/explorer.hpp"
+#include "checker/model_registry.hpp"
 #include "deadline_dfs.hpp"
 #include "measure.hpp"
-#include "checker/model_registry.hpp"
 
 namespace lockcheck::bench {
 

@@ -35,7 +35,9 @@ double run_reads(StackPool& stacks, int tasks, std::uint32_t steps) {
     Pick strategy;
     // Reads that change nothing would be watched as a retry loop after --spin-bound steps:
     // the bound is the whole execution, so that only the step is measured.
-    Execution ex(stacks, strategy, Execution::Limits{steps, 10, steps});
+    Execution::Limits limits{steps, 10, steps};
+    limits.max_steps = steps;
+    Execution ex(stacks, strategy, limits);
     atomic_t& counter = ex.make<atomic_t>("counter");
     const std::uint32_t each = steps / static_cast<std::uint32_t>(tasks);
     for (int i = 0; i < tasks; ++i)

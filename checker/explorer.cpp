@@ -65,7 +65,7 @@ void check_wait_ratios(const std::vector<WaitRatio>& ratios, SearchResult& resul
 LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOptions& options,
                        StackPool& stacks, SearchResult& result, BetweenExecutions& between) {
     std::set<std::string> seen;
-    Execution::Limits limits = options.limits(options.depth);
+    Execution::Limits limits = options.limits(options.depth, options.max_steps);
     limits.fingerprints = strategy.fingerprints();
     for (;;) {
         Execution ex(stacks, strategy, limits);
@@ -73,7 +73,11 @@ LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOption
         Outcome out = ex.run();
         result.stats.add(ex, out);
         out.each_violation([&](const Violation& v, std::size_t reached) {
-            if (!seen.insert(v.key()).second) return;
+            if (!seen.insert(v.key()).second) {
+                // Met again: only what it is about may add to the finding.
+                if (!v.objects.empty()) result.found_again(v);
+                return;
+            }
             const auto cut = ex.schedule().begin() + static_cast<std::ptrdiff_t>(reached);
             result.findings.push_back(Finding{v, Schedule(ex.schedule().begin(), cut)});
         });
@@ -157,7 +161,7 @@ std::vector<PropertyStats> declared_properties(const Setup& setup, const CheckOp
     Replay strategy(Schedule{});
     CheckOptions all = options;
     all.unchecked.clear();
-    Execution ex(stacks, strategy, all.limits(options.depth));
+    Execution ex(stacks, strategy, all.limits(options.depth, options.max_steps));
     setup();
     SearchStats declared;
     declared.declare(ex);
@@ -169,10 +173,11 @@ ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOpt
     StackPool stacks(options.stack_size);
     Replay strategy(schedule);
     TraceRecorder recorder;
+    // The schedule runs whole: no step of it is deeper than its length.
     const auto depth = static_cast<std::uint32_t>(schedule.size());
     // A replay goes on past the violations the kernel survives up to the end of its schedule,
     // and past another finding met at the same step as the one it reproduces.
-    Execution::Limits limits = options.limits(depth);
+    Execution::Limits limits = options.limits(depth, depth);
     limits.keep_going_until = schedule.size();
     limits.reproduces = reproduces;
     Execution ex(stacks, strategy, limits, &recorder);

@@ -21,7 +21,8 @@ namespace lockcheck {
 using Setup = std::function<void()>;
 
 struct CheckOptions {
-    std::uint32_t depth = 200;
+    std::uint32_t depth = 200; // scheduling choices (see Execution::Limits::depth)
+    std::uint32_t max_steps = Execution::kDefaultMaxSteps;
     bool keep_going = false;             // collect every distinct violation
     std::size_t stack_size = 256 * 1024; // per task fiber
     unsigned step_timeout = 10;          // seconds without a scheduling point: an endless loop
@@ -43,12 +44,12 @@ struct CheckOptions {
     std::vector<WaitRatio> wait_ratios;         // --max-wait-ratio
     MemoryModel memory_model = MemoryModel::sc; // --memory-model
 
-    // The limits of one execution of at most `steps` steps. With keep_going it goes on past
-    // the violations the kernel survives, so that each one's later steps are checked too,
-    // under every strategy alike: a partial-order reduction needs their races to run the
-    // executions that reorder them.
-    Execution::Limits limits(std::uint32_t steps) const {
-        Execution::Limits l{steps,
+    // The limits of one execution of at most `depth` choices and `max_steps` steps. With keep_going
+    // it goes on past the violations the kernel survives, so that each one's later steps are
+    // checked too, under every strategy alike: a partial-order reduction needs their races to run
+    // the executions that reorder them.
+    Execution::Limits limits(std::uint32_t depth, std::uint32_t max_steps) const {
+        Execution::Limits l{depth,
                             step_timeout,
                             spin_bound,
                             keep_going ? Execution::kNoEnd : 0,
@@ -58,6 +59,7 @@ struct CheckOptions {
                             unchecked.empty() ? nullptr : &unchecked,
                             wait_bounds.empty() ? nullptr : &wait_bounds};
         l.memory_model = memory_model;
+        l.max_steps = max_steps;
         return l;
     }
 };

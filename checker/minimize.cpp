@@ -37,7 +37,8 @@ Minimized minimize(const Setup& setup, const Finding& found, std::uint32_t preem
         do {
             // Every execution within a lower bound was clean: at the best's own bound only a
             // shorter one is smaller, so none needs to go further than one step less.
-            const std::uint32_t depth = bound == best.preemptions ? best.steps - 1 : options.depth;
+            const std::uint32_t max_steps =
+                bound == best.preemptions ? best.steps - 1 : options.max_steps;
             if (bound == best.preemptions && best.steps <= 1) return best;
             if (std::string why = stop_reason(best, pacer, options, limits); !why.empty()) {
                 best.minimal = false;
@@ -47,7 +48,7 @@ Minimized minimize(const Setup& setup, const Finding& found, std::uint32_t preem
             ++best.executions;
             // With keep_going the property may break after a violation the execution goes on
             // past (options.limits()).
-            Execution ex(stacks, search, options.limits(depth));
+            Execution ex(stacks, search, options.limits(options.depth, max_steps));
             setup();
             const Outcome out = ex.run();
             // The schedule up to the violation: the execution may have gone on past it. Its

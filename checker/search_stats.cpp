@@ -149,9 +149,13 @@ void SearchStats::add(const Execution& ex, const Outcome& out) {
         for (const char* op : weak_memory::fully_ordered_operations(ex))
             add_fully_ordered(op);
     steps += out.steps;
-    deepest = std::max(deepest, out.steps);
+    deepest = std::max(deepest, out.depth);
+    longest = std::max(longest, out.steps);
     tasks = std::max(tasks, static_cast<std::uint32_t>(ex.tasks().size()));
-    if (out.end == End::cut) ++cut;
+    if (out.end == End::cut) {
+        ++cut;
+        cut_by_steps += out.cut_by_steps;
+    }
     if (out.end == End::stopped) ++sleep_blocked;
     if (out.spin_bound_used) ++spin_bound_used;
     if (const TableFull& full = out.table_full; full.table) {
@@ -194,9 +198,11 @@ void SearchStats::merge(const SearchStats& later) {
     for (const std::string& op : later.fully_ordered)
         add_fully_ordered(op);
     cut += later.cut;
+    cut_by_steps += later.cut_by_steps;
     sleep_blocked += later.sleep_blocked;
     steps += later.steps;
     deepest = std::max(deepest, later.deepest);
+    longest = std::max(longest, later.longest);
     tasks = std::max(tasks, later.tasks);
     add_counters(total, most, later.total, later.most);
     for (const LockHolds& h : later.holds) {
@@ -246,12 +252,17 @@ void SearchStats::declare(const Execution& ex) {
 
 void SearchResult::merge(SearchResult&& later) {
     stats.merge(later.stats);
-    for (Finding& f : later.findings) {
-        const std::string key = f.violation.key();
-        if (std::none_of(findings.begin(), findings.end(),
-                         [&key](const Finding& g) { return g.violation.key() == key; }))
-            findings.push_back(std::move(f));
-    }
+    for (Finding& f : later.findings)
+        if (!found_again(f.violation)) findings.push_back(std::move(f));
+}
+
+bool SearchResult::found_again(const Violation& v) {
+    const std::string key = v.key();
+    const auto it = std::find_if(findings.begin(), findings.end(),
+                                 [&key](const Finding& f) { return f.violation.key() == key; });
+    if (it == findings.end()) return false;
+    it->violation.merge_objects(v);
+    return true;
 }
 
 } // namespace lockcheck

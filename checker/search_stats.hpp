@@ -82,13 +82,15 @@ struct PropertyStats {
 
 struct SearchStats {
     std::uint64_t executions = 0;
-    std::uint64_t cut = 0; // executions that reached the depth bound unfinished
+    std::uint64_t cut = 0; // executions that reached a bound unfinished (--depth, --max-steps)
+    std::uint64_t cut_by_steps = 0; // of those, the ones --max-steps cut
     // Executions a partial-order reduction stopped: every task that could run had already
     // been explored from an equivalent state (DPOR's sleep sets).
     std::uint64_t sleep_blocked = 0;
-    std::uint64_t steps = 0; // over all executions
-    std::uint32_t deepest = 0;
-    std::uint32_t tasks = 0; // the most tasks one execution had
+    std::uint64_t steps = 0;   // over all executions
+    std::uint32_t deepest = 0; // the deepest step of any execution (--depth)
+    std::uint32_t longest = 0; // the most steps one execution took
+    std::uint32_t tasks = 0;   // the most tasks one execution had
     // Wall-clock seconds of the search and, when a command then minimized its counterexamples,
     // of that too; minimizing_seconds is the part spent minimizing.
     double elapsed_seconds = 0;
@@ -152,6 +154,9 @@ struct SearchResult {
     // Appends what a part of the search run after this one found and measured: its findings
     // not already here, and its figures (SearchStats::merge).
     void merge(SearchResult&& later);
+    // Whether `v` is a finding already here (Violation::key): if so, what it is about joins
+    // that finding's (Violation::merge_objects).
+    bool found_again(const Violation& v);
 };
 
 } // namespace lockcheck

@@ -12,14 +12,13 @@ StatefulDfs::StatefulDfs(std::size_t depth_hint, std::size_t max_bytes) : table_
     path_.reserve(depth_hint);
 }
 
-TaskSet StatefulDfs::options_at(std::uint32_t step, TaskSet enabled, TaskSet sleep,
-                                const Execution& ex) {
-    const std::uint32_t depth = step - 1;
+TaskSet StatefulDfs::options_at(TaskSet enabled, TaskSet sleep, const Execution& ex) {
+    const std::uint32_t depth = ex.depth();
     const StateTable::Found found = table_.insert(ex.fingerprint());
     StateTable::Entry* e = found.entry;
     if (!e) return enabled & ~sleep; // the table is at its cap: explore as plain DFS would
     if (found.added || e->depth > depth) {
-        // New, or met before in more steps: what follows it then was cut sooner.
+        // New, or met before deeper: what follows it then was cut sooner.
         e->depth = depth;
         e->sleep = sleep;
         return enabled & ~sleep;
@@ -32,7 +31,7 @@ TaskSet StatefulDfs::options_at(std::uint32_t step, TaskSet enabled, TaskSet sle
     return left & enabled;
 }
 
-TaskId StatefulDfs::pick(std::uint32_t step, TaskSet enabled, const Execution& ex) {
+TaskId StatefulDfs::pick(std::uint32_t, TaskSet enabled, const Execution& ex) {
     // The step just taken read every object (a check() that peeks): nothing stays asleep.
     if (ex.last_step_global()) next_sleep_ = 0;
     if (position_ < path_.size()) {
@@ -41,7 +40,7 @@ TaskId StatefulDfs::pick(std::uint32_t step, TaskSet enabled, const Execution& e
         return b.chosen;
     }
     const TaskSet sleep = next_sleep_;
-    TaskSet options = options_at(step, enabled, sleep, ex);
+    TaskSet options = options_at(enabled, sleep, ex);
     TaskId first = kNoTask;
     if (forced_ != kNoTask && contains(enabled, forced_)) {
         // The second access of a race: run it even where the state was explored before, so

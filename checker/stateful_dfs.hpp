@@ -32,7 +32,7 @@ class StatefulDfs final : public Strategy {
         bool choice;
     };
     // A state met for the first time or again: the tasks to run from it, or none.
-    TaskSet options_at(std::uint32_t step, TaskSet enabled, TaskSet sleep, const Execution& ex);
+    TaskSet options_at(TaskSet enabled, TaskSet sleep, const Execution& ex);
 
     std::vector<Branch> path_;
     std::size_t position_ = 0;

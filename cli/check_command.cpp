@@ -61,6 +61,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 RunReport report_of(const CheckRequest& r) {
     RunReport report;
     report.depth = r.options.depth;
+    report.max_steps = r.options.max_steps;
     report.command = r.command;
     report.spin_bound = r.options.spin_bound;
     return report;
@@ -268,6 +269,8 @@ RunReport search(const CheckRequest& r, std::ostream& out) {
                               : explore(setup_of(r), *strategy, options);
     if (r.progress) r.progress->clear();
     std::string bound = "depth " + std::to_string(r.options.depth);
+    if (r.options.max_steps != Execution::kDefaultMaxSteps)
+        bound += ", at most " + std::to_string(r.options.max_steps) + " steps";
     if (!exhaustive(r.search.search))
         bound += ", " + std::to_string(r.search.iterations) + " executions";
     Summary s = summary_of(r, describe(search_options), bound_text(bound, r, result.stats));
@@ -285,7 +288,7 @@ RunReport search(const CheckRequest& r, std::ostream& out) {
         s.preemption_bound = r.search.preemptions;
     if (r.search.search == Search::pct) {
         s.pct_depth = r.search.pct_depth;
-        s.pct_steps = std::max(result.stats.deepest, 1u); // k, as PCT learned it
+        s.pct_steps = std::max(result.stats.longest, 1u); // k, as PCT learned it
     }
     RunReport report = report_of(r);
     MinimizeClock clock{r.minimize_time.allowed(result.stats.elapsed_seconds)};
@@ -308,7 +311,7 @@ RunReport search(const CheckRequest& r, std::ostream& out) {
 // Found nothing: complete, or not (a limit stopped the search, an internal table filled).
 int exit_code_of(const Summary& s) {
     if (s.violations) return kExitViolation;
-    return s.stats.stopped_by.empty() && s.stats.full_tables.empty() ? kExitOk : kExitIncomplete;
+    return verdict_of(s) == Verdict::incomplete ? kExitIncomplete : kExitOk;
 }
 
 bool select_properties(CheckRequest& r, std::string& error) {

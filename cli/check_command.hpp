@@ -44,7 +44,7 @@ bool parse_minimize_time(const std::string& text, MinimizeTime& time, std::strin
 inline constexpr unsigned kMaxShards = 4096;
 bool parse_shard(const std::string& text, std::optional<Shard>& shard, std::string& error);
 
-// The largest --depth: steps one execution may take.
+// The largest --depth (scheduling choices) and --max-steps (steps) of one execution.
 inline constexpr unsigned kMaxDepth = 1'000'000;
 
 struct CheckRequest {

@@ -140,9 +140,9 @@ bool use_colour(const std::string& when) {
 
 // The options that only shape a search, refused with --replay, which runs one schedule.
 const char* const kSearchOptions[] = {
-    "--depth",         "--strategy",    "--preemptions",    "--iterations", "--seed",
-    "--pct-depth",     "--time-limit",  "--max-executions", "--keep-going", "--no-minimize",
-    "--minimize-time", "--state-cache", "--shard"};
+    "--depth",       "--max-steps",     "--strategy",    "--preemptions",    "--iterations",
+    "--seed",        "--pct-depth",     "--time-limit",  "--max-executions", "--keep-going",
+    "--no-minimize", "--minimize-time", "--state-cache", "--shard"};
 
 // An option given that the chosen strategy (or --replay) would ignore, as a message; "" if none.
 std::string ignored_option(const CLI::App* sub, lc::Search search, bool replay) {
@@ -434,10 +434,17 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
             ->check(one_of("a variant of " + p.name, choices))
             ->capture_default_str();
         sub->add_option("--depth", depth_text[i],
-                        "scheduling steps one execution may take (default " +
+                        "scheduling choices one execution may make: steps at which more than "
+                        "one task could run (default " +
                             std::to_string(p.default_depth) + ", or the variant's own)")
             ->type_name("N")
             ->check(positive_integer(kMaxDepth));
+        sub->add_option("--max-steps", r.options.max_steps,
+                        "steps one execution may take, choices or not: the backstop for a task "
+                        "that runs alone without end")
+            ->type_name("N")
+            ->check(positive_integer(kMaxDepth))
+            ->capture_default_str();
         sub->add_option("--replay", replay_text[i], "replay one schedule (as printed by a run)")
             ->type_name("SCHEDULE");
         r.search.search = lc::kDefaultSearch;

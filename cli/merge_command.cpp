@@ -44,7 +44,8 @@ std::string differs(const RunReport& a, const RunReport& b) {
     if (x.variant != y.variant) return "another variant";
     if (x.parameters != y.parameters) return "other model sizes";
     if (whole_strategy(x.strategy) != whole_strategy(y.strategy)) return "another strategy";
-    if (x.bound != y.bound || a.depth != b.depth || a.spin_bound != b.spin_bound)
+    if (x.bound != y.bound || a.depth != b.depth || a.max_steps != b.max_steps ||
+        a.spin_bound != b.spin_bound)
         return "other bounds";
     if (x.lockdep != y.lockdep || x.races != y.races) return "other checks";
     if (x.memory_model != y.memory_model) return "another memory model";
@@ -117,6 +118,7 @@ RunReport merged_report(std::vector<RunReport>& shards) {
     report.summary.violations = merged.findings.size();
     report.summary.counterexamples.clear();
     report.depth = shards.front().depth;
+    report.max_steps = shards.front().max_steps;
     report.spin_bound = shards.front().spin_bound;
     for (const Finding& f : merged.findings)
         for (const RunReport& r : shards) {

@@ -44,12 +44,15 @@ bool request_of(const RunReport& report, unsigned index, CheckRequest& r, std::s
                 std::to_string(report.counterexamples.size()) + ")";
         return false;
     }
-    if (report.depth == 0 || report.depth > kMaxDepth) {
-        error =
-            "depth " + std::to_string(report.depth) + " is outside 1.." + std::to_string(kMaxDepth);
-        return false;
-    }
+    for (const auto& [name, value] :
+         {std::pair{"depth", report.depth}, {"max_steps", report.max_steps}})
+        if (value == 0 || value > kMaxDepth) {
+            error = std::string(name) + " " + std::to_string(value) + " is outside 1.." +
+                    std::to_string(kMaxDepth);
+            return false;
+        }
     r.options.depth = report.depth;
+    r.options.max_steps = report.max_steps;
     r.options.spin_bound = report.spin_bound;
     // The replay checks what the run checked: a property switched off there may have let it
     // go on past where a check would have ended it.

@@ -90,7 +90,8 @@ std::string size_options(const Summary& s) {
 std::string declared_text(const Expectation& e) {
     if (!e.expects_violation) return "verified";
     const std::string kind(kind_name(e.kind));
-    return "violation (" + kind + ")" + (e.property == kind ? "" : ": " + e.property);
+    return "violation (" + kind + ")" +
+           (e.property == kind || e.property.empty() ? "" : ": " + e.property);
 }
 
 // What was run and what it may claim: the exact command line, the model and its sizes, the

@@ -60,9 +60,11 @@ Json stats_json(const SearchStats& s) {
                                   {"checked", p.checked}});
     return Json{{"executions", s.executions},
                 {"cut", s.cut},
+                {"cut_by_steps", s.cut_by_steps},
                 {"sleep_blocked", s.sleep_blocked},
                 {"steps", s.steps},
                 {"deepest", s.deepest},
+                {"longest", s.longest},
                 {"tasks", s.tasks},
                 {"stopped_by", s.stopped_by},
                 {"full_tables", std::move(full_tables)},
@@ -260,9 +262,12 @@ SearchStats read_stats(const Value& v) {
     SearchStats s;
     s.executions = v["executions"].count<std::uint64_t>();
     s.cut = v["cut"].count<std::uint64_t>();
+    // Added in version 1.13.
+    if (v.has("cut_by_steps")) s.cut_by_steps = v["cut_by_steps"].count<std::uint64_t>();
     s.sleep_blocked = v["sleep_blocked"].count<std::uint64_t>();
     s.steps = v["steps"].count<std::uint64_t>();
     s.deepest = v["deepest"].count<std::uint32_t>();
+    if (v.has("longest")) s.longest = v["longest"].count<std::uint32_t>();
     // Added in version 1.1.
     if (v.has("tasks")) s.tasks = v["tasks"].count<std::uint32_t>();
     if (v.has("stopped_by")) s.stopped_by = v["stopped_by"].string();
@@ -486,6 +491,8 @@ RunReport read_report(const Value& doc) {
     if (doc.has("memory_model"))
         r.summary.memory_model = memory_model_named(doc["memory_model"].string());
     r.depth = doc["depth"].count<std::uint32_t>();
+    // Added in version 1.13, when --depth came to count choices rather than steps.
+    if (doc.has("max_steps")) r.max_steps = doc["max_steps"].count<std::uint32_t>();
     // Added in version 1.4.
     if (doc.has("spin_bound")) r.spin_bound = doc["spin_bound"].count<std::uint32_t>();
     // Added in version 1.5.
@@ -546,6 +553,7 @@ Json report_json(const RunReport& r) {
         {"strategy", r.summary.strategy},
         {"memory_model", std::string(memory_model_name(r.summary.memory_model))},
         {"depth", r.depth},
+        {"max_steps", r.max_steps},
         {"spin_bound", r.spin_bound},
         {"checks", Json{{"lockdep", r.summary.lockdep}, {"races", r.summary.races}}},
         {"bound", r.summary.bound},

@@ -21,7 +21,7 @@ inline constexpr const char* kReportSchema = "lockcheck-report";
 inline constexpr int kReportVersion = 1;
 // The minor additions to version 1 (fields added, none changed): docs/json-schema.md numbers
 // them; the document says which it has.
-inline constexpr int kReportMinorVersion = 12;
+inline constexpr int kReportMinorVersion = 13;
 // This lockcheck's version ("0.2.0"), as --version prints it and every report carries it.
 extern const char* const kLockcheckVersion;
 // The schema of `check-all --json`: {"schema", "version", ..., "runs": [a report per variant]}.
@@ -46,7 +46,8 @@ struct WorstWait {
 // What a run checked (enough to rerun it: the summary holds the model's sizes) and found.
 struct RunReport {
     Summary summary;
-    std::uint32_t depth = 0;
+    std::uint32_t depth = 0; // scheduling choices (--depth)
+    std::uint32_t max_steps = Execution::kDefaultMaxSteps;
     std::uint32_t spin_bound = CheckOptions{}.spin_bound;
     std::vector<Counterexample> counterexamples;
     std::optional<WorstWait> worst_wait; // drawn by --trace and --report; not in the JSON

@@ -42,22 +42,40 @@ std::string full_tables_text(const std::vector<FullTable>& tables) {
     return text;
 }
 
-// When the depth bound cut most executions, what ran says little about what lies past it:
-// the verdict says so, not only the counter.
-// `bound` names it: "the depth bound", "it".
-std::string most_cut(const SearchStats& stats, const std::string& bound = "the depth bound") {
+// "the depth bound", "--max-steps", "the bounds (9 by the depth, 2 by --max-steps)": what cut
+// the executions that were cut.
+std::string cut_by(const SearchStats& stats) {
+    if (!stats.cut_by_steps) return "the depth bound";
+    if (stats.cut_by_steps == stats.cut) return "--max-steps";
+    return "the bounds (" + std::to_string(stats.cut - stats.cut_by_steps) + " by the depth, " +
+           std::to_string(stats.cut_by_steps) + " by --max-steps)";
+}
+
+// The option that lets the cut executions go further.
+std::string raise(const SearchStats& stats) {
+    if (!stats.cut_by_steps) return "raise --depth";
+    return stats.cut_by_steps == stats.cut ? "raise --max-steps" : "raise --depth and --max-steps";
+}
+
+// When the bounds cut most executions, what ran says little about what lies past them: the
+// verdict says so, not only the counter.
+std::string most_cut(const SearchStats& stats) {
     if (stats.cut * 2 <= stats.executions) return "";
-    if (stats.cut == stats.executions)
-        return ", but every execution was cut by " + bound + " (" + std::to_string(stats.cut) +
-               "): raise --depth";
-    return ", but most executions were cut by " + bound + " (" + std::to_string(stats.cut) +
-           " of " + std::to_string(stats.executions) + "): raise --depth";
+    return ", but most executions were cut by " + cut_by(stats) + " (" + std::to_string(stats.cut) +
+           " of " + std::to_string(stats.executions) + "): " + raise(stats);
+}
+
+// No execution ran to its end: every one was cut, or stopped by the reduction as equivalent
+// to one that was. Such a search checked nothing whole, whatever else it says.
+bool nothing_finished(const SearchStats& stats) {
+    return stats.cut && stats.cut + stats.sleep_blocked >= stats.executions;
 }
 } // namespace
 
 Verdict verdict_of(const Summary& s) {
     if (s.violations) return Verdict::violation;
-    if (!s.stats.stopped_by.empty() || !s.stats.full_tables.empty()) return Verdict::incomplete;
+    if (!s.stats.stopped_by.empty() || !s.stats.full_tables.empty() || nothing_finished(s.stats))
+        return Verdict::incomplete;
     if (s.sampled) return Verdict::in_sample;
     if (s.shard) return Verdict::in_shard;
     if (s.preemption_bound) return Verdict::within_preemptions;
@@ -83,6 +101,10 @@ std::string verdict_text(const Summary& s, Verdict v) {
     case Verdict::violation:
         return "VIOLATION (" + std::to_string(s.violations) + " found)";
     case Verdict::incomplete:
+        if (s.stats.stopped_by.empty() && s.stats.full_tables.empty())
+            return "incomplete: every execution was cut by " + cut_by(s.stats) + " (" +
+                   std::to_string(s.stats.cut) + " of " + executions +
+                   ", none run to its end): " + raise(s.stats);
         if (s.stats.stopped_by.empty())
             return "incomplete: " + full_tables_text(s.stats.full_tables) +
                    ", and what did not fit went unchecked; none of " + executions +
@@ -101,14 +123,15 @@ std::string verdict_text(const Summary& s, Verdict v) {
     case Verdict::within_preemptions:
         return "no violation within " + std::to_string(*s.preemption_bound) +
                (*s.preemption_bound == 1 ? " preemption" : " preemptions") +
-               (s.stats.cut ? " and the depth (" + std::to_string(s.stats.cut) + " cut by it)"
-                            : "") +
+               (s.stats.cut
+                    ? " and " + cut_by(s.stats) + " (" + std::to_string(s.stats.cut) + " cut)"
+                    : "") +
                most_cut(s.stats);
     case Verdict::within_depth:
-        if (const std::string most = most_cut(s.stats, "it"); !most.empty())
+        if (const std::string most = most_cut(s.stats); !most.empty())
             return "no violation within the bound" + most;
         return "no violation within the bound (" + std::to_string(s.stats.cut) +
-               " executions cut by it)";
+               " executions cut by " + cut_by(s.stats) + ")";
     case Verdict::verified:
         break;
     }
@@ -179,7 +202,7 @@ std::string incompleteness(const Summary& s) {
                           count(*s.preemption_bound, "preemption") + " ran");
     if (s.stats.cut)
         reasons.push_back(count(s.stats.cut, "execution") + (s.stats.cut == 1 ? " was" : " were") +
-                          " cut by the depth bound");
+                          " cut by " + cut_by(s.stats));
     std::string text;
     for (const std::string& r : reasons)
         text += (text.empty() ? "" : "; ") + r;
@@ -216,8 +239,7 @@ Judgement judge(const Expectation& expected, const std::vector<Finding>& found,
     std::vector<const Violation*> others;
     for (const Finding& f : found) {
         const Violation& v = f.violation;
-        if (expected.expects_violation && v.kind == expected.kind &&
-            v.property == expected.property)
+        if (expected.matches(v))
             matched = true;
         else
             others.push_back(&v);
@@ -245,7 +267,8 @@ Judgement judge(const Expectation& expected, const std::vector<Finding>& found,
     j.agreement = Agreement::differs;
     if (!others.empty()) {
         // Of the declared kind, the properties differ: name the declared one too.
-        if (expected.expects_violation && others.front()->kind == expected.kind)
+        if (expected.expects_violation && others.front()->kind == expected.kind &&
+            !expected.property.empty())
             declared += " \"" + expected.property + "\"";
         j.text = declared + ": got " + undeclared(!expected.expects_violation);
         return j;
@@ -480,7 +503,8 @@ std::string format_summary(const Summary& s) {
                     {"executions", std::to_string(s.stats.executions)},
                     {"cut by bound", std::to_string(s.stats.cut)},
                     {"steps", std::to_string(s.stats.steps)},
-                    {"deepest", std::to_string(s.stats.deepest)},
+                    {"deepest", std::to_string(s.stats.deepest) + " (longest execution " +
+                                    std::to_string(s.stats.longest) + " steps)"},
                     {"sleeps", counter(s.stats.total.sleeps, s.stats.most.sleeps)},
                     {"wake-ups", counter(s.stats.total.wakeups, s.stats.most.wakeups)},
                     {"spins", counter(s.stats.total.spins, s.stats.most.spins)},

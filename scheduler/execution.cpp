@@ -52,8 +52,10 @@ Object::Object(std::string name, ObjectKind kind) : name_(std::move(name)) {
 Execution::Execution(StackPool& stacks, Strategy& strategy, Limits limits, TraceSink* sink)
     : stacks_(stacks), strategy_(strategy), limits_(limits), sink_(sink), previous_(current_) {
     current_ = this;
-    schedule_.reserve(limits.depth);
-    races_.reserve(limits.depth);
+    // Most executions take a few steps per choice; a longer one grows the schedule. The race
+    // detector's log is the thread's, kept from one execution to the next: sized once.
+    schedule_.reserve(std::min(limits.max_steps, 4 * limits.depth + 64));
+    races_.reserve(limits.max_steps);
     if (limits.wait_bounds) wait_bounds_ = *limits.wait_bounds;
 }
 
@@ -67,6 +69,7 @@ Execution::~Execution() {
 
 int Execution::register_object(Object* obj, ObjectKind kind) {
     objects_.push_back(obj);
+    chain_.add_object(static_cast<int>(objects_.size()) - 1);
     const int id = static_cast<int>(objects_.size() - 1);
     races_.add_object(id, kind);
     return id;
@@ -158,6 +161,7 @@ Outcome Execution::run() {
     g_running = outer;
     watchdog::running(outer_watched);
     outcome_.steps = steps;
+    outcome_.depth = chain_.deepest();
     return std::move(outcome_);
 }
 
@@ -216,6 +220,15 @@ bool spins(const Operation* watched, int count) {
 }
 } // namespace
 
+TaskSet Execution::within_depth(TaskSet enabled) const {
+    TaskSet within = 0;
+    for (TaskSet rest = enabled; rest; rest &= rest - 1) {
+        const TaskId id = lowest(rest);
+        if (chain_.of(id, tasks_[id]->pending_) <= limits_.depth) within |= task_bit(id);
+    }
+    return within;
+}
+
 Task* Execution::advance() {
     running_ = nullptr;
     if (stepping_) {
@@ -271,8 +284,12 @@ Task* Execution::advance() {
         if (!enabled) return nullptr; // a livelock: reported
         watched = true;
     }
-    if (step_ >= limits_.depth) [[unlikely]] {
+    // A step deeper than the depth bound is not taken, and no step past the steps' backstop.
+    if (chain_.deepest() >= limits_.depth) [[unlikely]]
+        enabled = within_depth(enabled);
+    if (!enabled || step_ >= limits_.max_steps) [[unlikely]] {
         outcome_.end = End::cut;
+        outcome_.cut_by_steps = enabled != 0;
         return nullptr;
     }
     const TaskId id = strategy_.pick(step_ + 1, enabled, *this);
@@ -286,6 +303,7 @@ Task* Execution::advance() {
         return nullptr;
     }
     Task& t = *tasks_[id];
+    chain_.take(id, t.pending_, chain_.of(id, t.pending_));
     if (watched || t.progress_) [[unlikely]]
         t.progress_ = watched && limits_.memory_model != MemoryModel::sc &&
                       t.repeats_since_ == last_write_step_ &&
@@ -895,10 +913,16 @@ void Execution::report_use_after_free(const Task& task) {
     const Object& allocation = *obj.freed_with_;
     std::string freed;
     allocation.describe(freed);
-    fail(ViolationKind::use_after_free, "use-after-free of " + obj.name(),
-         "BUG: KASAN: use-after-free in " + std::string(task.pending_.name) + "(" + obj.name() +
-             ") by " + task.name() + " at step " + std::to_string(step_) + "; " +
-             allocation.name() + ": " + freed);
+    // One finding per freed object, whichever of its fields a schedule happens to use first.
+    if (Violation* v =
+            record(ViolationKind::use_after_free, "use-after-free of " + allocation.name(),
+                   "BUG: KASAN: use-after-free in " + std::string(task.pending_.name) + "(" +
+                       obj.name() + ") by " + task.name() + " at step " + std::to_string(step_) +
+                       "; " + allocation.name() + ": " + freed)) {
+        v->objects = {obj.name()};
+        v->details = {Violation::objects_line(v->objects)};
+    }
+    if (running_ && failed()) unwind_running();
 }
 
 void Execution::escape(Fault fault, const void* fault_address) {

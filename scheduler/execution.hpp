@@ -21,6 +21,7 @@
 
 #include <boost/context/detail/fcontext.hpp>
 
+#include "chain_depth.hpp"
 #include "faults.hpp"
 #include "fiber_sanitizer.hpp"
 #include "memory_model.hpp"
@@ -41,7 +42,7 @@ namespace lockcheck {
 enum class End : std::uint8_t {
     finished,  // every task returned
     violation, // a property broke (see Outcome::violation)
-    cut,       // the depth bound was reached with tasks still unfinished
+    cut,       // a bound (Limits::depth, Limits::max_steps) was reached with tasks unfinished
     stopped,   // the strategy had no further choice (a replay schedule ran out)
     diverged,  // the strategy picked a task that is not enabled (a replay that does not fit)
     full,      // an internal table filled and the execution could not go on without it
@@ -65,6 +66,8 @@ struct Counters {
 struct Outcome {
     End end = End::finished;
     std::uint32_t steps = 0;
+    std::uint32_t depth = 0;   // its deepest step (Execution::Limits::depth)
+    bool cut_by_steps = false; // with End::cut: Limits::max_steps cut it, not the depth
     // The first violation recorded: the one that ended the execution, or one it went on past
     // (see Limits::keep_going_until).
     std::optional<Violation> violation;
@@ -94,8 +97,15 @@ struct Outcome {
 
 class Execution {
   public:
+    static constexpr std::uint32_t kDefaultMaxSteps = 10000;
     struct Limits {
-        std::uint32_t depth = 1000; // scheduling steps one execution may take
+        // How deep a step may be (chain_depth.hpp): how often a chain of steps, each depending
+        // on the one before, may pass from one task to another. A task's steps that touch
+        // what no other task touched in between cost nothing: a task running alone, the tail
+        // after the others finished, tasks working apart. A task whose next step would go
+        // deeper does not take it; an execution none of whose tasks can go on within the bound
+        // is cut.
+        std::uint32_t depth = 1000;
         // Seconds a task may run between two scheduling points before it counts as stuck
         // in an infinite loop.
         unsigned step_timeout = 10;
@@ -130,6 +140,9 @@ class Execution {
         // check the shipped models' declarations against a stateful search that ignores them.
         bool forgets = true;
         MemoryModel memory_model = MemoryModel::sc;
+        // Steps one execution may take, however deep: the backstop for tasks that run apart
+        // without end, and what minimizing bounds to find a shorter counterexample.
+        std::uint32_t max_steps = kDefaultMaxSteps;
     };
     static constexpr std::size_t kNoEnd = static_cast<std::size_t>(-1);
 
@@ -378,6 +391,8 @@ class Execution {
     // Whether the model declared plain_state(): properties may read it.
     bool has_plain_state() const { return plain_state_; }
     std::uint32_t step() const { return step_; }
+    // The deepest step taken so far (see Limits::depth).
+    std::uint32_t depth() const { return chain_.deepest(); }
     const Limits& limits() const { return limits_; }
     Counters& counters() { return counters_; }
     const Counters& counters() const { return counters_; }
@@ -418,6 +433,8 @@ class Execution {
     void** context_of(Task* task) { return task ? &task->context_ : &main_context_; }
     [[noreturn]] void exit_fiber(Task& task);
     void start_new_tasks();
+    // Of the `enabled` tasks, those whose next step is within the depth bound.
+    TaskSet within_depth(TaskSet enabled) const;
     void start(Task& task);
     bool holds(Property& property);
     void run_body(Task& task);
@@ -509,6 +526,7 @@ class Execution {
     Schedule schedule_;
     Outcome outcome_;
     std::uint32_t step_ = 0;
+    ChainDepth chain_;
     std::size_t started_ = 0; // tasks_[0, started_) have been started
     std::uint32_t last_write_step_ = 0;
     bool wrote_ = false;                // whether the step being run changes shared state

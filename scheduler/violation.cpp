@@ -2,6 +2,7 @@
 // violation's headline; and the call sites (file, line, function) that steps and violations name.
 #include "violation.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 
@@ -32,6 +33,25 @@ bool survivable(ViolationKind kind) {
 
 bool parse_kind(std::string_view name, ViolationKind& kind) {
     return parse_enum_name(kKindNames, name, kind);
+}
+
+std::string Violation::objects_line(const std::vector<std::string>& objects) {
+    std::string line =
+        objects.size() == 1 ? "field used after the free:" : "fields used after the free:";
+    for (const std::string& o : objects)
+        line += " " + o + (&o == &objects.back() ? "" : ",");
+    return line;
+}
+
+void Violation::merge_objects(const Violation& again) {
+    bool added = false;
+    for (const std::string& o : again.objects) {
+        const auto at = std::lower_bound(objects.begin(), objects.end(), o);
+        if (at != objects.end() && *at == o) continue;
+        objects.insert(at, o);
+        added = true;
+    }
+    if (added && !details.empty()) details.front() = objects_line(objects);
 }
 
 std::string Violation::headline() const {

@@ -55,7 +55,15 @@ struct Violation {
     // Earlier steps the report names (lockdep's chain, a race's first access): a trace that
     // folds the steps the violation does not depend on keeps these in view.
     std::vector<std::uint32_t> cited{};
+    // What it is about beyond its property, in name order: a use-after-free's fields of the
+    // freed object that were used (its property names the object; a search that meets it
+    // through several fields keeps one finding naming them all, in its first detail line).
+    std::vector<std::string> objects{};
 
+    // The same finding met again (key()): its objects join these.
+    void merge_objects(const Violation& again);
+    // The detail line that names `objects`.
+    static std::string objects_line(const std::vector<std::string>& objects);
     // The message and, if known, where: "check failed: X (buffered_write.cpp:170 f)".
     std::string headline() const;
     // Two violations are the same finding when they agree on kind and message; data races and

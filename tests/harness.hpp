@@ -56,7 +56,10 @@ struct Reached {
     std::set<std::pair<ViolationKind, std::string>> violations;
 };
 // `forgets`: whether a stateful search takes the model's forget_reads at their word.
-Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth, bool forgets = true);
+// Every execution `strategy` runs within `depth`, and `max_steps` steps (0: `depth`, the bound
+// of a search cut by its steps alone, as no execution is deeper than it is long).
+Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth, bool forgets = true,
+              std::uint32_t max_steps = 0);
 // Fails the test unless a reduced search reached the final states and kinds of violation
 // plain DFS reached (`all`); `what` names the search and the model.
 void expect_reached_what_dfs_reached(const Reached& reduced, const Reached& all,

@@ -129,14 +129,30 @@ TEST(Cli, the_reported_counterexample_is_minimized_unless_asked_not_to) {
 }
 
 TEST(Cli, a_depth_bound_that_cuts_executions_says_so_in_the_summary) {
-    const Run run = run_lockcheck({"rename-pin", "--depth", "24"});
+    const Run run = run_lockcheck({"rename-pin", "--depth", "2"});
     CHECK_EQUAL(0, run.exit_code);
-    CHECK_TEXT(contains(run.out, "bound         depth 24\n"), run.out.c_str());
-    CHECK_TEXT(!contains(run.out, "cut by bound  0\n"), run.out.c_str());
+    CHECK_TEXT(contains(run.out, "bound         depth 2\n"), run.out.c_str());
+    CHECK_TEXT(contains(run.out, "cut by bound  12\n"), run.out.c_str());
     // Most of them: the verdict line says so, not only the counter.
     CHECK_TEXT(contains(run.out, "verdict       no violation within the bound, but most executions "
-                                 "were cut by it (32 of 42): raise --depth\n"),
+                                 "were cut by the depth bound (12 of 23): raise --depth\n"),
                run.out.c_str());
+}
+
+TEST(Cli, the_missions_depth_verifies_rename_pin_and_finds_every_broken_variant) {
+    // --depth counts how often a chain of dependent steps passes between tasks: every
+    // rename-pin execution is 5 deep at most, however many steps it takes.
+    const Run run = run_lockcheck({"rename-pin", "--depth", "12"});
+    CHECK_EQUAL_TEXT(0, run.exit_code, run.out.c_str());
+    CHECK_TEXT(contains(run.out, "cut by bound  0\n"), run.out.c_str());
+    CHECK_TEXT(contains(run.out, "verdict       verified: no violation in any execution"),
+               run.out.c_str());
+    for (const char* variant : {"no-pin", "pin-after-unlink", "unsynced-log-edits"}) {
+        const Run broken = run_lockcheck({"rename-pin", "--depth", "12", "--variant", variant});
+        CHECK_EQUAL_TEXT(1, broken.exit_code, broken.out.c_str());
+        CHECK_TEXT(contains(broken.out, "expected      violation (invariant): as declared\n"),
+                   broken.out.c_str());
+    }
 }
 
 TEST(Cli, a_run_says_its_sizes_and_judges_itself_against_the_declared_verdict) {
@@ -155,13 +171,17 @@ TEST(Cli, a_run_says_its_sizes_and_judges_itself_against_the_declared_verdict) {
                broken.out.c_str());
 }
 
-TEST(Cli, a_depth_bound_that_cuts_every_execution_is_incomplete_and_flags_the_final_check) {
-    // Exit codes stay as they were: no violation within the bound is 0.
-    const Run run = run_lockcheck({"rename-pin", "--depth", "12"});
-    CHECK_EQUAL(0, run.exit_code);
+TEST(Cli, a_bound_that_cuts_every_execution_is_incomplete_exits_3_and_flags_the_final_check) {
+    // It checked nothing to the end: never a pass.
+    const Run run = run_lockcheck({"rename-pin", "--max-steps", "12"});
+    CHECK_EQUAL_TEXT(3, run.exit_code, run.out.c_str());
     CHECK_TEXT(contains(run.out, "\nexpected      verified: incomplete: no violation found, but "),
                run.out.c_str());
-    CHECK_TEXT(contains(run.out, " were cut by the depth bound\n"), run.out.c_str());
+    CHECK_TEXT(contains(run.out, " were cut by --max-steps\n"), run.out.c_str());
+    CHECK_TEXT(contains(run.out, "\nverdict       incomplete: every execution was cut by "
+                                 "--max-steps ("),
+               run.out.c_str());
+    CHECK_TEXT(contains(run.out, "none run to its end): raise --max-steps\n"), run.out.c_str());
     CHECK_TEXT(contains(run.out, "              final check \"log_writers is back to zero\": 0 "
                                  "evaluations: NEVER EVALUATED (no execution finished)\n"),
                run.out.c_str());

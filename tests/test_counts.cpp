@@ -89,7 +89,8 @@ TEST(Counts, three_one_step_tasks_run_in_all_six_orders) {
     const SearchResult r = check_model(independent_tasks({1, 1, 1}));
     CHECK_EQUAL(6ul, r.stats.executions);
     CHECK_EQUAL(18ul, r.stats.steps);
-    CHECK_EQUAL(3u, r.stats.deepest);
+    CHECK_EQUAL(3u, r.stats.longest);
+    CHECK_EQUAL(0u, r.stats.deepest); // no step depends on another task's
 }
 
 TEST(Counts, every_explored_schedule_is_a_different_interleaving) {
@@ -103,22 +104,64 @@ TEST(Counts, every_explored_schedule_is_a_different_interleaving) {
         CHECK_EQUAL(6ul, s.size());
 }
 
-TEST(Counts, depth_bound_cuts_executions_and_counts_them) {
+TEST(Counts, max_steps_cuts_executions_and_counts_them) {
     // Two tasks of three steps: 6 steps finish an execution.
     struct Bound {
-        std::uint32_t depth;
+        std::uint32_t max_steps;
         std::uint64_t executions; // distinct schedule prefixes of that length
         std::uint64_t cut;
     };
     const Bound bounds[] = {{4, 14, 14}, {5, 20, 20}, {6, 20, 0}, {200, 20, 0}};
     for (const Bound& b : bounds) {
         CheckOptions options;
-        options.depth = b.depth;
+        options.max_steps = b.max_steps;
         const SearchResult r = check_model(independent_tasks({3, 3}), options);
+        const std::string what = "max_steps " + std::to_string(b.max_steps);
+        expect_verified(r, what);
+        CHECK_EQUAL_TEXT(b.executions, r.stats.executions, what.c_str());
+        CHECK_EQUAL_TEXT(b.cut, r.stats.cut, what.c_str());
+        CHECK_EQUAL_TEXT(b.cut, r.stats.cut_by_steps, what.c_str());
+        CHECK_TEXT(r.stats.longest <= b.max_steps, what.c_str());
+    }
+}
+
+TEST(Counts, tasks_working_apart_are_never_deeper_than_zero) {
+    CheckOptions options;
+    options.depth = 1;
+    const SearchResult r = check_model(independent_tasks({3, 3}), options);
+    CHECK_EQUAL(20ul, r.stats.executions);
+    CHECK_EQUAL(0ul, r.stats.cut);
+    CHECK_EQUAL(0u, r.stats.deepest);
+}
+
+TEST(Counts, the_depth_bound_cuts_executions_whose_steps_pass_between_tasks_too_often) {
+    // Two tasks that increment one counter three times each: every step depends on the one
+    // before, so an execution's depth is how often it switches task (AABBBA: 2).
+    struct Bound {
+        std::uint32_t depth;
+        std::uint64_t executions;
+        std::uint64_t cut;
+    };
+    // Depth 1: AAABBB, BBBAAA finish; A BBB, AA BBB and their mirrors cannot go on within it.
+    const Bound bounds[] = {{1, 6, 4}, {5, 20, 0}};
+    for (const Bound& b : bounds) {
+        CheckOptions options;
+        options.depth = b.depth;
+        const SearchResult r = check_model(
+            [] {
+                auto& counter = this_execution().make<atomic_t>("counter");
+                for (const char* name : {"a", "b"})
+                    spawn(name, [&counter] {
+                        for (int i = 0; i < 3; ++i)
+                            atomic_inc(&counter);
+                    });
+            },
+            options);
         const std::string what = "depth " + std::to_string(b.depth);
         expect_verified(r, what);
         CHECK_EQUAL_TEXT(b.executions, r.stats.executions, what.c_str());
         CHECK_EQUAL_TEXT(b.cut, r.stats.cut, what.c_str());
+        CHECK_EQUAL_TEXT(0ul, r.stats.cut_by_steps, what.c_str());
         CHECK_TEXT(r.stats.deepest <= b.depth, what.c_str());
     }
 }

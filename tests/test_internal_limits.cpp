@@ -66,7 +66,7 @@ TEST(InternalLimits, lockdep_past_max_lockdep_keys_fills_its_table_and_the_run_i
     // One class more than the kernel's lockdep holds; checking stops there, as the kernel's
     // does, but the run says so.
     CheckOptions options;
-    options.depth = 2 * kClasses + 1;
+    options.max_steps = 2 * kClasses + 1;
     const SearchResult r = check_model(
         [] {
             auto& m = this_execution().make<Mutexes>(kClasses);

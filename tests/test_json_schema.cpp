@@ -69,8 +69,10 @@ TEST(JsonSchema, the_report_of_every_kind_of_run_and_check_alls_document_validat
                    "\"verdict\": \"verified\",\n  \"exit_code\": 0,"));
     CHECK(contains(json_of(docs, {"tree-lock", "--max-executions", "2"}, 3),
                    "\"verdict\": \"incomplete\",\n  \"exit_code\": 3,"));
-    CHECK(contains(json_of(docs, {"rename-pin", "--depth", "10"}, 0),
+    CHECK(contains(json_of(docs, {"rename-pin", "--depth", "2"}, 0),
                    "\"verdict\": \"no-violation-within-depth\""));
+    CHECK(contains(json_of(docs, {"rename-pin", "--max-steps", "10"}, 3),
+                   "\"verdict\": \"incomplete\",\n  \"exit_code\": 3,"));
     CHECK(contains(json_of(docs, {"rename-pin", "--strategy", "random", "--iterations", "5"}, 0),
                    "\"verdict\": \"no-violation-in-sample\""));
     CHECK(contains(json_of(docs, {"rename-pin", "--strategy", "pct", "--iterations", "5"}, 0),

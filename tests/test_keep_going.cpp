@@ -72,6 +72,28 @@ TEST(KeepGoing, the_same_violation_in_many_executions_is_one_finding) {
     CHECK_EQUAL(ViolationKind::final_check, only_violation(r).kind);
 }
 
+TEST(KeepGoing, a_freed_object_used_through_several_fields_is_one_finding_naming_them_all) {
+    struct fs_info {
+        explicit fs_info(const std::string& name) : lock(name + ".lock"), count(name + ".count") {}
+        spinlock_t lock;
+        atomic_t count;
+    };
+    // The user touches the lock, then the count; the freer frees in between or before.
+    const SearchResult r = check_keep_going([] {
+        auto* fs = kmalloc<fs_info>("fs", "fs");
+        spawn("user", [fs] {
+            spin_lock(&fs->lock);
+            spin_unlock(&fs->lock);
+            atomic_inc(&fs->count);
+        });
+        spawn("freer", [fs] { kfree(fs); });
+    });
+    const Violation& v = only_violation(r);
+    CHECK_EQUAL(ViolationKind::use_after_free, v.kind);
+    CHECK_EQUAL("use-after-free of fs", v.property);
+    CHECK_EQUAL("fields used after the free: fs.count, fs.lock", v.details.front());
+}
+
 namespace {
 
 struct Pair {

@@ -61,7 +61,10 @@ TEST(Kfree, an_operation_on_an_object_in_freed_memory_is_a_use_after_free_naming
     });
     const Violation& v = only_violation(r);
     CHECK_EQUAL(ViolationKind::use_after_free, v.kind);
-    CHECK_EQUAL("use-after-free of obj.count", v.property);
+    // The property names the freed object, the detail line the field used.
+    CHECK_EQUAL("use-after-free of obj", v.property);
+    CHECK_EQUAL(1u, v.details.size());
+    CHECK_EQUAL("field used after the free: obj.count", v.details.front());
     // DFS runs user first: its first increment, then freer's kfree, then the second increment.
     CHECK_EQUAL("BUG: KASAN: use-after-free in atomic_inc(obj.count) by user at step 3; obj: "
                 "freed by freer at step 2",
@@ -88,7 +91,9 @@ TEST(Kfree, every_kind_of_object_inside_the_freed_memory_is_checked) {
     for (const Use& u : uses) {
         const Violation v = use_after_kfree(u.use, u.object);
         CHECK_EQUAL_TEXT(ViolationKind::use_after_free, v.kind, u.object);
-        CHECK_EQUAL_TEXT(std::string("use-after-free of ") + u.object, v.property, u.object);
+        CHECK_EQUAL_TEXT(std::string("use-after-free of it"), v.property, u.object);
+        CHECK_EQUAL_TEXT(std::string("field used after the free: ") + u.object, v.details.front(),
+                         u.object);
     }
 }
 
@@ -271,7 +276,7 @@ TEST(Kfree, every_exhaustive_search_finds_a_use_after_free_and_a_double_free) {
         Setup setup;
         const char* property;
     };
-    const Case cases[] = {{"free while in use", free_while_in_use(), "use-after-free of obj.lock"},
+    const Case cases[] = {{"free while in use", free_while_in_use(), "use-after-free of obj"},
                           {"racy put", racy_put(), "double-free of obj"}};
     for (const Case& c : cases) {
         expect_found_by_every_search(c.setup, ViolationKind::use_after_free, c.property, c.what);
@@ -295,8 +300,8 @@ TEST(Kfree, a_use_after_free_only_an_unlikely_order_reaches_is_found_by_every_se
             if (atomic_read(&flag) == 0) kfree(it);
         });
     };
-    expect_found_by_every_search(setup, ViolationKind::use_after_free,
-                                 "use-after-free of obj.count", "unlikely order");
+    expect_found_by_every_search(setup, ViolationKind::use_after_free, "use-after-free of obj",
+                                 "unlikely order");
     expect_dpor_reaches_what_dfs_does(setup, "unlikely order");
 }
 

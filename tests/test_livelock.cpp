@@ -125,18 +125,24 @@ TEST(Livelock, when_most_executions_are_cut_the_verdict_line_says_so) {
     s.stats.executions = 1000;
     s.stats.cut = 1000;
     s.sampled = true;
-    CHECK_EQUAL(std::string("no violation in 1000 executions sampled (a sample, not a proof), but "
-                            "every execution was cut by the depth bound (1000): raise --depth"),
+    CHECK_EQUAL(std::string("incomplete: every execution was cut by the depth bound (1000 of 1000 "
+                            "executions, none run to its end): raise --depth"),
                 verdict(s));
     s.sampled = false;
-    CHECK_EQUAL(std::string("no violation within the bound, but every execution was cut by it "
-                            "(1000): raise --depth"),
+    CHECK_EQUAL(std::string("incomplete: every execution was cut by the depth bound (1000 of 1000 "
+                            "executions, none run to its end): raise --depth"),
                 verdict(s));
     s.stats.cut = 998;
-    CHECK_EQUAL(std::string("no violation within the bound, but most executions were cut by it "
-                            "(998 of 1000): raise --depth"),
+    CHECK_EQUAL(std::string("no violation within the bound, but most executions were cut by the "
+                            "depth bound (998 of 1000): raise --depth"),
                 verdict(s));
+    s.stats.cut_by_steps = 998;
+    CHECK_EQUAL(std::string("no violation within the bound, but most executions were cut by "
+                            "--max-steps (998 of 1000): raise --max-steps"),
+                verdict(s));
+    s.stats.cut_by_steps = 0;
     s.stats.cut = 400;
-    CHECK_EQUAL(std::string("no violation within the bound (400 executions cut by it)"),
-                verdict(s));
+    CHECK_EQUAL(
+        std::string("no violation within the bound (400 executions cut by the depth bound)"),
+        verdict(s));
 }

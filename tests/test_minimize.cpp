@@ -57,7 +57,9 @@ Smallest smallest(const Setup& setup, const Violation& v, Search& search, std::u
     StackPool stacks(CheckOptions{}.stack_size);
     Smallest s;
     do {
-        Execution ex(stacks, search, Execution::Limits{depth, 10});
+        Execution::Limits limits{depth, 10};
+        limits.max_steps = depth;
+        Execution ex(stacks, search, limits);
         setup();
         const Outcome out = ex.run();
         if (!out.violation || !same_property(*out.violation, v)) continue;

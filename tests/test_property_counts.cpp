@@ -103,7 +103,7 @@ TEST(PropertyCounts, each_property_is_counted_at_every_evaluation_over_the_searc
 
 TEST(PropertyCounts, a_final_check_no_execution_finished_is_listed_and_flagged_never_evaluated) {
     CheckOptions options;
-    options.depth = 1; // every execution is cut after its first step
+    options.max_steps = 1; // every execution is cut after its first step
     const SearchResult r = check_model(two_increments(), options);
     CHECK_EQUAL(r.stats.executions, r.stats.cut);
     CHECK_EQUAL(0u, property(r, PropertyKind::final_check, kBoth).evaluations);

@@ -337,7 +337,7 @@ TEST(Refcount, kref_get_under_the_lock_is_safe_against_kref_put_lock) {
 
 TEST(Refcount, a_lookup_without_the_lock_uses_the_object_after_the_final_put_freed_it) {
     const Setup setup = lookup_against_put(Get::unless_zero, Put::kref_put, false);
-    expect_found_by_every_search(setup, ViolationKind::use_after_free, "use-after-free of obj.ref",
+    expect_found_by_every_search(setup, ViolationKind::use_after_free, "use-after-free of obj",
                                  "unlocked lookup");
     expect_dpor_reaches_what_dfs_does(setup, "unlocked lookup");
 }

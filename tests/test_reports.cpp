@@ -617,6 +617,7 @@ TEST(Reports, a_json_report_says_the_verdict_and_the_exit_code_beside_the_declar
     };
     Summary s;
     CHECK_EQUAL(std::string("verified"), verdict_in_json(s));
+    s.stats.executions = 3;
     s.stats.cut = 2;
     CHECK_EQUAL(std::string("no-violation-within-depth"), verdict_in_json(s));
     s.preemption_bound = 1;

@@ -45,11 +45,11 @@ template <bool Throwing> struct SpinGuard {
     spinlock_t* lock;
 };
 
-// Two tasks, each with a local around a guard around a local, cut at a depth where some
+// Two tasks, each with a local around a guard around a local, cut at a step where some
 // executions end inside the guard's destructor.
 template <bool Throwing> SearchResult guarded_tasks(Tally& tally) {
     CheckOptions options;
-    options.depth = 3;
+    options.max_steps = 3;
     return check_model(
         [&tally] {
             auto& s = this_execution().make<State>();
@@ -92,7 +92,7 @@ TEST(Teardown, a_catch_all_holds_the_unwinding_up_only_until_the_next_scheduling
     int swallowed = 0, went_past = 0;
     Tally tally;
     CheckOptions options;
-    options.depth = 1; // cut right after the first write
+    options.max_steps = 1; // cut right after the first write
     const SearchResult r = check_model(
         [&] {
             auto& s = this_execution().make<State>();

@@ -83,6 +83,33 @@ TEST(Judge, the_declared_kind_with_another_property_differs_naming_both_properti
            "violation (invariant) \"" + kInvariant + "\": got invariant \"another\"");
 }
 
+TEST(Judge, a_declared_property_matches_itself_or_what_it_starts_up_to_a_name_boundary) {
+    const Expectation any_uaf = Expectation::violation(ViolationKind::use_after_free);
+    const Expectation fs =
+        Expectation::violation(ViolationKind::use_after_free, "use-after-free of fs");
+    const Expectation race = Expectation::violation(ViolationKind::data_race, "data race on array");
+    for (const char* found : {"use-after-free of fs", "use-after-free of fs.lock",
+                              "use-after-free of fs.reclaim_work.entry"}) {
+        judged(judge(fs, {finding(ViolationKind::use_after_free, found)}, complete()),
+               Agreement::as_declared, "violation (use-after-free): as declared");
+        judged(judge(any_uaf, {finding(ViolationKind::use_after_free, found)}, complete()),
+               Agreement::as_declared, "violation (use-after-free): as declared");
+    }
+    judged(judge(race, {finding(ViolationKind::data_race, "data race on array[1]")}, complete()),
+           Agreement::as_declared, "violation (data-race): as declared");
+    // Another name that only starts alike is another object.
+    CHECK(Agreement::differs ==
+          judge(fs, {finding(ViolationKind::use_after_free, "use-after-free of fsx")}, complete())
+              .agreement);
+    CHECK(
+        Agreement::differs ==
+        judge(fs, {finding(ViolationKind::use_after_free, "use-after-free of fs_info")}, complete())
+            .agreement);
+    CHECK(Agreement::differs ==
+          judge(fs, {finding(ViolationKind::data_race, "use-after-free of fs")}, complete())
+              .agreement);
+}
+
 TEST(Judge, a_violation_found_where_none_was_declared_differs) {
     judged(
         judge(Expectation::verified(), {finding(ViolationKind::deadlock, "deadlock")}, complete()),

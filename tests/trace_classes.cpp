@@ -101,7 +101,9 @@ TraceClasses count_traces(const Setup& setup, Strategy& strategy, std::uint32_t 
         Outcome out;
         WriteOrder writes = WriteOrder::none;
         {
-            Execution ex(stacks, strategy, Execution::Limits{depth, 10}, &recorder);
+            Execution::Limits limits{depth, 10};
+            limits.max_steps = depth; // no execution is deeper than it is long
+            Execution ex(stacks, strategy, limits, &recorder);
             setup();
             out = ex.run();
             writes = write_order(ex);

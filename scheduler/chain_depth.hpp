@@ -1,0 +1,59 @@
+// ChainDepth: the depth of an execution as its trace has it, for --depth. Along any chain of
+// steps each of which depends on the one before (touches an object it touched, one of the two
+// writing, or reaches beyond any object), it counts how often the chain passes from one task
+// to another: the interactions a schedule has to get right. The count is the trace's, not the
+// interleaving's: two schedules that differ only in the order of independent steps give every
+// step the same depth, so a depth bound cuts the same executions under DFS and every reduction.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "object.hpp"
+#include "operation.hpp"
+#include "task_set.hpp"
+
+namespace lockcheck {
+
+class ChainDepth {
+  public:
+    // An object registered: steps may touch it from now on. Not on the hot path.
+    void add_object(int conflict_id) {
+        if (static_cast<std::size_t>(conflict_id) >= objects_.size())
+            objects_.resize(static_cast<std::size_t>(conflict_id) + 1);
+    }
+    // The depth the step of `task` with `op` would have, taken next.
+    std::uint32_t of(TaskId task, const Operation& op) const;
+    // The step of `task` with `op` is taken, at depth `depth` (of() of it).
+    void take(TaskId task, const Operation& op, std::uint32_t depth);
+    // The deepest step taken so far: no step can be deeper than one more.
+    std::uint32_t deepest() const { return deepest_; }
+
+  private:
+    // A step, or the deepest of several, as its successors see it: its depth plus one (0: no
+    // step) and its task.
+    struct Mark {
+        std::uint32_t mark = 0;
+        TaskId task = kNoTask;
+    };
+    // What a step of an object depends on there: its last write, and the reads since, by the
+    // deepest read (with its task) and the deepest read of any other task than that one's.
+    struct ObjectSteps {
+        Mark write;
+        Mark read;
+        std::uint32_t other_read = 0;
+    };
+    // The depth a step of `task` would have after `m`.
+    static std::uint32_t after(Mark m, TaskId task) {
+        return m.mark == 0 ? 0 : m.mark - 1 + (m.task != task);
+    }
+    static bool global(const Operation& op) { return !op.obj || op.global || op.fallback; }
+
+    std::array<std::uint32_t, kMaxTasks> task_mark_{}; // each task's last step, as Mark::mark
+    std::vector<ObjectSteps> objects_;                 // by conflict id
+    Mark global_; // the last step that depends on every other (global())
+    std::uint32_t deepest_ = 0;
+};
+
+} // namespace lockcheck
