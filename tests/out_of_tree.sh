@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The out-of-tree test: install lockcheck from this build into a fresh prefix, build
 # examples/out-of-tree/ against that installed package only (find_package, lockcheck_add_model),
-# and run what a user's CI would: its binary's own models and its CTest entry (check-all).
+# and run what a user's CI would: its binary's own models and its CTest entry (check-all); the
+# user's binary has every shipped model.
 # The project is built in WORK_DIR/build (the prefix is WORK_DIR/prefix), where the guide's
 # commands run next (docs/writing-models.md, tests/doc_commands.sh).
 # Usage: out_of_tree.sh BUILD_DIR SOURCE_DIR WORK_DIR
@@ -24,7 +25,10 @@ cmake --build "$work/build" -j 2 >/dev/null
 bin="$work/build/my-lockcheck"
 list=$("$bin" list)
 grep -q '^handshake  *wait-event (default)  *verified' <<<"$list"
-grep -q '^rename-pin ' <<<"$list" # the shipped models stand beside the user's
+# Every shipped model and variant stands beside the user's, as in the installed lockcheck.
+models_and_variants() { awk '$1 !~ /^(handshake|refcache|refcache-first-try)$/ { print $1, $2 }'; }
+diff <("$work/prefix/bin/lockcheck" list | models_and_variants) <(models_and_variants <<<"$list") ||
+  { echo "my-lockcheck list lacks shipped models of lockcheck list (< above)"; exit 1; }
 set +e
 "$bin" handshake --variant test-then-sleep >"$work/out.txt"
 code=$?
