@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "scheduler/memory_model.hpp"
-#include "scheduler/violation.hpp"
+#include "../scheduler/memory_model.hpp"
+#include "../scheduler/violation.hpp"
 
 namespace lockcheck {
 
