@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "scheduler/memory_model.hpp"
-#include "scheduler/violation.hpp"
+#include "../scheduler/memory_model.hpp"
+#include "../scheduler/violation.hpp"
 
 namespace lockcheck {
 

@@ -16,7 +16,8 @@ function(lockcheck_add_model name)
   endif()
   add_executable(${name} ${arg_SOURCES})
   # Object libraries: every registration in them is linked in, referenced or not.
-  target_link_libraries(${name} PRIVATE lockcheck::main lockcheck::protocols lockcheck::examples)
+  target_link_libraries(${name} PRIVATE lockcheck::main lockcheck::protocols lockcheck::examples
+                                              lockcheck::litmus)
 endfunction()
 
 function(lockcheck_add_test name)

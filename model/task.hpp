@@ -7,8 +7,8 @@
 #include <source_location>
 #include <string>
 
-#include "scheduler/execution.hpp"
-#include "scheduler/task.hpp"
+#include "../scheduler/execution.hpp"
+#include "../scheduler/task.hpp"
 
 namespace lockcheck {
 

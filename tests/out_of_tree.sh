@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The out-of-tree test: install lockcheck from this build into a fresh prefix, build
 # examples/out-of-tree/ against that installed package only (find_package, lockcheck_add_model),
-# and run what a user's CI would: its binary's own models and its CTest entry (check-all).
+# and run what a user's CI would: its binary's own models and its CTest entry (check-all). It
+# holds the installed API to its promise too: <lockcheck/lockcheck.hpp> compiles with nothing
+# but the prefix's include directory, a model built with the package's flags cannot include
+# lockcheck's internal headers, and the user's binary has every shipped model.
 # The project is built in WORK_DIR/build (the prefix is WORK_DIR/prefix), where the guide's
 # commands run next (docs/writing-models.md, tests/doc_commands.sh).
 # Usage: out_of_tree.sh BUILD_DIR SOURCE_DIR WORK_DIR
@@ -21,10 +24,54 @@ cmake -S "$source/examples/out-of-tree" -B "$work/build" -DCMAKE_PREFIX_PATH="$w
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$compiler" >/dev/null
 cmake --build "$work/build" -j 2 >/dev/null
 
+# The public header alone, with only -I PREFIX/include.
+echo '#include <lockcheck/lockcheck.hpp>' |
+  "$compiler" -std=c++20 -fsyntax-only -I "$work/prefix/include" -x c++ - ||
+  { echo "<lockcheck/lockcheck.hpp> does not compile with only -I $work/prefix/include"; exit 1; }
+# ... and every installed header is one it includes: nothing else of lockcheck is installed.
+include="$(realpath "$work/prefix/include")"
+diff <(echo '#include <lockcheck/lockcheck.hpp>' |
+  "$compiler" -std=c++20 -MM -I "$include" -x c++ - | tr -s ' \\' '\n\n' |
+  grep "^$include/" | xargs realpath --relative-to="$include" | sort) \
+  <(cd "$include" && find . -name '*.hpp' | sed 's|^\./||' | sort) ||
+  { echo "installed headers (>) that <lockcheck/lockcheck.hpp> does not include"; exit 1; }
+
+# An internal header, included as lockcheck's own sources do or through the package's
+# directory, is not found with the package's flags (lockcheck_add_model's, as a user builds).
+probe="$work/internal-include"
+mkdir -p "$probe"
+cat >"$probe/CMakeLists.txt" <<'END'
+cmake_minimum_required(VERSION 3.25)
+project(lockcheck-internal-include LANGUAGES CXX)
+find_package(lockcheck 0.2 REQUIRED)
+foreach(probe quoted angled packaged)
+  lockcheck_add_model(${probe} SOURCES ${probe}.cpp)
+endforeach()
+END
+echo '#include "scheduler/execution.hpp"' >"$probe/quoted.cpp"
+echo '#include <scheduler/execution.hpp>' >"$probe/angled.cpp"
+echo '#include <lockcheck/scheduler/execution.hpp>' >"$probe/packaged.cpp"
+cmake -S "$probe" -B "$probe/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
+  -DCMAKE_CXX_COMPILER="$compiler" >/dev/null
+for target in quoted angled packaged; do
+  if cmake --build "$probe/build" --target "$target" >"$probe/$target.log" 2>&1; then
+    echo "$(cat "$probe/$target.cpp"): an internal header reached through the package"
+    exit 1
+  fi
+  grep -q 'scheduler/execution.hpp.*No such file' "$probe/$target.log" || {
+    echo "$target: failed for another reason than the missing header:"
+    cat "$probe/$target.log"
+    exit 1
+  }
+done
+
 bin="$work/build/my-lockcheck"
 list=$("$bin" list)
 grep -q '^handshake  *wait-event (default)  *verified' <<<"$list"
-grep -q '^rename-pin ' <<<"$list" # the shipped models stand beside the user's
+# Every shipped model and variant stands beside the user's, as in the installed lockcheck.
+models_and_variants() { awk '$1 !~ /^(handshake|refcache|refcache-first-try)$/ { print $1, $2 }'; }
+diff <("$work/prefix/bin/lockcheck" list | models_and_variants) <(models_and_variants <<<"$list") ||
+  { echo "my-lockcheck list lacks shipped models of lockcheck list (< above)"; exit 1; }
 set +e
 "$bin" handshake --variant test-then-sleep >"$work/out.txt"
 code=$?
