@@ -91,10 +91,6 @@ std::string model_names() {
     return comma_separated(model_name_list(), ", ");
 }
 
-// The commands that are not models.
-const std::vector<std::string> kCommands = {"list",    "replay", "check-all",
-                                            "compare", "merge",  "help"};
-
 // `compare`'s own help: its options, besides the model's (lockcheck help MODEL).
 constexpr const char* kCompareHelp =
     "lockcheck compare MODEL [--variant A --variant B] [MODEL's options]\n"
@@ -332,12 +328,13 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     app.add_subcommand("list", "list models, their variants and each variant's expected verdict")
         ->add_flag("--json", list_json,
                    "the same as JSON: every model with its variants, sizes and default depth");
-    std::string help_model;
+    std::string help_topic;
     app.add_subcommand("compare", "compare two variants of a model (lockcheck help compare)")
         ->allow_extras();
-    app.add_subcommand("help", "this help, or a model's: its options, sizes and variants")
-        ->add_option("model", help_model, "a model")
-        ->type_name("MODEL");
+    app.add_subcommand("help", "this help, a command's (help check-all), or a model's: its "
+                               "options, sizes and variants")
+        ->add_option("topic", help_topic, "a command or a model")
+        ->type_name("COMMAND|MODEL");
 
     lc::cli::MergeRequest merge;
     std::string merge_colour = "auto";
@@ -583,7 +580,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     // An unknown model is the most common mistake: name the nearest and the valid ones.
     const std::string command = argv[1];
     std::vector<std::string> commands = model_name_list();
-    commands.insert(commands.end(), kCommands.begin(), kCommands.end());
+    commands.insert(commands.end(), lc::kCommandNames.begin(), lc::kCommandNames.end());
     if (command[0] != '-' && std::find(commands.begin(), commands.end(), command) == commands.end())
         return usage_error("unknown model '" + command + "'" +
                            lc::cli::did_you_mean(command, commands) + " (models: " + model_names() +
@@ -614,21 +611,27 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         return lc::cli::kExitOk;
     }
     if (app.got_subcommand("help")) {
-        if (help_model.empty()) {
+        if (help_topic.empty()) {
             // app.help() would describe the subcommand just parsed, `help` itself.
             std::cout << app.get_formatter()->make_help(&app, program, CLI::AppFormatMode::Normal);
             return lc::cli::kExitOk;
         }
-        if (help_model == "compare") {
+        if (help_topic == "compare") {
             std::cout << kCompareHelp;
             return lc::cli::kExitOk;
         }
-        const lc::Protocol* p = lc::find_registered_model(help_model);
+        // What `COMMAND --help` prints: the errors of every command point here.
+        if (std::find(lc::kCommandNames.begin(), lc::kCommandNames.end(), help_topic) !=
+            lc::kCommandNames.end()) {
+            std::cout << app.get_subcommand(help_topic)->help(program);
+            return lc::cli::kExitOk;
+        }
+        const lc::Protocol* p = lc::find_registered_model(help_topic);
         if (!p)
-            return usage_error("help: unknown model '" + help_model + "'" +
-                               lc::cli::did_you_mean(help_model, model_name_list()) +
-                               " (models: " + model_names() + ")");
-        std::cout << app.get_subcommand(p->name)->help() << "\n";
+            return usage_error("help: unknown model '" + help_topic + "'" +
+                               lc::cli::did_you_mean(help_topic, commands) +
+                               " (models: " + model_names() + "; or a command)");
+        std::cout << app.get_subcommand(p->name)->help(program) << "\n";
         lc::cli::print_variants(std::cout, *p);
         return lc::cli::kExitOk;
     }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/model_registry.hpp"
 #include "checker/protocol.hpp"
 #include "cli/did_you_mean.hpp"
 #include "harness.hpp"
@@ -154,6 +155,35 @@ TEST(CommandLine, help_for_a_model_lists_its_options_sizes_and_variants) {
     const Run general = run_lockcheck({"help"});
     CHECK_EQUAL(0, general.exit_code);
     CHECK_TEXT(contains(general.out, "check-all"), general.out.c_str());
+}
+
+// Every command's unknown-option error ends "(see: lockcheck help COMMAND)": that command, and
+// `COMMAND --help`, print the command's help.
+TEST(CommandLine, help_describes_every_command_that_an_error_points_to) {
+    for (const std::string_view name : kCommandNames) {
+        const std::string command(name);
+        // replay and merge want a file before they look at options.
+        std::vector<std::string> args = {command, "report.json", "--no-such-option"};
+        if (command != "replay" && command != "merge") args.erase(args.begin() + 1);
+        if (command == "compare") args.insert(args.begin() + 1, "rename-pin");
+        const Run wrong = run_lockcheck(args);
+        CHECK_EQUAL_TEXT(2, wrong.exit_code, (command + ": " + wrong.err).c_str());
+        const std::size_t see = wrong.err.find("(see: lockcheck help ");
+        CHECK_TEXT(see != std::string::npos, (command + ": " + wrong.err).c_str());
+        const std::size_t topic = see + std::string("(see: lockcheck help ").size();
+        const std::string pointed = wrong.err.substr(topic, wrong.err.find(')', topic) - topic);
+        const Run help = run_lockcheck({"help", pointed});
+        CHECK_EQUAL_TEXT(0, help.exit_code, ("help " + pointed + ": " + help.err).c_str());
+        CHECK_TEXT(contains(help.out, "Usage: lockcheck " + pointed + " [OPTIONS]"),
+                   help.out.c_str());
+
+        const Run asked = run_lockcheck({"help", command});
+        CHECK_EQUAL_TEXT(0, asked.exit_code, ("help " + command + ": " + asked.err).c_str());
+        CHECK_TEXT(contains(asked.out, "lockcheck " + command), asked.out.c_str());
+        const Run flag = run_lockcheck({command, "--help"});
+        CHECK_EQUAL_TEXT(0, flag.exit_code, (command + " --help: " + flag.err).c_str());
+        CHECK_EQUAL(asked.out, flag.out);
+    }
 }
 
 TEST(CommandLine, list_json_has_every_model_with_its_variants_and_sizes) {
