@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
 #include "check_command.hpp"
 #include "checker/model_registry.hpp"
+#include "did_you_mean.hpp"
 #include "report_files.hpp"
 
 namespace lockcheck::cli {
@@ -47,6 +49,16 @@ std::string pad(const std::string& s, std::size_t width) {
     return s + std::string(width > s.size() ? width - s.size() : 0, ' ');
 }
 
+// " --renames 2 --fsyncs 2": the sizes given that the run's model has, as its command takes them.
+std::string sizes_given(const std::vector<std::pair<std::string, int>>& sizes, const Summary& s) {
+    std::string text;
+    for (const auto& [name, value] : s.parameters)
+        if (std::any_of(sizes.begin(), sizes.end(),
+                        [&](const auto& given) { return given.first == name; }))
+            text += " --" + name + " " + std::to_string(value);
+    return text;
+}
+
 // The table: a header and a row per variant, each column as wide as its longest entry.
 void print_table(const std::vector<Row>& rows, std::ostream& out) {
     std::vector<std::vector<std::string>> cells = {
@@ -70,6 +82,48 @@ void print_table(const std::vector<Row>& rows, std::ostream& out) {
     }
 }
 
+// The index of `model`'s size `name`, if it has one.
+std::optional<std::size_t> size_index(const Protocol& model, const std::string& name) {
+    for (std::size_t i = 0; i < model.parameters.size(); ++i)
+        if (model.parameters[i].name == name) return i;
+    return std::nullopt;
+}
+
+// Whether every size given is one of some model's, within the range of each model that has
+// it (refused as `lockcheck MODEL --SIZE N` refuses it); false with a one-line reason.
+bool sizes_fit(const std::vector<std::pair<std::string, int>>& sizes,
+               const std::vector<const Protocol*>& models, std::string& error) {
+    for (const auto& [name, value] : sizes) {
+        bool had = false;
+        for (const Protocol* p : models) {
+            const std::optional<std::size_t> i = size_index(*p, name);
+            if (!i) continue;
+            had = true;
+            const Parameter& size = p->parameters[*i];
+            if (value < size.min || value > size.max) {
+                error = "--" + name + ": Value " + std::to_string(value) + " not in range " +
+                        std::to_string(size.min) + " to " + std::to_string(size.max) + " (of " +
+                        p->name + ")";
+                return false;
+            }
+        }
+        if (had) continue;
+        // A size of a model not named: name its models; else the nearest size of those named.
+        std::string owners;
+        for (const Protocol& p : registered_models())
+            if (size_index(p, name)) owners += (owners.empty() ? "" : ", ") + p.name;
+        std::vector<std::string> theirs;
+        for (const Protocol* p : models)
+            for (const Parameter& size : p->parameters)
+                theirs.push_back("--" + size.name);
+        error = "check-all: no model checked has a size --" + name +
+                (owners.empty() ? did_you_mean("--" + name, theirs)
+                                : " (it is a size of " + owners + ")");
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 bool select_models(const CheckAllRequest& request, std::vector<const Protocol*>& models,
@@ -85,7 +139,7 @@ bool select_models(const CheckAllRequest& request, std::vector<const Protocol*>&
     if (request.models.empty())
         for (const Protocol& p : registered_models())
             models.push_back(&p);
-    return true;
+    return sizes_fit(request.sizes, models, error);
 }
 
 int run_check_all(const CheckAllRequest& request, const std::vector<const Protocol*>& models,
@@ -106,6 +160,8 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
         r.protocol = p;
         r.variant = v;
         r.values = p->default_values();
+        for (const auto& [name, value] : request.sizes)
+            if (const std::optional<std::size_t> i = size_index(*p, name)) r.values[*i] = value;
         r.search.search = kDefaultSearch;
         r.options.depth = p->depth_for(v);
         if (std::string error; !choose_wait_search(r, false, error)) {
@@ -148,6 +204,7 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
             out << "(a complete search of " << s.stats.executions
                 << " executions found no violation)\n";
         out << "check it alone: " << request.program << " " << s.model << " --variant " << s.variant
+            << sizes_given(request.sizes, s)
             << (request.memory_model == MemoryModel::sc
                     ? ""
                     : std::string(" --memory-model ") + memory_model_name(request.memory_model))

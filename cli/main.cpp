@@ -47,6 +47,19 @@ CLI::Validator positive_integer(unsigned max) {
         "INT in [1.." + std::to_string(max) + "]");
 }
 
+// "--renames x" to check-all: an int, which select_models() holds to each model's range.
+CLI::Validator integer() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            int value = 0;
+            auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (ec != std::errc() || ptr != text.data() + text.size())
+                return "'" + text + "' is not an integer";
+            return {};
+        },
+        "INT");
+}
+
 // "--seed -1": an unsigned 64-bit integer, refused rather than wrapped around.
 CLI::Validator unsigned_64() {
     return CLI::Validator(
@@ -378,7 +391,8 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     lc::cli::CheckAllRequest check_all;
     CLI::App* check_all_cmd = app.add_subcommand(
         "check-all", "check every variant of every model (or of the MODELs named) against the "
-                     "verdict it declares; exit 0 only if all are as declared (for CI)");
+                     "verdict it declares, at its default sizes or those given (--SIZE N); exit "
+                     "0 only if all are as declared (for CI)");
     check_all_cmd->add_option("model", check_all.models, "models to check (default: all)")
         ->type_name("MODEL");
     check_all_cmd
@@ -400,6 +414,29 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     add_jobs_option(check_all_cmd, check_all.jobs);
     std::string check_all_memory_model = "sc";
     add_memory_model_option(check_all_cmd, check_all_memory_model);
+    // --SIZE N: every size option of the registered models, each applied to the models checked
+    // that have it; select_models() refuses one that none of them has, and a value outside a
+    // model's range.
+    std::vector<std::string> size_names;
+    std::map<std::string, std::string> size_help;
+    for (const lc::Protocol& p : lc::registered_models())
+        for (const lc::Parameter& param : p.parameters) {
+            if (!size_help.contains(param.name)) size_names.push_back(param.name);
+            std::string& help = size_help[param.name];
+            help += (help.empty() ? "" : "; ") + p.name + " (" + std::to_string(param.min) +
+                    " to " + std::to_string(param.max) + ", default " +
+                    std::to_string(param.default_value) + "): " + param.help;
+        }
+    std::map<std::string, int> check_all_sizes;
+    for (const std::string& name : size_names) {
+        try {
+            check_all_cmd->add_option("--" + name, check_all_sizes[name], size_help[name])
+                ->type_name("N")
+                ->check(integer());
+        } catch (const CLI::OptionAlreadyAdded&) {
+            return usage_error("size option --" + name + " is one of lockcheck's own options");
+        }
+    }
 
     const auto& protocols = lc::registered_models();
     std::vector<lc::cli::CheckRequest> requests(protocols.size());
@@ -640,6 +677,9 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         check_all.memory_model = lc::memory_model_named(check_all_memory_model);
         check_all.program = program;
         check_all.command = command_line;
+        for (const std::string& name : size_names)
+            if (check_all_cmd->count("--" + name))
+                check_all.sizes.emplace_back(name, check_all_sizes[name]);
         std::vector<const lc::Protocol*> models;
         std::string error;
         if (!lc::cli::select_models(check_all, models, error)) return usage_error(error);

@@ -39,6 +39,10 @@ expect "lockcheck tree-lock --variant " sibling-order no-pin
 expect "lockcheck rename-pin --strategy " optimal-dpor
 expect "lockcheck rename-pin --memory-model " lkmm
 expect "lockcheck help tre" tree-lock
+expect "lockcheck check-all ren" rename-pin
+expect "lockcheck check-all rename-pin --fs" --fsyncs
+expect "lockcheck check-all --mem" --memory-model
+expect "lockcheck check-all --memory-model " lkmm
 expect "lockcheck help che" check-all
 [ "$failed" -eq 0 ] && echo "bash completion: every case offers what it should"
 exit "$failed"

@@ -3,6 +3,7 @@
 // which a differing variant fails and one that cannot be judged is skipped, never a pass.
 #include <cstdio>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -40,6 +41,21 @@ Protocol counter_model() {
                 final_check(kSum, [&counter] { return counter.peek() == 2; });
             },
     };
+}
+
+// The counter with a size: --tasks N increment it.
+Protocol sized_counter_model() {
+    Protocol p = counter_model();
+    p.name = "sized-counter";
+    p.parameters = {{"tasks", "tasks incrementing the counter", 2, 2, 3}};
+    p.setup = [](std::size_t, const ParameterValues& values) {
+        auto& counter = this_execution().make<shared<int>>("counter");
+        for (int i = 0; i < values[0]; ++i)
+            spawn("inc" + std::to_string(i),
+                  [&counter] { WRITE_ONCE(counter, READ_ONCE(counter) + 1); });
+        final_check(kSum, [&counter, n = values[0]] { return counter.peek() == n; });
+    };
+    return p;
 }
 
 // Message passing through an atomic_t flag set and read without release/acquire: under sc the
@@ -213,4 +229,74 @@ TEST(CheckAll, an_unknown_model_is_a_one_line_input_error) {
     CHECK_EQUAL(cli::kExitUsage, r.exit_code);
     CHECK_TEXT(is_one_line(r.err), r.err.c_str());
     CHECK_TEXT(contains(r.err, "unknown model 'renam-pin'"), r.err.c_str());
+}
+
+TEST(CheckAll, a_size_given_runs_every_variant_at_it_and_each_row_and_rerun_line_says_so) {
+    cli::CheckAllRequest request;
+    const CheckAll defaults = check_all(sized_counter_model(), request);
+    CHECK_TEXT(contains(defaults.out, "sized-counter  declared-race      tasks=2  "),
+               defaults.out.c_str());
+    CHECK_TEXT(contains(defaults.out, "check it alone: lockcheck sized-counter --variant "
+                                      "declared-verified\n"),
+               defaults.out.c_str());
+    request.sizes = {{"tasks", 3}};
+    const CheckAll sized = check_all(sized_counter_model(), request);
+    for (const char* variant : {"declared-race  ", "declared-verified  ", "declared-deadlock  "})
+        CHECK_TEXT(contains(sized.out, "sized-counter  " + std::string(variant)) &&
+                       !contains(sized.out, "tasks=2"),
+                   sized.out.c_str());
+    CHECK_TEXT(contains(sized.out, "sized-counter  declared-race      tasks=3  "),
+               sized.out.c_str());
+    CHECK_TEXT(contains(sized.out, "check it alone: lockcheck sized-counter --variant "
+                                   "declared-verified --tasks 3\n"),
+               sized.out.c_str());
+    // Three tasks interleave in more ways than two.
+    CHECK_TEXT(sized.out != defaults.out, sized.out.c_str());
+}
+
+TEST(CheckAll, the_command_line_applies_a_size_to_the_models_named_that_have_it) {
+    const Run r =
+        run_lockcheck({"check-all", "rename-pin", "lastzero", "--fsyncs", "2", "--no-timing"});
+    CHECK_EQUAL_TEXT(0, r.exit_code, (r.out + r.err).c_str());
+    for (const Variant& v : find_registered_model("rename-pin")->variants)
+        CHECK_TEXT(std::regex_search(r.out, std::regex("\nrename-pin +" + v.name +
+                                                       " +renames=1 fsyncs=2 rounds=1 ")),
+                   r.out.c_str());
+    // lastzero has no --fsyncs: its defaults.
+    CHECK_TEXT(std::regex_search(r.out, std::regex("\nlastzero +[a-z-]+ +writers=5 ")),
+               r.out.c_str());
+}
+
+namespace {
+struct RefusedSize {
+    std::vector<std::string> args;
+    const char* says;
+};
+} // namespace
+
+TEST(CheckAll, a_size_no_model_checked_has_or_out_of_its_range_is_a_one_line_input_error) {
+    const RefusedSize refused[] = {
+        {{"check-all", "tree-lock", "--renames", "2"},
+         "check-all: no model checked has a size --renames (it is a size of rename-pin)"},
+        {{"check-all", "rename-pin", "--renamez", "2"},
+         "unknown option '--renamez' for check-all (did you mean '--renames'?) (see: lockcheck "
+         "help check-all)"},
+        // rename-pin's --rounds goes to 4, cil-push's to 8: every model checked holds it to its
+        // own.
+        {{"check-all", "--rounds", "6"}, "--rounds: Value 6 not in range 1 to 4 (of rename-pin)"},
+        {{"check-all", "rename-pin", "--renames", "9"},
+         "--renames: Value 9 not in range 1 to 8 (of rename-pin)"},
+        {{"check-all", "rename-pin", "--renames", "two"}, "--renames: 'two' is not an integer"},
+    };
+    for (const RefusedSize& r : refused) {
+        const Run run = run_lockcheck(r.args);
+        std::string what;
+        for (const std::string& a : r.args)
+            what += a + " ";
+        what += "printed: " + run.err;
+        CHECK_EQUAL_TEXT(cli::kExitUsage, run.exit_code, what.c_str());
+        CHECK_TEXT(is_one_line(run.err), what.c_str());
+        CHECK_TEXT(contains(run.err, r.says), what.c_str());
+        CHECK_TEXT(run.out.empty(), what.c_str());
+    }
 }
