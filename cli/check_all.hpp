@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "check_command.hpp"
 #include "checker/protocol.hpp"
 #include "progress_line.hpp"
 
@@ -25,8 +26,13 @@ struct CheckAllRequest {
     std::string junit;     // a JUnit file: a test case per variant
     std::string json;      // a JSON file: every variant's run report
     double time_limit = 0; // seconds, per variant (0: none)
-    bool timing = true;    // false: --no-timing, no times in any output
-    unsigned jobs = 1;     // --jobs
+    // The counterexamples of a variant that is not as declared are shown minimized (false:
+    // --no-minimize), within minimize_time of its search (--minimize-time), as a check of that
+    // variant alone minimizes them.
+    bool minimize = true;
+    MinimizeTime minimize_time;
+    bool timing = true; // false: --no-timing, no times in any output
+    unsigned jobs = 1;  // --jobs
     // --memory-model: each variant is judged by the verdict it declares under it.
     MemoryModel memory_model = MemoryModel::sc;
     bool colour = false;

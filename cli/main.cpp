@@ -153,6 +153,13 @@ const char* const kSearchOptions[] = {
     "--pct-depth",     "--time-limit",  "--max-executions", "--keep-going", "--no-minimize",
     "--minimize-time", "--state-cache", "--shard"};
 
+// --minimize-time with --no-minimize, as a message; "" if not both.
+std::string minimize_both(const CLI::App* sub) {
+    if (sub->count("--minimize-time") && sub->count("--no-minimize"))
+        return "--minimize-time bounds minimizing, and --no-minimize turns it off";
+    return {};
+}
+
 // An option given that the chosen strategy (or --replay) would ignore, as a message; "" if none.
 std::string ignored_option(const CLI::App* sub, lc::Search search, bool replay) {
     if (replay) {
@@ -170,8 +177,7 @@ std::string ignored_option(const CLI::App* sub, lc::Search search, bool replay) 
                    " makes no random choice";
     if (search != lc::Search::pct && sub->count("--pct-depth"))
         return "--pct-depth is for --strategy pct, not " + name;
-    if (sub->count("--minimize-time") && sub->count("--no-minimize"))
-        return "--minimize-time bounds minimizing, and --no-minimize turns it off";
+    if (const std::string both = minimize_both(sub); !both.empty()) return both;
     if (sub->count("--preemptions") && search != lc::Search::dfs && search != lc::Search::dpor)
         return "--preemptions bounds --strategy dfs and dpor only, not " + name;
     if (sub->count("--state-cache") && search == lc::Search::bfs)
@@ -315,6 +321,15 @@ void add_memory_model_option(CLI::App* sub, std::string& text) {
         ->default_str("sc");
 }
 
+// --no-minimize and --minimize-time LIMIT (parsed by parse_minimize_time()).
+void add_minimize_options(CLI::App* sub, bool& minimize, std::string& time,
+                          const std::string& no_minimize_help, const std::string& time_help) {
+    sub->add_flag("!--no-minimize", minimize, no_minimize_help);
+    sub->add_option("--minimize-time", time, time_help)
+        ->type_name("LIMIT")
+        ->default_str(lc::cli::MinimizeTime{}.text);
+}
+
 void add_timing_flag(CLI::App* sub, bool& timing) {
     sub->add_flag("!--no-timing", timing,
                   "no elapsed times in the summary, table or report files (0 there), so that "
@@ -414,6 +429,13 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     add_jobs_option(check_all_cmd, check_all.jobs);
     std::string check_all_memory_model = "sc";
     add_memory_model_option(check_all_cmd, check_all_memory_model);
+    std::string check_all_minimize_time;
+    add_minimize_options(check_all_cmd, check_all.minimize, check_all_minimize_time,
+                         "a variant not as declared: its counterexample as found, not the one "
+                         "with the fewest preemptions and then steps",
+                         "how long minimizing a variant's counterexample may take: a multiple "
+                         "of its search's time (at least 1 s) or a duration (30s, 5m); a "
+                         "counterexample it stops is reported as not proven minimal");
     // --SIZE N: every size option of the registered models, each applied to the models checked
     // that have it; select_models() refuses one that none of them has, and a value outside a
     // model's range.
@@ -515,15 +537,12 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         add_trace_options(sub, r.locations, r.files.full_trace);
         add_report_options(sub, r.files);
         add_colour_option(sub, colour_text[i]);
-        sub->add_flag("!--no-minimize", r.minimize,
-                      "report the first counterexample found, not the one with the fewest "
-                      "preemptions and then steps");
-        sub->add_option("--minimize-time", minimize_time[i],
-                        "how long minimizing the counterexamples may take in all: a multiple of "
-                        "the search's time (at least 1 s) or a duration (30s, 5m); a "
-                        "counterexample it stops is reported as not proven minimal")
-            ->type_name("LIMIT")
-            ->default_str(lc::cli::MinimizeTime{}.text);
+        add_minimize_options(sub, r.minimize, minimize_time[i],
+                             "report the first counterexample found, not the one with the "
+                             "fewest preemptions and then steps",
+                             "how long minimizing the counterexamples may take in all: a "
+                             "multiple of the search's time (at least 1 s) or a duration (30s, "
+                             "5m); a counterexample it stops is reported as not proven minimal");
         add_quiet_flag(sub, quiet[i]);
         add_pager_flag(sub, no_pager[i]);
         add_timing_flag(sub, r.timing);
@@ -680,6 +699,12 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         for (const std::string& name : size_names)
             if (check_all_cmd->count("--" + name))
                 check_all.sizes.emplace_back(name, check_all_sizes[name]);
+        if (const std::string both = minimize_both(check_all_cmd); !both.empty())
+            return usage_error(both);
+        if (std::string error;
+            !check_all_minimize_time.empty() &&
+            !lc::cli::parse_minimize_time(check_all_minimize_time, check_all.minimize_time, error))
+            return usage_error(error);
         std::vector<const lc::Protocol*> models;
         std::string error;
         if (!lc::cli::select_models(check_all, models, error)) return usage_error(error);

@@ -3,6 +3,7 @@
 // which a differing variant fails and one that cannot be judged is skipped, never a pass.
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -298,5 +299,73 @@ TEST(CheckAll, a_size_no_model_checked_has_or_out_of_its_range_is_a_one_line_inp
         CHECK_TEXT(is_one_line(run.err), what.c_str());
         CHECK_TEXT(contains(run.err, r.says), what.c_str());
         CHECK_TEXT(run.out.empty(), what.c_str());
+    }
+}
+
+namespace {
+// rename-pin with no-pin wrongly declared verified: its row differs, with the counterexample
+// the search found first, which has more preemptions than the smallest.
+Protocol rename_pin_no_pin_declared_verified() {
+    Protocol p = *find_registered_model("rename-pin");
+    p.variants[*p.find_variant("no-pin")].expect = Expectation::verified();
+    return p;
+}
+
+const char* const kSize = "[0-9]+ preemptions?, [0-9]+ steps";
+} // namespace
+
+TEST(CheckAll, a_differing_row_shows_its_counterexample_minimized_and_says_whether_minimal) {
+    const Protocol p = rename_pin_no_pin_declared_verified();
+    cli::CheckAllRequest request;
+    request.json = temp_path("minimized.json");
+    const CheckAll r = check_all(p, request);
+    CHECK_EQUAL_TEXT(1, r.code, r.out.c_str());
+    const std::string section = r.out.substr(r.out.find("== rename-pin --variant no-pin"));
+    CHECK_TEXT(std::regex_search(section, std::regex("\nreported: " + std::string(kSize) +
+                                                     " \\(minimized from " + kSize + "\\)\n")),
+               section.c_str());
+    // Only the row shown was minimized: the rows as declared kept their first counterexample.
+    keep_for_schema_check(request.json);
+    const nlohmann::json all = nlohmann::json::parse(slurp(request.json));
+    std::remove(request.json.c_str());
+    for (const nlohmann::json& run : all["runs"]) {
+        if (run["counterexample_sizes"].empty()) continue;
+        const bool shown = run["variant"] == "no-pin";
+        CHECK_EQUAL_TEXT(shown, run["counterexample_sizes"][0]["minimized"].get<bool>(),
+                         run["variant"].get<std::string>().c_str());
+    }
+
+    // A budget that stops it: not proven minimal.
+    request = {};
+    std::string error;
+    CHECK_TRUE(cli::parse_minimize_time("0.000001s", request.minimize_time, error));
+    const CheckAll stopped = check_all(p, request);
+    CHECK_TEXT(std::regex_search(stopped.out,
+                                 std::regex("\nreported: " + std::string(kSize) +
+                                            " \\(not proven minimal: --minimize-time 0.000001s "
+                                            "stopped the search for a smaller one\\)\n")),
+               stopped.out.c_str());
+    request = {};
+    request.minimize = false;
+    const CheckAll first = check_all(p, request);
+    CHECK_TEXT(std::regex_search(first.out, std::regex("\nreported: " + std::string(kSize) +
+                                                       " \\(not minimized\\)\n")),
+               first.out.c_str());
+}
+
+TEST(CheckAll, the_command_line_takes_minimize_time_and_no_minimize_but_not_both) {
+    const Run both = run_lockcheck(
+        {"check-all", "rename-pin", "--no-minimize", "--minimize-time", "5s", "--no-timing"});
+    CHECK_EQUAL(cli::kExitUsage, both.exit_code);
+    CHECK_TEXT(is_one_line(both.err) && contains(both.err, "--no-minimize turns it off"),
+               both.err.c_str());
+    const Run bad = run_lockcheck({"check-all", "rename-pin", "--minimize-time", "0x"});
+    CHECK_EQUAL(cli::kExitUsage, bad.exit_code);
+    CHECK_TEXT(is_one_line(bad.err) && contains(bad.err, "--minimize-time: '0x'"), bad.err.c_str());
+    for (const char* option : {"--no-minimize", "--minimize-time"}) {
+        std::vector<std::string> args = {"check-all", "rename-pin", option, "--no-timing"};
+        if (std::string(option) == "--minimize-time") args.insert(args.begin() + 3, "30s");
+        const Run run = run_lockcheck(args);
+        CHECK_EQUAL_TEXT(0, run.exit_code, (run.out + run.err).c_str());
     }
 }
