@@ -23,20 +23,42 @@ struct Row {
     std::string printed;
 };
 
-std::string expected_text(const Expectation& e) {
+// "violation (invariant)"; `named`: with the property, "violation (invariant \"no torn
+// log\")", where the kind's name is not all of it.
+std::string violation_text(ViolationKind kind, const std::string& property, bool named) {
+    std::string text(kind_name(kind));
+    if (named && property != text) text += " \"" + property + "\"";
+    return "violation (" + text + ")";
+}
+
+std::string expected_text(const Expectation& e, bool named) {
     if (!e.expects_violation) return "verified";
-    return "violation (" + std::string(kind_name(e.kind)) + ")";
+    return violation_text(e.kind, e.property, named);
 }
 
 // What the run got, in the words of the expected column.
-std::string got_text(const RunReport& report) {
+std::string got_text(const RunReport& report, bool named) {
     const Summary& s = report.summary;
-    if (!report.counterexamples.empty())
-        return "violation (" +
-               std::string(kind_name(report.counterexamples.front().violation.kind)) + ")";
+    if (!report.counterexamples.empty()) {
+        const Violation& v = report.counterexamples.front().violation;
+        return violation_text(v.kind, v.property, named);
+    }
     if (!s.stats.stopped_by.empty()) return "incomplete (" + s.stats.stopped_by + ")";
     if (s.stats.cut) return "none, " + std::to_string(s.stats.cut) + " cut by the depth";
+    // Whatever else kept the search from looking everywhere (a table that filled).
+    if (const std::string why = incompleteness(s); !why.empty()) return "none, but " + why;
     return "verified";
+}
+
+// The expected and got columns of a row: the kinds, and on a row that is not as declared
+// where they read the same, the properties too, so that the row shows what differs.
+std::pair<std::string, std::string> expected_and_got(const RunReport& report) {
+    const Judgement& j = *report.summary.judgement;
+    std::pair<std::string, std::string> texts = {expected_text(j.expected, false),
+                                                 got_text(report, false)};
+    if (j.agreement != Agreement::as_declared && texts.first == texts.second)
+        texts = {expected_text(j.expected, true), got_text(report, true)};
+    return texts;
 }
 
 std::string seconds(double s) {
@@ -65,10 +87,11 @@ void print_table(const std::vector<Row>& rows, std::ostream& out) {
         {"model", "variant", "sizes", "expected", "got", "judged", "executions", "time"}};
     for (const Row& row : rows) {
         const Summary& s = row.report.summary;
-        cells.push_back(
-            {s.model, s.variant, sizes_text(s.parameters), expected_text(s.judgement->expected),
-             got_text(row.report), std::string(agreement_name(s.judgement->agreement)),
-             std::to_string(s.stats.executions), s.timed ? seconds(s.stats.elapsed_seconds) : "-"});
+        auto [expected, got] = expected_and_got(row.report);
+        cells.push_back({s.model, s.variant, sizes_text(s.parameters), std::move(expected),
+                         std::move(got), std::string(agreement_name(s.judgement->agreement)),
+                         std::to_string(s.stats.executions),
+                         s.timed ? seconds(s.stats.elapsed_seconds) : "-"});
     }
     std::vector<std::size_t> widths(cells.front().size(), 0);
     for (const auto& line : cells)

@@ -2,6 +2,7 @@
 // table, the counterexample of a variant that differs, exit codes 0/1/3, and report files in
 // which a differing variant fails and one that cannot be judged is skipped, never a pass.
 #include <cstdio>
+#include <deque>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -368,4 +369,61 @@ TEST(CheckAll, the_command_line_takes_minimize_time_and_no_minimize_but_not_both
         const Run run = run_lockcheck(args);
         CHECK_EQUAL_TEXT(0, run.exit_code, (run.out + run.err).c_str());
     }
+}
+
+namespace {
+// The counter, declaring a final check it does not have broken: of the kind found, another
+// property.
+Protocol counter_declaring_another_check() {
+    Protocol p = counter_model();
+    p.variants = {{"declared-other-check", "declares another final check",
+                   Expectation::violation(ViolationKind::final_check, "counter is even")}};
+    return p;
+}
+
+// A task that takes one lock more than it may hold (MAX_LOCK_DEPTH): the table of held locks
+// fills and the search cannot say it is verified.
+Protocol too_many_locks_model() {
+    return Protocol{
+        .name = "deep",
+        .summary = "49 nested mutexes",
+        .variants = {{"declared-verified", "declares it verified", Expectation::verified()}},
+        .setup =
+            [](std::size_t, const ParameterValues&) {
+                struct Locks {
+                    std::deque<struct mutex> locks;
+                };
+                auto& m = this_execution().make<Locks>();
+                for (int i = 0; i < 49; ++i)
+                    m.locks.emplace_back("m" + std::to_string(i));
+                spawn("task", [&m] {
+                    for (auto& lock : m.locks)
+                        mutex_lock(&lock);
+                    for (auto it = m.locks.rbegin(); it != m.locks.rend(); ++it)
+                        mutex_unlock(&*it);
+                });
+            },
+    };
+}
+} // namespace
+
+TEST(CheckAll, a_row_not_as_declared_shows_what_differs_where_the_kinds_read_the_same) {
+    const CheckAll other = check_all(counter_declaring_another_check());
+    CHECK_EQUAL_TEXT(1, other.code, other.out.c_str());
+    CHECK_TEXT(contains(other.out, "violation (final-check \"counter is even\")  violation "
+                                   "(final-check \"counter is the number of increments\")  "
+                                   "differs"),
+               other.out.c_str());
+    // A row as declared keeps the short words.
+    CHECK_TEXT(contains(check_all(counter_model()).out,
+                        "violation (final-check)  violation (final-check)  as-declared"),
+               "the declared race");
+
+    // Verified declared, nothing found, but a table filled: not "verified" in both columns.
+    const CheckAll full = check_all(too_many_locks_model());
+    CHECK_EQUAL_TEXT(cli::kExitIncomplete, full.code, full.out.c_str());
+    CHECK_TEXT(std::regex_search(full.out, std::regex("\\n(deep +declared-verified +verified +"
+                                                      "none, but [^\\n]*MAX_LOCK_DEPTH[^\\n]* "
+                                                      "+incomplete) ")),
+               full.out.c_str());
 }
