@@ -43,6 +43,7 @@ expect "lockcheck check-all ren" rename-pin
 expect "lockcheck check-all rename-pin --fs" --fsyncs
 expect "lockcheck check-all --mem" --memory-model
 expect "lockcheck check-all --memory-model " lkmm
+expect "lockcheck check-all --minimize" --minimize-time
 expect "lockcheck help che" check-all
 [ "$failed" -eq 0 ] && echo "bash completion: every case offers what it should"
 exit "$failed"
