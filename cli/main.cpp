@@ -153,6 +153,12 @@ const char* const kSearchOptions[] = {
     "--pct-depth",     "--time-limit",  "--max-executions", "--keep-going", "--no-minimize",
     "--minimize-time", "--state-cache", "--shard"};
 
+// A model's size option that the command line cannot take: it has an option of that name.
+std::string size_clash(const lc::Protocol& model, const std::string& size) {
+    return "model '" + model.name + "': size option --" + size +
+           " is one of lockcheck's own options";
+}
+
 // --minimize-time with --no-minimize, as a message; "" if not both.
 std::string minimize_both(const CLI::App* sub) {
     if (sub->count("--minimize-time") && sub->count("--no-minimize"))
@@ -439,24 +445,24 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     // --SIZE N: every size option of the registered models, each applied to the models checked
     // that have it; select_models() refuses one that none of them has, and a value outside a
     // model's range.
-    std::vector<std::string> size_names;
+    std::vector<std::pair<std::string, const lc::Protocol*>> size_names; // and its first model
     std::map<std::string, std::string> size_help;
     for (const lc::Protocol& p : lc::registered_models())
         for (const lc::Parameter& param : p.parameters) {
-            if (!size_help.contains(param.name)) size_names.push_back(param.name);
+            if (!size_help.contains(param.name)) size_names.emplace_back(param.name, &p);
             std::string& help = size_help[param.name];
             help += (help.empty() ? "" : "; ") + p.name + " (" + std::to_string(param.min) +
                     " to " + std::to_string(param.max) + ", default " +
                     std::to_string(param.default_value) + "): " + param.help;
         }
     std::map<std::string, int> check_all_sizes;
-    for (const std::string& name : size_names) {
+    for (const auto& [name, model] : size_names) {
         try {
             check_all_cmd->add_option("--" + name, check_all_sizes[name], size_help[name])
                 ->type_name("N")
                 ->check(integer());
         } catch (const CLI::OptionAlreadyAdded&) {
-            return usage_error("size option --" + name + " is one of lockcheck's own options");
+            return usage_error(size_clash(*model, name));
         }
     }
 
@@ -598,8 +604,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
                     ->check(CLI::Range(param.min, param.max))
                     ->capture_default_str();
             } catch (const CLI::OptionAlreadyAdded&) {
-                return usage_error("model '" + p.name + "': size option --" + param.name +
-                                   " is one of lockcheck's own options");
+                return usage_error(size_clash(p, param.name));
             }
         }
     }
@@ -696,7 +701,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         check_all.memory_model = lc::memory_model_named(check_all_memory_model);
         check_all.program = program;
         check_all.command = command_line;
-        for (const std::string& name : size_names)
+        for (const auto& [name, model] : size_names)
             if (check_all_cmd->count("--" + name))
                 check_all.sizes.emplace_back(name, check_all_sizes[name]);
         if (const std::string both = minimize_both(check_all_cmd); !both.empty())
