@@ -63,7 +63,7 @@ std::vector<std::string> model_problems(const std::vector<Protocol>& models) {
         const std::string model = "model '" + p.name + "'";
         if (!valid_name(p.name))
             problems.push_back(model + ": a name is lower-case letters, digits, '-' and '_'");
-        if (p.name == "list" || p.name == "replay" || p.name == "check-all" || p.name == "help")
+        if (std::find(kCommandNames.begin(), kCommandNames.end(), p.name) != kCommandNames.end())
             problems.push_back(model + ": the name is one of lockcheck's own commands");
         if (!seen.insert(p.name).second) problems.push_back(model + " is registered twice");
         if (p.variants.empty()) problems.push_back(model + " has no variants");

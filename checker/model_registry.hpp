@@ -3,7 +3,9 @@
 // lockcheck: the shipped protocols and examples register exactly as a user's models do.
 #pragma once
 
+#include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "protocol.hpp"
@@ -16,6 +18,10 @@ class ModelRegistration {
   public:
     explicit ModelRegistration(Protocol (*make)());
 };
+
+// The command's own words, which no model may be named: `lockcheck help COMMAND` describes each.
+inline constexpr std::array<std::string_view, 6> kCommandNames = {"list",    "replay", "check-all",
+                                                                  "compare", "merge",  "help"};
 
 // Every registered model: the protocol models by name, then the benchmarks by name (an order
 // that does not depend on how the binary was linked).

@@ -1,14 +1,16 @@
-// check-all: one search per variant, a table of what each declared and got, the counterexample
-// of every variant that differs, and the report files CI reads.
+// check-all: one search per variant, a table of what each declared and got, the minimized
+// counterexample of every variant that differs, and the report files CI reads.
 #include "check_all.hpp"
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
 #include "check_command.hpp"
 #include "checker/model_registry.hpp"
+#include "did_you_mean.hpp"
 #include "report_files.hpp"
 
 namespace lockcheck::cli {
@@ -21,20 +23,42 @@ struct Row {
     std::string printed;
 };
 
-std::string expected_text(const Expectation& e) {
+// "violation (invariant)"; `named`: with the property, "violation (invariant \"no torn
+// log\")", where the kind's name is not all of it.
+std::string violation_text(ViolationKind kind, const std::string& property, bool named) {
+    std::string text(kind_name(kind));
+    if (named && property != text) text += " \"" + property + "\"";
+    return "violation (" + text + ")";
+}
+
+std::string expected_text(const Expectation& e, bool named) {
     if (!e.expects_violation) return "verified";
-    return "violation (" + std::string(kind_name(e.kind)) + ")";
+    return violation_text(e.kind, e.property, named);
 }
 
 // What the run got, in the words of the expected column.
-std::string got_text(const RunReport& report) {
+std::string got_text(const RunReport& report, bool named) {
     const Summary& s = report.summary;
-    if (!report.counterexamples.empty())
-        return "violation (" +
-               std::string(kind_name(report.counterexamples.front().violation.kind)) + ")";
+    if (!report.counterexamples.empty()) {
+        const Violation& v = report.counterexamples.front().violation;
+        return violation_text(v.kind, v.property, named);
+    }
     if (!s.stats.stopped_by.empty()) return "incomplete (" + s.stats.stopped_by + ")";
     if (s.stats.cut) return "none, " + std::to_string(s.stats.cut) + " cut by the depth";
+    // Whatever else kept the search from looking everywhere (a table that filled).
+    if (const std::string why = incompleteness(s); !why.empty()) return "none, but " + why;
     return "verified";
+}
+
+// The expected and got columns of a row: the kinds, and on a row that is not as declared
+// where they read the same, the properties too, so that the row shows what differs.
+std::pair<std::string, std::string> expected_and_got(const RunReport& report) {
+    const Judgement& j = *report.summary.judgement;
+    std::pair<std::string, std::string> texts = {expected_text(j.expected, false),
+                                                 got_text(report, false)};
+    if (j.agreement != Agreement::as_declared && texts.first == texts.second)
+        texts = {expected_text(j.expected, true), got_text(report, true)};
+    return texts;
 }
 
 std::string seconds(double s) {
@@ -47,16 +71,27 @@ std::string pad(const std::string& s, std::size_t width) {
     return s + std::string(width > s.size() ? width - s.size() : 0, ' ');
 }
 
+// " --renames 2 --fsyncs 2": the sizes given that the run's model has, as its command takes them.
+std::string sizes_given(const std::vector<std::pair<std::string, int>>& sizes, const Summary& s) {
+    std::string text;
+    for (const auto& [name, value] : s.parameters)
+        if (std::any_of(sizes.begin(), sizes.end(),
+                        [&](const auto& given) { return given.first == name; }))
+            text += " --" + name + " " + std::to_string(value);
+    return text;
+}
+
 // The table: a header and a row per variant, each column as wide as its longest entry.
 void print_table(const std::vector<Row>& rows, std::ostream& out) {
     std::vector<std::vector<std::string>> cells = {
         {"model", "variant", "sizes", "expected", "got", "judged", "executions", "time"}};
     for (const Row& row : rows) {
         const Summary& s = row.report.summary;
-        cells.push_back(
-            {s.model, s.variant, sizes_text(s.parameters), expected_text(s.judgement->expected),
-             got_text(row.report), std::string(agreement_name(s.judgement->agreement)),
-             std::to_string(s.stats.executions), s.timed ? seconds(s.stats.elapsed_seconds) : "-"});
+        auto [expected, got] = expected_and_got(row.report);
+        cells.push_back({s.model, s.variant, sizes_text(s.parameters), std::move(expected),
+                         std::move(got), std::string(agreement_name(s.judgement->agreement)),
+                         std::to_string(s.stats.executions),
+                         s.timed ? seconds(s.stats.elapsed_seconds) : "-"});
     }
     std::vector<std::size_t> widths(cells.front().size(), 0);
     for (const auto& line : cells)
@@ -68,6 +103,48 @@ void print_table(const std::vector<Row>& rows, std::ostream& out) {
             text += c + 1 < line.size() ? pad(line[c], widths[c]) : line[c];
         out << text << "\n";
     }
+}
+
+// The index of `model`'s size `name`, if it has one.
+std::optional<std::size_t> size_index(const Protocol& model, const std::string& name) {
+    for (std::size_t i = 0; i < model.parameters.size(); ++i)
+        if (model.parameters[i].name == name) return i;
+    return std::nullopt;
+}
+
+// Whether every size given is one of some model's, within the range of each model that has
+// it (refused as `lockcheck MODEL --SIZE N` refuses it); false with a one-line reason.
+bool sizes_fit(const std::vector<std::pair<std::string, int>>& sizes,
+               const std::vector<const Protocol*>& models, std::string& error) {
+    for (const auto& [name, value] : sizes) {
+        bool had = false;
+        for (const Protocol* p : models) {
+            const std::optional<std::size_t> i = size_index(*p, name);
+            if (!i) continue;
+            had = true;
+            const Parameter& size = p->parameters[*i];
+            if (value < size.min || value > size.max) {
+                error = "--" + name + ": Value " + std::to_string(value) + " not in range " +
+                        std::to_string(size.min) + " to " + std::to_string(size.max) + " (of " +
+                        p->name + ")";
+                return false;
+            }
+        }
+        if (had) continue;
+        // A size of a model not named: name its models; else the nearest size of those named.
+        std::string owners;
+        for (const Protocol& p : registered_models())
+            if (size_index(p, name)) owners += (owners.empty() ? "" : ", ") + p.name;
+        std::vector<std::string> theirs;
+        for (const Protocol* p : models)
+            for (const Parameter& size : p->parameters)
+                theirs.push_back("--" + size.name);
+        error = "check-all: no model checked has a size --" + name +
+                (owners.empty() ? did_you_mean("--" + name, theirs)
+                                : " (it is a size of " + owners + ")");
+        return false;
+    }
+    return true;
 }
 
 } // namespace
@@ -85,7 +162,7 @@ bool select_models(const CheckAllRequest& request, std::vector<const Protocol*>&
     if (request.models.empty())
         for (const Protocol& p : registered_models())
             models.push_back(&p);
-    return true;
+    return sizes_fit(request.sizes, models, error);
 }
 
 int run_check_all(const CheckAllRequest& request, const std::vector<const Protocol*>& models,
@@ -106,6 +183,8 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
         r.protocol = p;
         r.variant = v;
         r.values = p->default_values();
+        for (const auto& [name, value] : request.sizes)
+            if (const std::optional<std::size_t> i = size_index(*p, name)) r.values[*i] = value;
         r.search.search = kDefaultSearch;
         r.options.depth = p->depth_for(v);
         if (std::string error; !choose_wait_search(r, false, error)) {
@@ -116,9 +195,10 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
         r.options.jobs = request.jobs;
         r.options.memory_model = request.memory_model;
         r.timing = request.timing;
-        // The first counterexample found is shown as found: a variant that differs is
-        // rerun by its own command, which minimizes it.
-        r.minimize = false;
+        // Only the counterexamples shown, of a variant not as declared, are minimized.
+        r.minimize = request.minimize;
+        r.minimize_as_declared = false;
+        r.minimize_time = request.minimize_time;
         r.colour = request.colour;
         r.program = request.program;
         r.command = request.command;
@@ -147,7 +227,10 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
         if (a == Agreement::differs && !s.violations)
             out << "(a complete search of " << s.stats.executions
                 << " executions found no violation)\n";
+        for (const CounterexampleSize& size : s.counterexamples)
+            out << "reported: " << size_text(size) << "\n";
         out << "check it alone: " << request.program << " " << s.model << " --variant " << s.variant
+            << sizes_given(request.sizes, s)
             << (request.memory_model == MemoryModel::sc
                     ? ""
                     : std::string(" --memory-model ") + memory_model_name(request.memory_model))

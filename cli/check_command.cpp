@@ -135,15 +135,15 @@ CounterexampleSize print_search_finding(const CheckRequest& r, const Finding& fo
 }
 
 CounterexampleSize print_finding(const CheckRequest& r, const Finding& found, std::size_t index,
-                                 std::size_t count, MinimizeClock& clock, RunReport& report,
-                                 std::ostream& out) {
+                                 std::size_t count, bool minimize, MinimizeClock& clock,
+                                 RunReport& report, std::ostream& out) {
     if (found.of_search) return print_search_finding(r, found, report, out);
     ReplayResult rr = replay(setup_of(r), found.schedule, r.options, &found.violation);
     CounterexampleSize size;
     size.preemptions = size.found_preemptions = rr.trace.preemptions();
     size.steps = size.found_steps = rr.outcome.steps;
     Finding f = found;
-    if (r.minimize) {
+    if (minimize) {
         Minimized m = minimize_finding(r, found, size, index, count, clock);
         size.minimized = true;
         size.minimal = m.minimal;
@@ -290,19 +290,23 @@ RunReport search(const CheckRequest& r, std::ostream& out) {
         s.pct_depth = r.search.pct_depth;
         s.pct_steps = std::max(result.stats.longest, 1u); // k, as PCT learned it
     }
-    RunReport report = report_of(r);
-    MinimizeClock clock{r.minimize_time.allowed(result.stats.elapsed_seconds)};
-    for (std::size_t i = 0; i < result.findings.size(); ++i)
-        s.counterexamples.push_back(
-            print_finding(r, result.findings[i], i, result.findings.size(), clock, report, out));
     s.stats = result.stats;
-    s.stats.minimizing_seconds = clock.used;
-    s.stats.elapsed_seconds += clock.used;
     s.violations = result.findings.size();
     const Expectation& expected = r.protocol->variants[r.variant].expected(r.options.memory_model);
     if (expected.expects_violation && expected.kind == ViolationKind::check_failed)
         s.stats.declare_check(expected.property);
+    // Judged on the counterexamples as found (minimizing keeps each one's property), so that
+    // whether to minimize them can depend on it.
     s.judgement = judge(expected, result.findings, s);
+    const bool minimize =
+        r.minimize && (r.minimize_as_declared || s.judgement->agreement != Agreement::as_declared);
+    RunReport report = report_of(r);
+    MinimizeClock clock{r.minimize_time.allowed(result.stats.elapsed_seconds)};
+    for (std::size_t i = 0; i < result.findings.size(); ++i)
+        s.counterexamples.push_back(print_finding(r, result.findings[i], i, result.findings.size(),
+                                                  minimize, clock, report, out));
+    s.stats.minimizing_seconds = clock.used;
+    s.stats.elapsed_seconds += clock.used;
     report.summary = std::move(s);
     forget_times(report.summary);
     return report;

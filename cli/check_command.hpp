@@ -55,6 +55,9 @@ struct CheckRequest {
     CheckOptions options;
     std::optional<Schedule> replay;
     bool minimize = true; // report the counterexample with the fewest preemptions, then steps
+    // false: only a run that is not as its variant declares minimizes (check-all, which shows
+    // no other run's counterexamples, so that the runs as declared spend no time on it).
+    bool minimize_as_declared = true;
     MinimizeTime minimize_time;
     ProgressLine* progress = nullptr; // drawn while the run goes on (a terminal, no -q)
     bool colour = false;              // the output is a terminal

@@ -47,6 +47,19 @@ CLI::Validator positive_integer(unsigned max) {
         "INT in [1.." + std::to_string(max) + "]");
 }
 
+// "--renames x" to check-all: an int, which select_models() holds to each model's range.
+CLI::Validator integer() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            int value = 0;
+            auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (ec != std::errc() || ptr != text.data() + text.size())
+                return "'" + text + "' is not an integer";
+            return {};
+        },
+        "INT");
+}
+
 // "--seed -1": an unsigned 64-bit integer, refused rather than wrapped around.
 CLI::Validator unsigned_64() {
     return CLI::Validator(
@@ -90,10 +103,6 @@ std::vector<std::string> model_name_list() {
 std::string model_names() {
     return comma_separated(model_name_list(), ", ");
 }
-
-// The commands that are not models.
-const std::vector<std::string> kCommands = {"list",    "replay", "check-all",
-                                            "compare", "merge",  "help"};
 
 // `compare`'s own help: its options, besides the model's (lockcheck help MODEL).
 constexpr const char* kCompareHelp =
@@ -144,6 +153,19 @@ const char* const kSearchOptions[] = {
     "--seed",        "--pct-depth",     "--time-limit",  "--max-executions", "--keep-going",
     "--no-minimize", "--minimize-time", "--state-cache", "--shard"};
 
+// A model's size option that the command line cannot take: it has an option of that name.
+std::string size_clash(const lc::Protocol& model, const std::string& size) {
+    return "model '" + model.name + "': size option --" + size +
+           " is one of lockcheck's own options";
+}
+
+// --minimize-time with --no-minimize, as a message; "" if not both.
+std::string minimize_both(const CLI::App* sub) {
+    if (sub->count("--minimize-time") && sub->count("--no-minimize"))
+        return "--minimize-time bounds minimizing, and --no-minimize turns it off";
+    return {};
+}
+
 // An option given that the chosen strategy (or --replay) would ignore, as a message; "" if none.
 std::string ignored_option(const CLI::App* sub, lc::Search search, bool replay) {
     if (replay) {
@@ -161,8 +183,7 @@ std::string ignored_option(const CLI::App* sub, lc::Search search, bool replay) 
                    " makes no random choice";
     if (search != lc::Search::pct && sub->count("--pct-depth"))
         return "--pct-depth is for --strategy pct, not " + name;
-    if (sub->count("--minimize-time") && sub->count("--no-minimize"))
-        return "--minimize-time bounds minimizing, and --no-minimize turns it off";
+    if (const std::string both = minimize_both(sub); !both.empty()) return both;
     if (sub->count("--preemptions") && search != lc::Search::dfs && search != lc::Search::dpor)
         return "--preemptions bounds --strategy dfs and dpor only, not " + name;
     if (sub->count("--state-cache") && search == lc::Search::bfs)
@@ -306,6 +327,15 @@ void add_memory_model_option(CLI::App* sub, std::string& text) {
         ->default_str("sc");
 }
 
+// --no-minimize and --minimize-time LIMIT (parsed by parse_minimize_time()).
+void add_minimize_options(CLI::App* sub, bool& minimize, std::string& time,
+                          const std::string& no_minimize_help, const std::string& time_help) {
+    sub->add_flag("!--no-minimize", minimize, no_minimize_help);
+    sub->add_option("--minimize-time", time, time_help)
+        ->type_name("LIMIT")
+        ->default_str(lc::cli::MinimizeTime{}.text);
+}
+
 void add_timing_flag(CLI::App* sub, bool& timing) {
     sub->add_flag("!--no-timing", timing,
                   "no elapsed times in the summary, table or report files (0 there), so that "
@@ -332,12 +362,13 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     app.add_subcommand("list", "list models, their variants and each variant's expected verdict")
         ->add_flag("--json", list_json,
                    "the same as JSON: every model with its variants, sizes and default depth");
-    std::string help_model;
+    std::string help_topic;
     app.add_subcommand("compare", "compare two variants of a model (lockcheck help compare)")
         ->allow_extras();
-    app.add_subcommand("help", "this help, or a model's: its options, sizes and variants")
-        ->add_option("model", help_model, "a model")
-        ->type_name("MODEL");
+    app.add_subcommand("help", "this help, a command's (help check-all), or a model's: its "
+                               "options, sizes and variants")
+        ->add_option("topic", help_topic, "a command or a model")
+        ->type_name("COMMAND|MODEL");
 
     lc::cli::MergeRequest merge;
     std::string merge_colour = "auto";
@@ -381,7 +412,8 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     lc::cli::CheckAllRequest check_all;
     CLI::App* check_all_cmd = app.add_subcommand(
         "check-all", "check every variant of every model (or of the MODELs named) against the "
-                     "verdict it declares; exit 0 only if all are as declared (for CI)");
+                     "verdict it declares, at its default sizes or those given (--SIZE N); exit "
+                     "0 only if all are as declared (for CI)");
     check_all_cmd->add_option("model", check_all.models, "models to check (default: all)")
         ->type_name("MODEL");
     check_all_cmd
@@ -403,6 +435,36 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     add_jobs_option(check_all_cmd, check_all.jobs);
     std::string check_all_memory_model = "sc";
     add_memory_model_option(check_all_cmd, check_all_memory_model);
+    std::string check_all_minimize_time;
+    add_minimize_options(check_all_cmd, check_all.minimize, check_all_minimize_time,
+                         "a variant not as declared: its counterexample as found, not the one "
+                         "with the fewest preemptions and then steps",
+                         "how long minimizing a variant's counterexample may take: a multiple "
+                         "of its search's time (at least 1 s) or a duration (30s, 5m); a "
+                         "counterexample it stops is reported as not proven minimal");
+    // --SIZE N: every size option of the registered models, each applied to the models checked
+    // that have it; select_models() refuses one that none of them has, and a value outside a
+    // model's range.
+    std::vector<std::pair<std::string, const lc::Protocol*>> size_names; // and its first model
+    std::map<std::string, std::string> size_help;
+    for (const lc::Protocol& p : lc::registered_models())
+        for (const lc::Parameter& param : p.parameters) {
+            if (!size_help.contains(param.name)) size_names.emplace_back(param.name, &p);
+            std::string& help = size_help[param.name];
+            help += (help.empty() ? "" : "; ") + p.name + " (" + std::to_string(param.min) +
+                    " to " + std::to_string(param.max) + ", default " +
+                    std::to_string(param.default_value) + "): " + param.help;
+        }
+    std::map<std::string, int> check_all_sizes;
+    for (const auto& [name, model] : size_names) {
+        try {
+            check_all_cmd->add_option("--" + name, check_all_sizes[name], size_help[name])
+                ->type_name("N")
+                ->check(integer());
+        } catch (const CLI::OptionAlreadyAdded&) {
+            return usage_error(size_clash(*model, name));
+        }
+    }
 
     const auto& protocols = lc::registered_models();
     std::vector<lc::cli::CheckRequest> requests(protocols.size());
@@ -488,15 +550,12 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         add_trace_options(sub, r.locations, r.files.full_trace);
         add_report_options(sub, r.files);
         add_colour_option(sub, colour_text[i]);
-        sub->add_flag("!--no-minimize", r.minimize,
-                      "report the first counterexample found, not the one with the fewest "
-                      "preemptions and then steps");
-        sub->add_option("--minimize-time", minimize_time[i],
-                        "how long minimizing the counterexamples may take in all: a multiple of "
-                        "the search's time (at least 1 s) or a duration (30s, 5m); a "
-                        "counterexample it stops is reported as not proven minimal")
-            ->type_name("LIMIT")
-            ->default_str(lc::cli::MinimizeTime{}.text);
+        add_minimize_options(sub, r.minimize, minimize_time[i],
+                             "report the first counterexample found, not the one with the "
+                             "fewest preemptions and then steps",
+                             "how long minimizing the counterexamples may take in all: a "
+                             "multiple of the search's time (at least 1 s) or a duration (30s, "
+                             "5m); a counterexample it stops is reported as not proven minimal");
         add_quiet_flag(sub, quiet[i]);
         add_pager_flag(sub, no_pager[i]);
         add_timing_flag(sub, r.timing);
@@ -552,8 +611,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
                     ->check(CLI::Range(param.min, param.max))
                     ->capture_default_str();
             } catch (const CLI::OptionAlreadyAdded&) {
-                return usage_error("model '" + p.name + "': size option --" + param.name +
-                                   " is one of lockcheck's own options");
+                return usage_error(size_clash(p, param.name));
             }
         }
     }
@@ -590,7 +648,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     // An unknown model is the most common mistake: name the nearest and the valid ones.
     const std::string command = argv[1];
     std::vector<std::string> commands = model_name_list();
-    commands.insert(commands.end(), kCommands.begin(), kCommands.end());
+    commands.insert(commands.end(), lc::kCommandNames.begin(), lc::kCommandNames.end());
     if (command[0] != '-' && std::find(commands.begin(), commands.end(), command) == commands.end())
         return usage_error("unknown model '" + command + "'" +
                            lc::cli::did_you_mean(command, commands) + " (models: " + model_names() +
@@ -621,21 +679,27 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         return lc::cli::kExitOk;
     }
     if (app.got_subcommand("help")) {
-        if (help_model.empty()) {
+        if (help_topic.empty()) {
             // app.help() would describe the subcommand just parsed, `help` itself.
             std::cout << app.get_formatter()->make_help(&app, program, CLI::AppFormatMode::Normal);
             return lc::cli::kExitOk;
         }
-        if (help_model == "compare") {
+        if (help_topic == "compare") {
             std::cout << kCompareHelp;
             return lc::cli::kExitOk;
         }
-        const lc::Protocol* p = lc::find_registered_model(help_model);
+        // What `COMMAND --help` prints: the errors of every command point here.
+        if (std::find(lc::kCommandNames.begin(), lc::kCommandNames.end(), help_topic) !=
+            lc::kCommandNames.end()) {
+            std::cout << app.get_subcommand(help_topic)->help(program);
+            return lc::cli::kExitOk;
+        }
+        const lc::Protocol* p = lc::find_registered_model(help_topic);
         if (!p)
-            return usage_error("help: unknown model '" + help_model + "'" +
-                               lc::cli::did_you_mean(help_model, model_name_list()) +
-                               " (models: " + model_names() + ")");
-        std::cout << app.get_subcommand(p->name)->help() << "\n";
+            return usage_error("help: unknown model '" + help_topic + "'" +
+                               lc::cli::did_you_mean(help_topic, commands) +
+                               " (models: " + model_names() + "; or a command)");
+        std::cout << app.get_subcommand(p->name)->help(program) << "\n";
         lc::cli::print_variants(std::cout, *p);
         return lc::cli::kExitOk;
     }
@@ -644,6 +708,15 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         check_all.memory_model = lc::memory_model_named(check_all_memory_model);
         check_all.program = program;
         check_all.command = command_line;
+        for (const auto& [name, model] : size_names)
+            if (check_all_cmd->count("--" + name))
+                check_all.sizes.emplace_back(name, check_all_sizes[name]);
+        if (const std::string both = minimize_both(check_all_cmd); !both.empty())
+            return usage_error(both);
+        if (std::string error;
+            !check_all_minimize_time.empty() &&
+            !lc::cli::parse_minimize_time(check_all_minimize_time, check_all.minimize_time, error))
+            return usage_error(error);
         std::vector<const lc::Protocol*> models;
         std::string error;
         if (!lc::cli::select_models(check_all, models, error)) return usage_error(error);

@@ -349,8 +349,8 @@ std::string preemptions_and_steps(std::uint32_t preemptions, std::uint32_t steps
            std::to_string(steps) + " steps";
 }
 
-// "1 preemption, 12 steps (minimized from 3 preemptions, 17 steps)", "... (minimal)", "... (not
-// proven minimal: SIGINT stopped the search for a smaller one)"
+} // namespace
+
 std::string size_text(const CounterexampleSize& c) {
     std::string text = preemptions_and_steps(c.preemptions, c.steps);
     if (!c.minimized) return text + " (not minimized)";
@@ -362,6 +362,8 @@ std::string size_text(const CounterexampleSize& c) {
                  c.minimize_stopped_by + " stopped the search for a smaller one";
     return text + " (" + (notes.empty() ? "minimal" : notes) + ")";
 }
+
+namespace {
 
 // PCT's guarantee for the run: each execution finds a given bug of depth d with probability
 // at least p = 1 / (n k^(d-1)); N executions, at least 1 - (1 - p)^N.

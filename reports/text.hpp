@@ -28,6 +28,11 @@ struct CounterexampleSize {
     std::uint32_t found_steps = 0;
 };
 
+// "1 preemption, 12 steps (minimized from 3 preemptions, 17 steps)", "... (minimal)", "... (not
+// proven minimal: SIGINT stopped the search for a smaller one)", "... (not minimized)": the
+// summary's `reported` row.
+std::string size_text(const CounterexampleSize& size);
+
 // How a run's result compares with its variant's declared verdict.
 enum class Agreement : std::uint8_t {
     as_declared, // it found the declared violation, or verified a variant declared verified

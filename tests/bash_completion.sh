@@ -27,6 +27,10 @@ expect() {
 }
 
 expect "lockcheck ren" rename-pin tree-lock
+# Neither list's header nor its section headings are models.
+expect "lockcheck lkmm-" lkmm-litmus
+expect "lockcheck l" list litmus
+expect "lockcheck m" merge model
 expect "lockcheck che" check-all
 expect "lockcheck rename-pin --var" --variant
 expect "lockcheck rename-pin --ren" --renames
@@ -35,5 +39,11 @@ expect "lockcheck tree-lock --variant " sibling-order no-pin
 expect "lockcheck rename-pin --strategy " optimal-dpor
 expect "lockcheck rename-pin --memory-model " lkmm
 expect "lockcheck help tre" tree-lock
+expect "lockcheck check-all ren" rename-pin
+expect "lockcheck check-all rename-pin --fs" --fsyncs
+expect "lockcheck check-all --mem" --memory-model
+expect "lockcheck check-all --memory-model " lkmm
+expect "lockcheck check-all --minimize" --minimize-time
+expect "lockcheck help che" check-all
 [ "$failed" -eq 0 ] && echo "bash completion: every case offers what it should"
 exit "$failed"

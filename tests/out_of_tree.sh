@@ -81,4 +81,8 @@ grep -q '^VIOLATION (hang)' "$work/out.txt"
 # Replay lines name the user's binary, not lockcheck.
 grep -qF "replay: $bin handshake --variant test-then-sleep --waiters 1 --replay " "$work/out.txt"
 ctest --test-dir "$work/build" --output-on-failure
+# lockcheck_add_test(... SIZES --waiters 2) ran handshake's variants with two waiters.
+ctest --test-dir "$work/build" -R '^handshake-two-waiters$' -V >"$work/sized.txt"
+grep -q '^[0-9: ]*handshake  *wait-event  *waiters=2 ' "$work/sized.txt" ||
+  { echo "handshake-two-waiters did not run handshake with --waiters 2:"; cat "$work/sized.txt"; exit 1; }
 echo "out-of-tree: built against the installed package, models and check-all pass"

@@ -2,7 +2,10 @@
 // table, the counterexample of a variant that differs, exit codes 0/1/3, and report files in
 // which a differing variant fails and one that cannot be judged is skipped, never a pass.
 #include <cstdio>
+#include <deque>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -40,6 +43,21 @@ Protocol counter_model() {
                 final_check(kSum, [&counter] { return counter.peek() == 2; });
             },
     };
+}
+
+// The counter with a size: --tasks N increment it.
+Protocol sized_counter_model() {
+    Protocol p = counter_model();
+    p.name = "sized-counter";
+    p.parameters = {{"tasks", "tasks incrementing the counter", 2, 2, 3}};
+    p.setup = [](std::size_t, const ParameterValues& values) {
+        auto& counter = this_execution().make<shared<int>>("counter");
+        for (int i = 0; i < values[0]; ++i)
+            spawn("inc" + std::to_string(i),
+                  [&counter] { WRITE_ONCE(counter, READ_ONCE(counter) + 1); });
+        final_check(kSum, [&counter, n = values[0]] { return counter.peek() == n; });
+    };
+    return p;
 }
 
 // Message passing through an atomic_t flag set and read without release/acquire: under sc the
@@ -213,4 +231,199 @@ TEST(CheckAll, an_unknown_model_is_a_one_line_input_error) {
     CHECK_EQUAL(cli::kExitUsage, r.exit_code);
     CHECK_TEXT(is_one_line(r.err), r.err.c_str());
     CHECK_TEXT(contains(r.err, "unknown model 'renam-pin'"), r.err.c_str());
+}
+
+TEST(CheckAll, a_size_given_runs_every_variant_at_it_and_each_row_and_rerun_line_says_so) {
+    cli::CheckAllRequest request;
+    const CheckAll defaults = check_all(sized_counter_model(), request);
+    CHECK_TEXT(contains(defaults.out, "sized-counter  declared-race      tasks=2  "),
+               defaults.out.c_str());
+    CHECK_TEXT(contains(defaults.out, "check it alone: lockcheck sized-counter --variant "
+                                      "declared-verified\n"),
+               defaults.out.c_str());
+    request.sizes = {{"tasks", 3}};
+    const CheckAll sized = check_all(sized_counter_model(), request);
+    for (const char* variant : {"declared-race  ", "declared-verified  ", "declared-deadlock  "})
+        CHECK_TEXT(contains(sized.out, "sized-counter  " + std::string(variant)) &&
+                       !contains(sized.out, "tasks=2"),
+                   sized.out.c_str());
+    CHECK_TEXT(contains(sized.out, "sized-counter  declared-race      tasks=3  "),
+               sized.out.c_str());
+    CHECK_TEXT(contains(sized.out, "check it alone: lockcheck sized-counter --variant "
+                                   "declared-verified --tasks 3\n"),
+               sized.out.c_str());
+    // Three tasks interleave in more ways than two.
+    CHECK_TEXT(sized.out != defaults.out, sized.out.c_str());
+}
+
+TEST(CheckAll, the_command_line_applies_a_size_to_the_models_named_that_have_it) {
+    const Run r =
+        run_lockcheck({"check-all", "rename-pin", "lastzero", "--fsyncs", "2", "--no-timing"});
+    CHECK_EQUAL_TEXT(0, r.exit_code, (r.out + r.err).c_str());
+    for (const Variant& v : find_registered_model("rename-pin")->variants)
+        CHECK_TEXT(std::regex_search(r.out, std::regex("\nrename-pin +" + v.name +
+                                                       " +renames=1 fsyncs=2 rounds=1 ")),
+                   r.out.c_str());
+    // lastzero has no --fsyncs: its defaults.
+    CHECK_TEXT(std::regex_search(r.out, std::regex("\nlastzero +[a-z-]+ +writers=5 ")),
+               r.out.c_str());
+}
+
+namespace {
+struct RefusedSize {
+    std::vector<std::string> args;
+    const char* says;
+};
+} // namespace
+
+TEST(CheckAll, a_size_no_model_checked_has_or_out_of_its_range_is_a_one_line_input_error) {
+    const RefusedSize refused[] = {
+        {{"check-all", "tree-lock", "--renames", "2"},
+         "check-all: no model checked has a size --renames (it is a size of rename-pin)"},
+        {{"check-all", "rename-pin", "--renamez", "2"},
+         "unknown option '--renamez' for check-all (did you mean '--renames'?) (see: lockcheck "
+         "help check-all)"},
+        // rename-pin's --rounds goes to 4, cil-push's to 8: every model checked holds it to its
+        // own.
+        {{"check-all", "--rounds", "6"}, "--rounds: Value 6 not in range 1 to 4 (of rename-pin)"},
+        {{"check-all", "rename-pin", "--renames", "9"},
+         "--renames: Value 9 not in range 1 to 8 (of rename-pin)"},
+        {{"check-all", "rename-pin", "--renames", "two"}, "--renames: 'two' is not an integer"},
+    };
+    for (const RefusedSize& r : refused) {
+        const Run run = run_lockcheck(r.args);
+        std::string what;
+        for (const std::string& a : r.args)
+            what += a + " ";
+        what += "printed: " + run.err;
+        CHECK_EQUAL_TEXT(cli::kExitUsage, run.exit_code, what.c_str());
+        CHECK_TEXT(is_one_line(run.err), what.c_str());
+        CHECK_TEXT(contains(run.err, r.says), what.c_str());
+        CHECK_TEXT(run.out.empty(), what.c_str());
+    }
+}
+
+namespace {
+// rename-pin with no-pin wrongly declared verified: its row differs, with the counterexample
+// the search found first, which has more preemptions than the smallest.
+Protocol rename_pin_no_pin_declared_verified() {
+    Protocol p = *find_registered_model("rename-pin");
+    p.variants[*p.find_variant("no-pin")].expect = Expectation::verified();
+    return p;
+}
+
+const char* const kSize = "[0-9]+ preemptions?, [0-9]+ steps";
+} // namespace
+
+TEST(CheckAll, a_differing_row_shows_its_counterexample_minimized_and_says_whether_minimal) {
+    const Protocol p = rename_pin_no_pin_declared_verified();
+    cli::CheckAllRequest request;
+    request.json = temp_path("minimized.json");
+    const CheckAll r = check_all(p, request);
+    CHECK_EQUAL_TEXT(1, r.code, r.out.c_str());
+    const std::string section = r.out.substr(r.out.find("== rename-pin --variant no-pin"));
+    CHECK_TEXT(std::regex_search(section, std::regex("\nreported: " + std::string(kSize) +
+                                                     " \\(minimized from " + kSize + "\\)\n")),
+               section.c_str());
+    // Only the row shown was minimized: the rows as declared kept their first counterexample.
+    keep_for_schema_check(request.json);
+    const nlohmann::json all = nlohmann::json::parse(slurp(request.json));
+    std::remove(request.json.c_str());
+    for (const nlohmann::json& run : all["runs"]) {
+        if (run["counterexample_sizes"].empty()) continue;
+        const bool shown = run["variant"] == "no-pin";
+        CHECK_EQUAL_TEXT(shown, run["counterexample_sizes"][0]["minimized"].get<bool>(),
+                         run["variant"].get<std::string>().c_str());
+    }
+
+    // A budget that stops it: not proven minimal.
+    request = {};
+    std::string error;
+    CHECK_TRUE(cli::parse_minimize_time("0.000001s", request.minimize_time, error));
+    const CheckAll stopped = check_all(p, request);
+    CHECK_TEXT(std::regex_search(stopped.out,
+                                 std::regex("\nreported: " + std::string(kSize) +
+                                            " \\(not proven minimal: --minimize-time 0.000001s "
+                                            "stopped the search for a smaller one\\)\n")),
+               stopped.out.c_str());
+    request = {};
+    request.minimize = false;
+    const CheckAll first = check_all(p, request);
+    CHECK_TEXT(std::regex_search(first.out, std::regex("\nreported: " + std::string(kSize) +
+                                                       " \\(not minimized\\)\n")),
+               first.out.c_str());
+}
+
+TEST(CheckAll, the_command_line_takes_minimize_time_and_no_minimize_but_not_both) {
+    const Run both = run_lockcheck(
+        {"check-all", "rename-pin", "--no-minimize", "--minimize-time", "5s", "--no-timing"});
+    CHECK_EQUAL(cli::kExitUsage, both.exit_code);
+    CHECK_TEXT(is_one_line(both.err) && contains(both.err, "--no-minimize turns it off"),
+               both.err.c_str());
+    const Run bad = run_lockcheck({"check-all", "rename-pin", "--minimize-time", "0x"});
+    CHECK_EQUAL(cli::kExitUsage, bad.exit_code);
+    CHECK_TEXT(is_one_line(bad.err) && contains(bad.err, "--minimize-time: '0x'"), bad.err.c_str());
+    for (const char* option : {"--no-minimize", "--minimize-time"}) {
+        std::vector<std::string> args = {"check-all", "rename-pin", option, "--no-timing"};
+        if (std::string(option) == "--minimize-time") args.insert(args.begin() + 3, "30s");
+        const Run run = run_lockcheck(args);
+        CHECK_EQUAL_TEXT(0, run.exit_code, (run.out + run.err).c_str());
+    }
+}
+
+namespace {
+// The counter, declaring a final check it does not have broken: of the kind found, another
+// property.
+Protocol counter_declaring_another_check() {
+    Protocol p = counter_model();
+    p.variants = {{"declared-other-check", "declares another final check",
+                   Expectation::violation(ViolationKind::final_check, "counter is even")}};
+    return p;
+}
+
+// A task that takes one lock more than it may hold (MAX_LOCK_DEPTH): the table of held locks
+// fills and the search cannot say it is verified.
+Protocol too_many_locks_model() {
+    return Protocol{
+        .name = "deep",
+        .summary = "49 nested mutexes",
+        .variants = {{"declared-verified", "declares it verified", Expectation::verified()}},
+        .setup =
+            [](std::size_t, const ParameterValues&) {
+                struct Locks {
+                    std::deque<struct mutex> locks;
+                };
+                auto& m = this_execution().make<Locks>();
+                for (int i = 0; i < 49; ++i)
+                    m.locks.emplace_back("m" + std::to_string(i));
+                spawn("task", [&m] {
+                    for (auto& lock : m.locks)
+                        mutex_lock(&lock);
+                    for (auto it = m.locks.rbegin(); it != m.locks.rend(); ++it)
+                        mutex_unlock(&*it);
+                });
+            },
+    };
+}
+} // namespace
+
+TEST(CheckAll, a_row_not_as_declared_shows_what_differs_where_the_kinds_read_the_same) {
+    const CheckAll other = check_all(counter_declaring_another_check());
+    CHECK_EQUAL_TEXT(1, other.code, other.out.c_str());
+    CHECK_TEXT(contains(other.out, "violation (final-check \"counter is even\")  violation "
+                                   "(final-check \"counter is the number of increments\")  "
+                                   "differs"),
+               other.out.c_str());
+    // A row as declared keeps the short words.
+    CHECK_TEXT(contains(check_all(counter_model()).out,
+                        "violation (final-check)  violation (final-check)  as-declared"),
+               "the declared race");
+
+    // Verified declared, nothing found, but a table filled: not "verified" in both columns.
+    const CheckAll full = check_all(too_many_locks_model());
+    CHECK_EQUAL_TEXT(cli::kExitIncomplete, full.code, full.out.c_str());
+    CHECK_TEXT(std::regex_search(full.out, std::regex("\\n(deep +declared-verified +verified +"
+                                                      "none, but [^\\n]*MAX_LOCK_DEPTH[^\\n]* "
+                                                      "+incomplete) ")),
+               full.out.c_str());
 }

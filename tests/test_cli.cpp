@@ -74,23 +74,32 @@ TEST(Cli, exit_code_follows_each_variants_declared_verdict) {
     }
 }
 
-TEST(Cli, list_shows_every_variant_with_its_declared_verdict) {
+namespace {
+std::string verdict_text(const Expectation& e) {
+    return e.expects_violation ? "violation (" + std::string(kind_name(e.kind)) + ")" : "verified";
+}
+
+// `text` matched literally by a regular expression (litmus variants have '+' and '.').
+std::string literally(const std::string& text) {
+    return std::regex_replace(text, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)");
+}
+} // namespace
+
+TEST(Cli, list_shows_every_variant_with_its_declared_verdicts_under_sc_and_lkmm) {
     const Run run = run_lockcheck({"list"});
     CHECK_EQUAL(0, run.exit_code);
-    for (const Protocol& p : protocol_models()) {
+    CHECK_TEXT(run.out.starts_with("model "), run.out.c_str());
+    std::vector<Protocol> models = protocol_models();
+    models.insert(models.end(), litmus_models().begin(), litmus_models().end());
+    for (const Protocol& p : models) {
         for (const Variant& v : p.variants) {
-            const std::string verdict =
-                v.expect.expects_violation
-                    ? "violation (" + std::string(kind_name(v.expect.kind)) + ")"
-                    : "verified";
-            bool shown = false;
-            for (std::size_t at = run.out.find(v.name); at != std::string::npos;
-                 at = run.out.find(v.name, at + 1)) {
-                const std::string line =
-                    run.out.substr(at, run.out.find('\n', at) - at); // from the name on
-                shown |= contains(line, verdict);
-            }
-            CHECK_TEXT(shown, (p.name + " " + v.name + " not listed as " + verdict).c_str());
+            // The sc column, then the lkmm column.
+            const std::regex row("\n" + literally(p.name) + " +" + literally(v.name) +
+                                 "( \\(default\\))? +" +
+                                 literally(verdict_text(v.expected(MemoryModel::sc))) + " +" +
+                                 literally(verdict_text(v.expected(MemoryModel::lkmm))) + "  ");
+            CHECK_TEXT(std::regex_search(run.out, row),
+                       (p.name + " " + v.name + " not listed with both verdicts").c_str());
         }
     }
 }

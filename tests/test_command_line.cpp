@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/model_registry.hpp"
 #include "checker/protocol.hpp"
 #include "cli/did_you_mean.hpp"
 #include "harness.hpp"
@@ -156,13 +157,60 @@ TEST(CommandLine, help_for_a_model_lists_its_options_sizes_and_variants) {
     CHECK_TEXT(contains(general.out, "check-all"), general.out.c_str());
 }
 
-TEST(CommandLine, list_json_has_every_model_with_its_variants_and_sizes) {
+// Every command's unknown-option error ends "(see: lockcheck help COMMAND)": that command, and
+// `COMMAND --help`, print the command's help.
+TEST(CommandLine, help_describes_every_command_that_an_error_points_to) {
+    for (const std::string_view name : kCommandNames) {
+        const std::string command(name);
+        // replay and merge want a file before they look at options.
+        std::vector<std::string> args = {command, "report.json", "--no-such-option"};
+        if (command != "replay" && command != "merge") args.erase(args.begin() + 1);
+        if (command == "compare") args.insert(args.begin() + 1, "rename-pin");
+        const Run wrong = run_lockcheck(args);
+        CHECK_EQUAL_TEXT(2, wrong.exit_code, (command + ": " + wrong.err).c_str());
+        const std::size_t see = wrong.err.find("(see: lockcheck help ");
+        CHECK_TEXT(see != std::string::npos, (command + ": " + wrong.err).c_str());
+        const std::size_t topic = see + std::string("(see: lockcheck help ").size();
+        const std::string pointed = wrong.err.substr(topic, wrong.err.find(')', topic) - topic);
+        const Run help = run_lockcheck({"help", pointed});
+        CHECK_EQUAL_TEXT(0, help.exit_code, ("help " + pointed + ": " + help.err).c_str());
+        CHECK_TEXT(contains(help.out, "Usage: lockcheck " + pointed + " [OPTIONS]"),
+                   help.out.c_str());
+
+        const Run asked = run_lockcheck({"help", command});
+        CHECK_EQUAL_TEXT(0, asked.exit_code, ("help " + command + ": " + asked.err).c_str());
+        CHECK_TEXT(contains(asked.out, "lockcheck " + command), asked.out.c_str());
+        const Run flag = run_lockcheck({command, "--help"});
+        CHECK_EQUAL_TEXT(0, flag.exit_code, (command + " --help: " + flag.err).c_str());
+        CHECK_EQUAL(asked.out, flag.out);
+    }
+}
+
+namespace {
+// A variant's declared verdict under `model` as list --json writes it.
+void check_expectation_json(const Variant& v, MemoryModel model, const nlohmann::json& json) {
+    const Expectation& e = v.expected(model);
+    const std::string what = v.name + " under " + std::string(memory_model_name(model));
+    CHECK_TEXT(json.is_object(), (what + ": no expected verdict").c_str());
+    CHECK_EQUAL_TEXT(std::string(e.expects_violation ? "violation" : "verified"),
+                     json["verdict"].get<std::string>(), what.c_str());
+    if (e.expects_violation) {
+        CHECK_EQUAL_TEXT(std::string(kind_name(e.kind)), json["kind"].get<std::string>(),
+                         what.c_str());
+        CHECK_EQUAL_TEXT(e.property, json["property"].get<std::string>(), what.c_str());
+    }
+}
+} // namespace
+
+TEST(CommandLine, list_json_has_every_model_with_its_variants_sizes_and_both_verdicts) {
     const Run run = run_lockcheck({"list", "--json"});
     CHECK_EQUAL_TEXT(0, run.exit_code, run.err.c_str());
     const nlohmann::json list = nlohmann::json::parse(run.out);
     CHECK_EQUAL(std::string("lockcheck-list"), list["schema"].get<std::string>());
     std::size_t found = 0;
-    for (const Protocol& p : protocol_models())
+    std::vector<Protocol> models = protocol_models();
+    models.insert(models.end(), litmus_models().begin(), litmus_models().end());
+    for (const Protocol& p : models)
         for (const nlohmann::json& m : list["models"]) {
             if (m["name"] != p.name) continue;
             ++found;
@@ -172,12 +220,16 @@ TEST(CommandLine, list_json_has_every_model_with_its_variants_and_sizes) {
                 const nlohmann::json& v = m["variants"][i];
                 CHECK_EQUAL(p.variants[i].name, v["name"].get<std::string>());
                 CHECK_EQUAL(i == p.default_variant, v["default"].get<bool>());
-                CHECK_EQUAL(
-                    std::string(p.variants[i].expect.expects_violation ? "violation" : "verified"),
-                    v["expected"]["verdict"].get<std::string>());
+                check_expectation_json(p.variants[i], MemoryModel::sc, v["expected"]);
+                check_expectation_json(p.variants[i], MemoryModel::lkmm, v["expected_lkmm"]);
             }
         }
-    CHECK_EQUAL(protocol_models().size(), found);
+    CHECK_EQUAL(models.size(), found);
+    // The document is what docs/lockcheck-list.schema.json says.
+    const TempDir dir;
+    std::ofstream(dir / "list.json") << run.out;
+    const std::string errors = schema_errors({dir / "list.json"});
+    CHECK_TEXT(errors.empty(), errors.c_str());
 }
 
 TEST(CommandLine, colour_follows_the_color_option_and_no_color) {

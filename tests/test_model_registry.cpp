@@ -61,7 +61,9 @@ TEST(ModelRegistry, two_models_of_one_name_are_refused) {
 
 TEST(ModelRegistry, names_that_are_commands_or_not_option_words_are_refused) {
     CHECK_TRUE(mentions(model_problems({model("list")}), "one of lockcheck's own commands"));
-    CHECK_TRUE(mentions(model_problems({model("check-all")}), "one of lockcheck's own commands"));
+    for (const std::string_view command : kCommandNames)
+        CHECK_TRUE(mentions(model_problems({model(std::string(command))}),
+                            "one of lockcheck's own commands"));
     CHECK_TRUE(mentions(model_problems({model("Ref Cache")}), "lower-case letters"));
     CHECK_TRUE(mentions(model_problems({model("")}), "lower-case letters"));
 }
