@@ -1,6 +1,7 @@
 // Drawing a trace with Graphviz: cgraph builds the graph, we place its nodes on a grid of lanes
 // and rows, Graphviz routes the edges and a gvc plugin picked by the file's extension renders
-// it. The contract for readers of the .dot is in graph.hpp; the looks and the grid are here.
+// it, in a child process. The contract for readers of the .dot is in graph.hpp; the looks and the
+// grid are here.
 #include "graph.hpp"
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 
+#include "child_process.hpp"
 #include "text.hpp"
 
 namespace lockcheck {
@@ -85,7 +87,8 @@ class GraphvizMessages {
     std::string text_;
 };
 
-// One Graphviz context for every drawing of the process, never freed. Graphviz 2.42's pango
+// One Graphviz context for every drawing of the process (a child's, see render()), never
+// freed. Graphviz 2.42's pango
 // plugin remembers the last font name it measured as a pointer into the context's font table
 // and compares the next one with it: a context freed between two drawings made the second
 // read freed memory (AddressSanitizer found it in the suite).
@@ -94,17 +97,27 @@ GVC_t* graphviz_context() {
     return gvc;
 }
 
-// The context and the graph; the graph released in the order Graphviz needs (layout, graph).
-struct Graphviz {
-    GVC_t* gvc = graphviz_context();
+// A graph and its layout, released in the order Graphviz needs (layout, graph).
+struct Graph {
     Agraph_t* graph = agopen(const_cast<char*>("trace"), Agdirected, nullptr);
-    Graphviz() = default;
-    Graphviz(const Graphviz&) = delete;
-    Graphviz& operator=(const Graphviz&) = delete;
-    ~Graphviz() {
-        gvFreeLayout(gvc, graph); // a no-op if there is no layout
+    Graph() = default;
+    Graph(const Graph&) = delete;
+    Graph& operator=(const Graph&) = delete;
+    ~Graph() {
+        gvFreeLayout(graphviz_context(), graph); // a no-op if there is no layout
         agclose(graph);
     }
+};
+
+// Where an edge between two lanes meets its boxes. neato routes an edge that leaves a box by
+// a side (a compass port) with its multispline router, which first triangulates every box with
+// GTS's constrained Delaunay triangulation; GTS aborts the process (g_assert, "cdt.c:887
+// remove_intersected_edge") on some degenerate arrangements, and a lane of boxes of one width
+// and one height stacked 1.5 pt apart, such as a spin loop's turns, is one. An edge between
+// box centres goes through neato's visibility-graph router instead, which no box layout breaks.
+enum class EdgeEnds : std::uint8_t {
+    facing_sides, // the looks we want: the edge runs down the space between the lanes
+    centres,      // what is drawn when the first dies
 };
 
 // cgraph predates const: it copies the strings it is given but takes them as char*.
@@ -205,16 +218,17 @@ class TraceDrawing {
     // A counterexample: `violating` is its step that broke the property (null: none did),
     // the title red.
     TraceDrawing(Agraph_t* g, const Trace& trace, const std::string& title,
-                 const TraceStep* violating, bool full)
-        : g_(g), trace_(trace), story_(story(trace)), full_(full), violating_(violating) {
+                 const TraceStep* violating, bool full, EdgeEnds ends)
+        : g_(g), trace_(trace), story_(story(trace)), full_(full), ends_(ends),
+          violating_(violating) {
         draw(title);
         set(g, "fontcolor", kRed);
     }
     // A named operation's wait: the steps it waited are boxes in its task's lane, each tied to
     // whom it waited for.
     TraceDrawing(Agraph_t* g, const Trace& trace, const std::string& title, const OpSpan& wait,
-                 bool full)
-        : g_(g), trace_(trace), story_(wait_story(trace, wait)), full_(full),
+                 bool full, EdgeEnds ends)
+        : g_(g), trace_(trace), story_(wait_story(trace, wait)), full_(full), ends_(ends),
           violating_(step_of(trace, trace.violating_step)), wait_(&wait) {
         draw(title);
     }
@@ -427,7 +441,7 @@ class TraceDrawing {
     // the edge down the space between the lanes, not through a sliver between two rows to the
     // top or bottom of a box.
     void facing_sides(Agedge_t* e, std::size_t from, std::size_t to) {
-        if (from == to) return;
+        if (from == to || ends_ == EdgeEnds::centres) return;
         set(e, "tailport", from < to ? "e" : "w");
         set(e, "headport", from < to ? "w" : "e");
     }
@@ -495,6 +509,7 @@ class TraceDrawing {
     const Trace& trace_;
     const Story story_;
     const bool full_;
+    const EdgeEnds ends_;
     const TraceStep* violating_ = nullptr;
     const OpSpan* wait_ = nullptr;
     // The rows of the shown wait's steps, and its blocking chain at each.
@@ -507,27 +522,45 @@ class TraceDrawing {
 
 namespace {
 
-// Lays out the drawing `draw` makes on a graph and renders it into `path`.
-template <class Draw> void render(const std::string& path, const Draw& draw) {
+// Makes the drawing `draw` puts on a graph and renders it into `path` with `render`, in a child
+// process; if that child dies, once more with edges between box centres (see EdgeEnds).
+template <class Draw>
+void render(const std::string& path, RenderGraph render_graph, const Draw& draw) {
+    if (!renderer_for(path)) throw std::invalid_argument(graph_format_problem(path));
+    const auto attempt = [&](EdgeEnds ends) {
+        return run_in_child([&] {
+            Graph g;
+            draw(g.graph, ends);
+            render_graph(g.graph, path);
+        });
+    };
+    ChildOutcome drawn = attempt(EdgeEnds::facing_sides);
+    if (drawn.signal) drawn = attempt(EdgeEnds::centres);
+    if (drawn.ok) return;
+    if (!drawn.signal) throw std::runtime_error(drawn.message); // the renderer's own error
+    throw std::runtime_error("cannot draw the trace graph '" + path + "': the renderer " +
+                             drawn.message);
+}
+
+} // namespace
+
+void render_with_graphviz(Agraph_t* graph, const std::string& path) {
     const char* renderer = renderer_for(path);
     if (!renderer) throw std::invalid_argument(graph_format_problem(path));
     GraphvizMessages messages;
-    Graphviz gv;
-    const TraceDrawing drawing = draw(gv.graph);
+    GVC_t* gvc = graphviz_context();
     const auto fail = [&](const char* stage) {
         return std::runtime_error("cannot " + std::string(stage) + " the trace graph '" + path +
                                   "': " + messages.line());
     };
     // neato -n2: every node stays where its "pos" pins it, in points; only edges are routed.
-    if (gvLayout(gv.gvc, gv.graph, "nop2") != 0 || messages.failed()) throw fail("lay out");
-    if (gvRenderFilename(gv.gvc, gv.graph, renderer, path.c_str()) != 0 || messages.failed())
+    if (gvLayout(gvc, graph, "nop2") != 0 || messages.failed()) throw fail("lay out");
+    if (gvRenderFilename(gvc, graph, renderer, path.c_str()) != 0 || messages.failed())
         throw fail("write");
 }
 
-} // namespace
-
 void write_trace_graph(const Trace& trace, const Violation& violation, const std::string& path,
-                       bool full) {
+                       bool full, RenderGraph render_graph) {
     // A final check breaks after every step: no step is the violating one.
     const TraceStep* violating = nullptr;
     if (violation.kind != ViolationKind::final_check)
@@ -536,15 +569,20 @@ void write_trace_graph(const Trace& trace, const Violation& violation, const std
     const std::string title = "VIOLATION (" + std::string(kind_name(violation.kind)) +
                               ") at step " + std::to_string(violation.step) + ": " +
                               violation.headline();
-    render(path, [&](Agraph_t* g) { return TraceDrawing(g, trace, title, violating, full); });
+    render(path, render_graph, [&](Agraph_t* g, EdgeEnds ends) {
+        return TraceDrawing(g, trace, title, violating, full, ends);
+    });
 }
 
-void write_wait_graph(const Trace& trace, const OpSpan& wait, const std::string& path, bool full) {
+void write_wait_graph(const Trace& trace, const OpSpan& wait, const std::string& path, bool full,
+                      RenderGraph render_graph) {
     const std::string title =
         "worst wait of " + wait.op + ": " + wait.task + " waited " + std::to_string(wait.waited) +
         (wait.waited == 1 ? " step" : " steps") + ", from step " +
         std::to_string(wait.begun_after + 1) + " to step " + std::to_string(wait.ended_at);
-    render(path, [&](Agraph_t* g) { return TraceDrawing(g, trace, title, wait, full); });
+    render(path, render_graph, [&](Agraph_t* g, EdgeEnds ends) {
+        return TraceDrawing(g, trace, title, wait, full, ends);
+    });
 }
 
 std::string graph_format_problem(const std::string& path) {

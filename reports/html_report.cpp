@@ -60,10 +60,13 @@ std::string coloured(const std::string& text) {
     return out;
 }
 
-// The <svg> element of an SVG document, without the XML prolog and doctype before it.
-std::string svg_element(const std::string& document) {
+// The drawing's box: the <svg> element of an SVG document, without the XML prolog and doctype
+// before it; for one that could not be made, a line that says so (the run's warning says why).
+std::string drawing_html(const std::string& document) {
     const auto at = document.find("<svg");
-    return at == std::string::npos ? "" : document.substr(at);
+    if (document.empty() || at == std::string::npos)
+        return "<p class=\"note\">This trace could not be drawn (see the run's warning).</p>\n";
+    return "<div class=\"drawing\">\n" + document.substr(at) + "</div>\n";
 }
 
 constexpr const char* kStyle = "body{font-family:sans-serif;margin:2em}"
@@ -163,8 +166,7 @@ std::string to_html(const RunReport& report, const std::vector<std::string>& dra
         html += "<h2>Worst wait of " + html_escaped(w.span.op) + ": " + html_escaped(w.span.task) +
                 " waited " + std::to_string(w.span.waited) +
                 (w.span.waited == 1 ? " step" : " steps") + "</h2>\n";
-        if (!wait_drawing.empty())
-            html += "<div class=\"drawing\">\n" + svg_element(wait_drawing) + "</div>\n";
+        html += drawing_html(wait_drawing);
         html += "<pre>" +
                 coloured(format_trace(w.trace, /*colour=*/true, /*locations=*/true, full_trace,
                                       /*width=*/0, &w.span)) +
@@ -177,8 +179,7 @@ std::string to_html(const RunReport& report, const std::vector<std::string>& dra
             "<h2 class=\"violation\">" +
             html_escaped(counterexample_heading(c.violation, i, report.counterexamples.size())) +
             "</h2>\n";
-        if (i < drawings.size())
-            html += "<div class=\"drawing\">\n" + svg_element(drawings[i]) + "</div>\n";
+        if (i < drawings.size()) html += drawing_html(drawings[i]);
         // A report is read beside the model: every step names the model's line that made it.
         // The trace is coloured as on a terminal: its violating row is red.
         html += "<pre>" + html_escaped(format_violation(c.violation)) +
