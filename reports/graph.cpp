@@ -366,7 +366,8 @@ class TraceDrawing {
             }
     }
 
-    // A run of steps the violation does not depend on: one box in each lane that has some.
+    // A run of steps the violation does not depend on, or a loop's repeated turns: one box in
+    // each lane that has some (the turns' tooltip counts their steps).
     void folded_nodes(const TraceRow& row) {
         std::vector<std::size_t> count(trace_.tasks.size(), 0);
         for (std::size_t i = row.first; i <= row.last; ++i)
@@ -374,8 +375,14 @@ class TraceDrawing {
         for (std::size_t t = 0; t < count.size(); ++t) {
             if (!count[t]) continue;
             Agnode_t* n = put(t, "f" + std::to_string(grid_.size() - 1) + "_" + std::to_string(t),
-                              {folded_text(count[t], "", /*ascii=*/true)});
-            set(n, "class", "folded");
+                              {row.turns ? turns_text(row.turns, /*ascii=*/true)
+                                         : folded_text(count[t], "", /*ascii=*/true)});
+            set(n, "class", row.turns ? "turns" : "folded");
+            if (row.turns)
+                set(n, "tooltip",
+                    "steps " + std::to_string(trace_.steps[row.first].step) + "-" +
+                        std::to_string(trace_.steps[row.last].step) + " (" +
+                        std::to_string(count[t]) + " steps)");
             set(n, "style", "rounded,dashed");
             set(n, "color", kGrey);
             set(n, "fontcolor", kGrey);

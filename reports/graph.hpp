@@ -33,7 +33,9 @@ void render_with_graphviz(Agraph_s* graph, const std::string& path);
 // final check, which breaks after every step); the other steps the violation names or whose
 // changes the broken property read have color "red" unfilled; unless `full`, each run of steps
 // the violation does not depend on is one node per lane, "fR_T" for row R, lane T, with
-// class="folded", labelled "... N steps ..."; task T's
+// class="folded", labelled "... N steps ..."; a loop's repeated turns (see trace_rows()) are
+// likewise "fR_T" with class="turns", labelled "... N more turns of the same loop ...", their
+// tooltip "steps A-B (M steps)" (M of them task T's); task T's
 // lane is headed by node "laneT" (class="lane", labelled with its name) and every node of
 // the lane has its x; a step's tooltip ends with the model's line that made it
 // ("rename_pin.cpp:142 btrfs_sync_log"); a task unfinished at the end is node "pT"

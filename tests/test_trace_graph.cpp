@@ -420,7 +420,8 @@ TEST(TraceGraph, a_pending_task_names_the_line_it_waits_at_in_its_tooltip) {
 }
 
 // Folded, a drawing keeps every step: as its own box, or counted in a lane's "... N steps ..."
-// box; the violating step stays a box of its own, red.
+// box or a loop's turns box (its tooltip counts them); the violating step stays a box of its
+// own, red.
 TEST(TraceGraph, a_folded_drawing_counts_every_step_it_does_not_draw) {
     for (const Counterexample& c : broken_variants()) {
         const char* what = c.what.c_str();
@@ -434,6 +435,10 @@ TEST(TraceGraph, a_folded_drawing_counts_every_step_it_does_not_draw) {
             const std::string label = attr(n, "label");
             CHECK_TEXT(label.starts_with("... ") && label.ends_with(" ..."), label.c_str());
             steps += std::strtoul(label.c_str() + 4, nullptr, 10);
+        }
+        for (Agnode_t* n : nodes_of_class(g, "turns")) {
+            const std::string tooltip = attr(n, "tooltip");
+            steps += std::strtoul(tooltip.c_str() + tooltip.find('(') + 1, nullptr, 10);
         }
         CHECK_EQUAL_TEXT(c.trace.steps.size(), steps, what);
         if (c.violation.kind != ViolationKind::final_check)
