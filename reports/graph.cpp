@@ -1,7 +1,7 @@
 // Drawing a trace with Graphviz: cgraph builds the graph, we place its nodes on a grid of lanes
 // and rows, Graphviz routes the edges and a gvc plugin picked by the file's extension renders
-// it, in a child process. The contract for readers of the .dot is in graph.hpp; the looks and the
-// grid are here.
+// it, in a child process. The contract for readers of the .dot is in graph.hpp; the looks and
+// the grid are here.
 #include "graph.hpp"
 
 #include <algorithm>
@@ -88,10 +88,9 @@ class GraphvizMessages {
 };
 
 // One Graphviz context for every drawing of the process (a child's, see render()), never
-// freed. Graphviz 2.42's pango
-// plugin remembers the last font name it measured as a pointer into the context's font table
-// and compares the next one with it: a context freed between two drawings made the second
-// read freed memory (AddressSanitizer found it in the suite).
+// freed. Graphviz 2.42's pango plugin remembers the last font name it measured as a pointer
+// into the context's font table and compares the next one with it: a context freed between two
+// drawings made the second read freed memory (AddressSanitizer found it in the suite).
 GVC_t* graphviz_context() {
     static GVC_t* const gvc = gvContext();
     return gvc;
@@ -216,11 +215,12 @@ Agedge_t* edge(Agraph_t* g, Agnode_t* from, Agnode_t* to) {
 class TraceDrawing {
   public:
     // A counterexample: `violating` is its step that broke the property (null: none did),
-    // the title red.
+    // the title red. `freed_use`: the violation is a use-after-free (or a double-free), whose
+    // cited kfree() an edge ties to it.
     TraceDrawing(Agraph_t* g, const Trace& trace, const std::string& title,
-                 const TraceStep* violating, bool full, EdgeEnds ends)
+                 const TraceStep* violating, bool freed_use, bool full, EdgeEnds ends)
         : g_(g), trace_(trace), story_(story(trace)), full_(full), ends_(ends),
-          violating_(violating) {
+          violating_(violating), freed_use_(freed_use) {
         draw(title);
         set(g, "fontcolor", kRed);
     }
@@ -467,12 +467,17 @@ class TraceDrawing {
     }
 
     // What let a step go on, or the write it read: dashed, across lanes. Under lkmm, the write
-    // a read did not see yet: dotted, to the read.
+    // a read did not see yet: dotted, to the read. A use-after-free's kfree(): dashed red, to
+    // the use (or the second kfree()).
     void add_syncs() {
         for (const TraceStep& s : trace_.steps)
             cross_lanes(s.synced_from, s, "dashed", kSyncColour, nullptr, "sync");
         for (const TraceStep& s : trace_.steps)
             cross_lanes(s.missed, s, "dotted", kStaleColour, "not yet seen", "stale");
+        if (!violating_ || !freed_use_) return;
+        for (std::uint32_t cited : trace_.cited)
+            if (const TraceStep* s = step_of(trace_, cited); s && s->operation == "kfree")
+                cross_lanes(cited, *violating_, "dashed", kRed, "freed", "freed");
     }
 
     Agedge_t* wait_for(Agnode_t* waiter, Agnode_t* holder) {
@@ -518,6 +523,7 @@ class TraceDrawing {
     const bool full_;
     const EdgeEnds ends_;
     const TraceStep* violating_ = nullptr;
+    const bool freed_use_ = false;
     const OpSpan* wait_ = nullptr;
     // The rows of the shown wait's steps, and its blocking chain at each.
     std::vector<std::pair<std::size_t, std::vector<WaitLink>>> chains_;
@@ -577,7 +583,8 @@ void write_trace_graph(const Trace& trace, const Violation& violation, const std
                               ") at step " + std::to_string(violation.step) + ": " +
                               violation.headline();
     render(path, render_graph, [&](Agraph_t* g, EdgeEnds ends) {
-        return TraceDrawing(g, trace, title, violating, full, ends);
+        return TraceDrawing(g, trace, title, violating,
+                            violation.kind == ViolationKind::use_after_free, full, ends);
     });
 }
 
