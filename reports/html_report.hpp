@@ -14,6 +14,8 @@ namespace lockcheck {
 // `text` with &, <, > and quotes as entities, for HTML text and attribute values.
 std::string html_escaped(const std::string& text);
 
+// Its traces name each step's line in the model and fit a window 1400 pixels wide: swim lanes
+// where they fit, else a list that names each step's task (kPageColumns in the .cpp).
 // `drawings[i]` is the SVG document of `report.counterexamples[i]` (empty: it could not be
 // drawn, which the page says); `full_trace`: the traces fold no step. With report.worst_wait,
 // a section shows it, drawn by `wait_drawing` (SVG; empty: not drawn).
