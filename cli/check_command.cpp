@@ -83,7 +83,11 @@ int finish(const CheckRequest& r, RunReport& report, std::ostream& out, std::ost
     if (r.options.stop && *r.options.stop) code = interrupted_exit_code(*r.options.stop);
     report.exit_code = code;
     std::string error;
-    if (write_report_files(r.files, report, error)) return code;
+    std::vector<std::string> warnings;
+    const bool written = write_report_files(r.files, report, error, warnings);
+    for (const std::string& w : warnings)
+        err << "lockcheck: warning: " << w << "\n";
+    if (written) return code;
     err << "lockcheck: " << error << "\n";
     return kExitUsage;
 }

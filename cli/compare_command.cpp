@@ -201,7 +201,12 @@ int run_compare(const CompareRequest& request, std::ostream& out, std::ostream& 
     else if (incomplete(c.before) || incomplete(c.after))
         c.exit_code = kExitIncomplete;
     out << format_comparison(c);
-    if (std::string error; !write_compare_files(request.json, request.report, c, error)) {
+    std::string error;
+    std::vector<std::string> warnings;
+    const bool written = write_compare_files(request.json, request.report, c, error, warnings);
+    for (const std::string& w : warnings)
+        err << "lockcheck: warning: " << w << "\n";
+    if (!written) {
         err << "lockcheck: " << error << "\n";
         return kExitUsage;
     }

@@ -126,7 +126,8 @@ void add_trace_options(CLI::App* sub, bool& locations, bool& full) {
         "--locations", locations,
         "name each trace step's line in the model (FILE:LINE FUNCTION), in a last column");
     sub->add_flag("--full-trace", full,
-                  "show every step in traces and drawings, none folded into '... N steps ...'");
+                  "show every step in traces and drawings, none folded into '... N steps ...' "
+                  "or '... N more turns of the same loop ...'");
 }
 
 // --color WHEN, as git and ls take it.

@@ -179,7 +179,8 @@ int run_merge(const MergeRequest& request, std::ostream& out, std::ostream& err)
     report.exit_code = exit_code_of(report.summary);
     ReportFiles files;
     files.json = request.json;
-    if (!write_report_files(files, report, error)) {
+    std::vector<std::string> warnings; // none: a merge draws nothing
+    if (!write_report_files(files, report, error, warnings)) {
         err << "lockcheck: " << error << "\n";
         return kExitUsage;
     }

@@ -1,5 +1,5 @@
 // Writing the report files of a run: each to a temporary file beside it, all renamed into
-// place once every one is written.
+// place once every one is written; a drawing that cannot be made is left out with a warning.
 #include "report_files.hpp"
 
 #include <cerrno>
@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
@@ -26,7 +27,8 @@ namespace fs = std::filesystem;
 
 // Files written under temporary names beside the ones they replace (a rename within one
 // directory is atomic), so that a run that fails half-way leaves every file as it was:
-// commit() renames them all into place; whatever is not committed is removed.
+// commit() renames them all into place, and removes those discarded; whatever is not committed
+// is removed.
 class StagedFiles {
   public:
     StagedFiles() = default;
@@ -64,11 +66,26 @@ class StagedFiles {
         if (!out) throw std::runtime_error("cannot write " + path);
     }
 
+    // `path` will not be written after all: its temporary file goes now, and commit()
+    // removes what an earlier run left there, which would pass for this run's.
+    void discard(const std::string& path) {
+        for (auto s = staged_.begin(); s != staged_.end(); ++s)
+            if (s->path == path) {
+                std::remove(s->temporary.c_str());
+                staged_.erase(s);
+                break;
+            }
+        discarded_.push_back(path);
+    }
+
     void commit() {
         for (const Staged& s : staged_)
             if (std::rename(s.temporary.c_str(), s.path.c_str()) != 0)
                 throw std::runtime_error("cannot write " + s.path + ": " + std::strerror(errno));
         staged_.clear();
+        for (const std::string& path : discarded_)
+            std::remove(path.c_str());
+        discarded_.clear();
     }
 
   private:
@@ -76,7 +93,33 @@ class StagedFiles {
         std::string temporary, path;
     };
     std::vector<Staged> staged_;
+    std::vector<std::string> discarded_;
 };
+
+// `text` with every `from` in it replaced by `to`.
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+    for (std::size_t at = text.find(from); at != std::string::npos;
+         at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+    return text;
+}
+
+// Draws `path` among the staged files: `draw` writes the temporary file it is given. A drawing
+// that cannot be made is discarded with a warning (naming `path`, not the temporary file);
+// returns the temporary file, or "" then.
+std::string stage_drawing(StagedFiles& staged, const std::string& path,
+                          const std::function<void(const std::string&)>& draw,
+                          std::vector<std::string>& warnings) {
+    const std::string temporary = staged.stage(path);
+    try {
+        draw(temporary);
+        return temporary;
+    } catch (const std::runtime_error& e) {
+        staged.discard(path);
+        warnings.push_back(replaced(e.what(), temporary, path));
+        return "";
+    }
+}
 
 // Whether `path` can be written: a temporary file beside it can be made (and is removed).
 void check_writable(const std::string& path) {
@@ -113,21 +156,32 @@ std::string drawing_name(std::size_t index) {
     return "counterexample-" + std::to_string(index + 1) + ".svg";
 }
 
+// The drawing a staged file holds; "" if it could not be made.
+std::string drawing_text(const std::string& temporary) {
+    return temporary.empty() ? "" : read_text(temporary);
+}
+
 void stage_report_dir(StagedFiles& staged, const std::string& dir, const RunReport& report,
-                      bool full_trace) {
+                      bool full_trace, RenderGraph render, std::vector<std::string>& warnings) {
     std::vector<std::string> drawings;
     for (std::size_t i = 0; i < report.counterexamples.size(); ++i) {
         const Counterexample& c = report.counterexamples[i];
-        const std::string svg = staged.stage((fs::path(dir) / drawing_name(i)).string());
-        write_trace_graph(c.trace, c.violation, svg, full_trace);
-        drawings.push_back(read_text(svg));
+        drawings.push_back(drawing_text(stage_drawing(
+            staged, (fs::path(dir) / drawing_name(i)).string(),
+            [&](const std::string& svg) {
+                write_trace_graph(c.trace, c.violation, svg, full_trace, render);
+            },
+            warnings)));
     }
     std::string wait_drawing;
-    if (report.worst_wait) {
-        const std::string svg = staged.stage((fs::path(dir) / kWaitDrawing).string());
-        write_wait_graph(report.worst_wait->trace, report.worst_wait->span, svg, full_trace);
-        wait_drawing = read_text(svg);
-    }
+    if (report.worst_wait)
+        wait_drawing = drawing_text(stage_drawing(
+            staged, (fs::path(dir) / kWaitDrawing).string(),
+            [&](const std::string& svg) {
+                write_wait_graph(report.worst_wait->trace, report.worst_wait->span, svg, full_trace,
+                                 render);
+            },
+            warnings));
     staged.stage_text((fs::path(dir) / "index.html").string(),
                       to_html(report, drawings, full_trace, wait_drawing));
 }
@@ -197,24 +251,37 @@ bool check_check_all_files(const std::string& json, const std::string& junit, st
     return check_report_files(files, error);
 }
 
-bool write_report_files(const ReportFiles& files, const RunReport& report, std::string& error) {
+bool write_report_files(const ReportFiles& files, const RunReport& report, std::string& error,
+                        std::vector<std::string>& warnings) {
     try {
         StagedFiles staged;
         // --worst-wait: its drawing is FILE, the counterexamples' come after it.
         const std::size_t first = report.worst_wait ? 1 : 0;
         if (!files.trace.empty() && report.worst_wait)
-            write_wait_graph(report.worst_wait->trace, report.worst_wait->span,
-                             staged.stage(files.trace), files.full_trace);
+            stage_drawing(
+                staged, files.trace,
+                [&](const std::string& file) {
+                    write_wait_graph(report.worst_wait->trace, report.worst_wait->span, file,
+                                     files.full_trace, files.render);
+                },
+                warnings);
         if (!files.trace.empty())
-            for (std::size_t i = 0; i < report.counterexamples.size(); ++i)
-                write_trace_graph(report.counterexamples[i].trace,
-                                  report.counterexamples[i].violation,
-                                  staged.stage(numbered(files.trace, first + i)), files.full_trace);
+            for (std::size_t i = 0; i < report.counterexamples.size(); ++i) {
+                const Counterexample& c = report.counterexamples[i];
+                stage_drawing(
+                    staged, numbered(files.trace, first + i),
+                    [&](const std::string& file) {
+                        write_trace_graph(c.trace, c.violation, file, files.full_trace,
+                                          files.render);
+                    },
+                    warnings);
+            }
         if (!files.json.empty()) staged.stage_text(files.json, to_json(report));
         if (!files.junit.empty()) staged.stage_text(files.junit, to_junit({report}));
         if (!files.report.empty()) {
             create_report_dir(files.report);
-            stage_report_dir(staged, files.report, report, files.full_trace);
+            stage_report_dir(staged, files.report, report, files.full_trace, files.render,
+                             warnings);
         }
         staged.commit();
         if (!files.trace.empty()) {
@@ -241,7 +308,8 @@ bool write_report_files(const ReportFiles& files, const RunReport& report, std::
 }
 
 bool write_compare_files(const std::string& json, const std::string& report,
-                         const CompareReport& comparison, std::string& error) {
+                         const CompareReport& comparison, std::string& error,
+                         std::vector<std::string>& warnings) {
     try {
         StagedFiles staged;
         if (!json.empty()) staged.stage_text(json, to_json(comparison));
@@ -251,7 +319,7 @@ bool write_compare_files(const std::string& json, const std::string& report,
                 const std::string& variant = side->summary.variant;
                 const std::string dir = (fs::path(report) / variant).string();
                 create_report_dir(dir);
-                stage_report_dir(staged, dir, *side, false);
+                stage_report_dir(staged, dir, *side, false, &render_with_graphviz, warnings);
                 drawings.push_back(side->worst_wait ? variant + "/" + kWaitDrawing : "");
             }
             staged.stage_text((fs::path(report) / "index.html").string(),

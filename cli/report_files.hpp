@@ -2,12 +2,14 @@
 // --junit and --report DIR. Errors are values: a file that cannot be written is the user's
 // input error, reported in one line, found before the search where it can be; and a run
 // writes all its files or none (each goes to a temporary file beside it, renamed at the end).
+// A drawing that cannot be made is not such an error: it is a warning, and the rest is written.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "reports/comparison.hpp"
+#include "reports/graph.hpp"
 #include "reports/json_report.hpp"
 
 namespace lockcheck::cli {
@@ -19,6 +21,9 @@ struct ReportFiles {
     std::string report; // a directory for index.html and the drawings
     // --full-trace: traces and drawings show every step, none folded (the printed trace too).
     bool full_trace = false;
+    // What lays out and writes each drawing, in a child process: Graphviz, unless a test puts
+    // one that fails.
+    RenderGraph render = &render_with_graphviz;
 };
 
 // "lockcheck rename-pin --json 'my run.json'": argv as a shell would take it back.
@@ -34,16 +39,21 @@ bool check_report_files(const ReportFiles& files, std::string& error);
 bool check_check_all_files(const std::string& json, const std::string& junit, std::string& error);
 
 // Writes every file asked for; false with a one-line reason if one cannot be written, and
-// then none is: a file that was there before is left as it was.
-bool write_report_files(const ReportFiles& files, const RunReport& report, std::string& error);
+// then none is: a file that was there before is left as it was. A drawing that cannot be made
+// (Graphviz fails, or dies) is left out with a one-line reason in `warnings` while the rest is
+// written: the report's page says so where the drawing would be, and a drawing an earlier run
+// left under that name is removed.
+bool write_report_files(const ReportFiles& files, const RunReport& report, std::string& error,
+                        std::vector<std::string>& warnings);
 // check-all's files: every run in one JSON document and one JUnit suite judged against the
 // declared verdicts (an empty path: not asked for).
 bool write_check_all_files(const std::string& json, const std::string& junit,
                            const CheckAllReport& check_all, std::string& error);
 // compare's files: its JSON document, and a --report directory with the table in index.html
 // and each side's own report, worst-wait drawing included, in DIR/VARIANT/ (an empty path:
-// not asked for).
+// not asked for). Drawings that cannot be made are warnings, as for write_report_files.
 bool write_compare_files(const std::string& json, const std::string& report,
-                         const CompareReport& comparison, std::string& error);
+                         const CompareReport& comparison, std::string& error,
+                         std::vector<std::string>& warnings);
 
 } // namespace lockcheck::cli

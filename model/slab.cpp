@@ -87,13 +87,14 @@ void kfree(const void* objp, std::source_location loc) {
         return;
     }
     // KASAN's report: "BUG: KASAN: double-free in kfree(obj) by put1 at step 9; ..."
+    // A double-free cites the first kfree(): a drawing ties it to the second.
     auto report = [&](ViolationKind kind, const std::string& property, const char* bug,
-                      const std::string& detail) {
+                      const std::string& detail, std::vector<std::uint32_t> cited = {}) {
         const std::string what = slab ? "kfree(" + slab->name() + ")" : std::string("kfree");
-        ex.fail(kind, property,
-                std::string("BUG: KASAN: ") + bug + " in " + what + " by " +
-                    by(current(), ex.step()) + detail,
-                loc);
+        ex.fail_with_details(kind, property,
+                             std::string("BUG: KASAN: ") + bug + " in " + what + " by " +
+                                 by(current(), ex.step()) + detail,
+                             {}, loc, std::move(cited));
     };
     if (!slab) {
         report(ViolationKind::invalid_free, "invalid-free", "invalid-free",
@@ -105,7 +106,8 @@ void kfree(const void* objp, std::source_location loc) {
                ": " + std::to_string(inside) + " bytes inside " + slab->name() + ", not its start");
     } else {
         report(ViolationKind::use_after_free, "double-free of " + slab->name(), "double-free",
-               "; " + slab->name() + ": freed by " + by(slab->freed_by, slab->freed_at));
+               "; " + slab->name() + ": freed by " + by(slab->freed_by, slab->freed_at),
+               {slab->freed_at});
     }
 }
 

@@ -1,6 +1,7 @@
 // Drawing a trace with Graphviz: cgraph builds the graph, we place its nodes on a grid of lanes
 // and rows, Graphviz routes the edges and a gvc plugin picked by the file's extension renders
-// it. The contract for readers of the .dot is in graph.hpp; the looks and the grid are here.
+// it, in a child process. The contract for readers of the .dot is in graph.hpp; the looks and
+// the grid are here.
 #include "graph.hpp"
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 
+#include "child_process.hpp"
 #include "text.hpp"
 
 namespace lockcheck {
@@ -85,26 +87,36 @@ class GraphvizMessages {
     std::string text_;
 };
 
-// One Graphviz context for every drawing of the process, never freed. Graphviz 2.42's pango
-// plugin remembers the last font name it measured as a pointer into the context's font table
-// and compares the next one with it: a context freed between two drawings made the second
-// read freed memory (AddressSanitizer found it in the suite).
+// One Graphviz context for every drawing of the process (a child's, see render()), never
+// freed. Graphviz 2.42's pango plugin remembers the last font name it measured as a pointer
+// into the context's font table and compares the next one with it: a context freed between two
+// drawings made the second read freed memory (AddressSanitizer found it in the suite).
 GVC_t* graphviz_context() {
     static GVC_t* const gvc = gvContext();
     return gvc;
 }
 
-// The context and the graph; the graph released in the order Graphviz needs (layout, graph).
-struct Graphviz {
-    GVC_t* gvc = graphviz_context();
+// A graph and its layout, released in the order Graphviz needs (layout, graph).
+struct Graph {
     Agraph_t* graph = agopen(const_cast<char*>("trace"), Agdirected, nullptr);
-    Graphviz() = default;
-    Graphviz(const Graphviz&) = delete;
-    Graphviz& operator=(const Graphviz&) = delete;
-    ~Graphviz() {
-        gvFreeLayout(gvc, graph); // a no-op if there is no layout
+    Graph() = default;
+    Graph(const Graph&) = delete;
+    Graph& operator=(const Graph&) = delete;
+    ~Graph() {
+        gvFreeLayout(graphviz_context(), graph); // a no-op if there is no layout
         agclose(graph);
     }
+};
+
+// Where an edge between two lanes meets its boxes. neato routes an edge that leaves a box by
+// a side (a compass port) with its multispline router, which first triangulates every box with
+// GTS's constrained Delaunay triangulation; GTS aborts the process (g_assert, "cdt.c:887
+// remove_intersected_edge") on some degenerate arrangements, and a lane of boxes of one width
+// and one height stacked 1.5 pt apart, such as a spin loop's turns, is one. An edge between
+// box centres goes through neato's visibility-graph router instead, which no box layout breaks.
+enum class EdgeEnds : std::uint8_t {
+    facing_sides, // the looks we want: the edge runs down the space between the lanes
+    centres,      // what is drawn when the first dies
 };
 
 // cgraph predates const: it copies the strings it is given but takes them as char*.
@@ -203,18 +215,20 @@ Agedge_t* edge(Agraph_t* g, Agnode_t* from, Agnode_t* to) {
 class TraceDrawing {
   public:
     // A counterexample: `violating` is its step that broke the property (null: none did),
-    // the title red.
+    // the title red. `freed_use`: the violation is a use-after-free (or a double-free), whose
+    // cited kfree() an edge ties to it.
     TraceDrawing(Agraph_t* g, const Trace& trace, const std::string& title,
-                 const TraceStep* violating, bool full)
-        : g_(g), trace_(trace), story_(story(trace)), full_(full), violating_(violating) {
+                 const TraceStep* violating, bool freed_use, bool full, EdgeEnds ends)
+        : g_(g), trace_(trace), story_(story(trace)), full_(full), ends_(ends),
+          violating_(violating), freed_use_(freed_use) {
         draw(title);
         set(g, "fontcolor", kRed);
     }
     // A named operation's wait: the steps it waited are boxes in its task's lane, each tied to
     // whom it waited for.
     TraceDrawing(Agraph_t* g, const Trace& trace, const std::string& title, const OpSpan& wait,
-                 bool full)
-        : g_(g), trace_(trace), story_(wait_story(trace, wait)), full_(full),
+                 bool full, EdgeEnds ends)
+        : g_(g), trace_(trace), story_(wait_story(trace, wait)), full_(full), ends_(ends),
           violating_(step_of(trace, trace.violating_step)), wait_(&wait) {
         draw(title);
     }
@@ -352,7 +366,8 @@ class TraceDrawing {
             }
     }
 
-    // A run of steps the violation does not depend on: one box in each lane that has some.
+    // A run of steps the violation does not depend on, or a loop's repeated turns: one box in
+    // each lane that has some (the turns' tooltip counts their steps).
     void folded_nodes(const TraceRow& row) {
         std::vector<std::size_t> count(trace_.tasks.size(), 0);
         for (std::size_t i = row.first; i <= row.last; ++i)
@@ -360,8 +375,14 @@ class TraceDrawing {
         for (std::size_t t = 0; t < count.size(); ++t) {
             if (!count[t]) continue;
             Agnode_t* n = put(t, "f" + std::to_string(grid_.size() - 1) + "_" + std::to_string(t),
-                              {folded_text(count[t], "", /*ascii=*/true)});
-            set(n, "class", "folded");
+                              {row.turns ? turns_text(row.turns, /*ascii=*/true)
+                                         : folded_text(count[t], "", /*ascii=*/true)});
+            set(n, "class", row.turns ? "turns" : "folded");
+            if (row.turns)
+                set(n, "tooltip",
+                    "steps " + std::to_string(trace_.steps[row.first].step) + "-" +
+                        std::to_string(trace_.steps[row.last].step) + " (" +
+                        std::to_string(count[t]) + " steps)");
             set(n, "style", "rounded,dashed");
             set(n, "color", kGrey);
             set(n, "fontcolor", kGrey);
@@ -427,7 +448,7 @@ class TraceDrawing {
     // the edge down the space between the lanes, not through a sliver between two rows to the
     // top or bottom of a box.
     void facing_sides(Agedge_t* e, std::size_t from, std::size_t to) {
-        if (from == to) return;
+        if (from == to || ends_ == EdgeEnds::centres) return;
         set(e, "tailport", from < to ? "e" : "w");
         set(e, "headport", from < to ? "w" : "e");
     }
@@ -446,12 +467,17 @@ class TraceDrawing {
     }
 
     // What let a step go on, or the write it read: dashed, across lanes. Under lkmm, the write
-    // a read did not see yet: dotted, to the read.
+    // a read did not see yet: dotted, to the read. A use-after-free's kfree(): dashed red, to
+    // the use (or the second kfree()).
     void add_syncs() {
         for (const TraceStep& s : trace_.steps)
             cross_lanes(s.synced_from, s, "dashed", kSyncColour, nullptr, "sync");
         for (const TraceStep& s : trace_.steps)
             cross_lanes(s.missed, s, "dotted", kStaleColour, "not yet seen", "stale");
+        if (!violating_ || !freed_use_) return;
+        for (std::uint32_t cited : trace_.cited)
+            if (const TraceStep* s = step_of(trace_, cited); s && s->operation == "kfree")
+                cross_lanes(cited, *violating_, "dashed", kRed, "freed", "freed");
     }
 
     Agedge_t* wait_for(Agnode_t* waiter, Agnode_t* holder) {
@@ -495,7 +521,9 @@ class TraceDrawing {
     const Trace& trace_;
     const Story story_;
     const bool full_;
+    const EdgeEnds ends_;
     const TraceStep* violating_ = nullptr;
+    const bool freed_use_ = false;
     const OpSpan* wait_ = nullptr;
     // The rows of the shown wait's steps, and its blocking chain at each.
     std::vector<std::pair<std::size_t, std::vector<WaitLink>>> chains_;
@@ -507,27 +535,45 @@ class TraceDrawing {
 
 namespace {
 
-// Lays out the drawing `draw` makes on a graph and renders it into `path`.
-template <class Draw> void render(const std::string& path, const Draw& draw) {
+// Makes the drawing `draw` puts on a graph and renders it into `path` with `render`, in a child
+// process; if that child dies, once more with edges between box centres (see EdgeEnds).
+template <class Draw>
+void render(const std::string& path, RenderGraph render_graph, const Draw& draw) {
+    if (!renderer_for(path)) throw std::invalid_argument(graph_format_problem(path));
+    const auto attempt = [&](EdgeEnds ends) {
+        return run_in_child([&] {
+            Graph g;
+            draw(g.graph, ends);
+            render_graph(g.graph, path);
+        });
+    };
+    ChildOutcome drawn = attempt(EdgeEnds::facing_sides);
+    if (drawn.signal) drawn = attempt(EdgeEnds::centres);
+    if (drawn.ok) return;
+    if (!drawn.signal) throw std::runtime_error(drawn.message); // the renderer's own error
+    throw std::runtime_error("cannot draw the trace graph '" + path + "': the renderer " +
+                             drawn.message);
+}
+
+} // namespace
+
+void render_with_graphviz(Agraph_t* graph, const std::string& path) {
     const char* renderer = renderer_for(path);
     if (!renderer) throw std::invalid_argument(graph_format_problem(path));
     GraphvizMessages messages;
-    Graphviz gv;
-    const TraceDrawing drawing = draw(gv.graph);
+    GVC_t* gvc = graphviz_context();
     const auto fail = [&](const char* stage) {
         return std::runtime_error("cannot " + std::string(stage) + " the trace graph '" + path +
                                   "': " + messages.line());
     };
     // neato -n2: every node stays where its "pos" pins it, in points; only edges are routed.
-    if (gvLayout(gv.gvc, gv.graph, "nop2") != 0 || messages.failed()) throw fail("lay out");
-    if (gvRenderFilename(gv.gvc, gv.graph, renderer, path.c_str()) != 0 || messages.failed())
+    if (gvLayout(gvc, graph, "nop2") != 0 || messages.failed()) throw fail("lay out");
+    if (gvRenderFilename(gvc, graph, renderer, path.c_str()) != 0 || messages.failed())
         throw fail("write");
 }
 
-} // namespace
-
 void write_trace_graph(const Trace& trace, const Violation& violation, const std::string& path,
-                       bool full) {
+                       bool full, RenderGraph render_graph) {
     // A final check breaks after every step: no step is the violating one.
     const TraceStep* violating = nullptr;
     if (violation.kind != ViolationKind::final_check)
@@ -536,15 +582,21 @@ void write_trace_graph(const Trace& trace, const Violation& violation, const std
     const std::string title = "VIOLATION (" + std::string(kind_name(violation.kind)) +
                               ") at step " + std::to_string(violation.step) + ": " +
                               violation.headline();
-    render(path, [&](Agraph_t* g) { return TraceDrawing(g, trace, title, violating, full); });
+    render(path, render_graph, [&](Agraph_t* g, EdgeEnds ends) {
+        return TraceDrawing(g, trace, title, violating,
+                            violation.kind == ViolationKind::use_after_free, full, ends);
+    });
 }
 
-void write_wait_graph(const Trace& trace, const OpSpan& wait, const std::string& path, bool full) {
+void write_wait_graph(const Trace& trace, const OpSpan& wait, const std::string& path, bool full,
+                      RenderGraph render_graph) {
     const std::string title =
         "worst wait of " + wait.op + ": " + wait.task + " waited " + std::to_string(wait.waited) +
         (wait.waited == 1 ? " step" : " steps") + ", from step " +
         std::to_string(wait.begun_after + 1) + " to step " + std::to_string(wait.ended_at);
-    render(path, [&](Agraph_t* g) { return TraceDrawing(g, trace, title, wait, full); });
+    render(path, render_graph, [&](Agraph_t* g, EdgeEnds ends) {
+        return TraceDrawing(g, trace, title, wait, full, ends);
+    });
 }
 
 std::string graph_format_problem(const std::string& path) {

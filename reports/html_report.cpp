@@ -60,14 +60,25 @@ std::string coloured(const std::string& text) {
     return out;
 }
 
-// The <svg> element of an SVG document, without the XML prolog and doctype before it.
-std::string svg_element(const std::string& document) {
+// The drawing's box: the <svg> element of an SVG document, without the XML prolog and doctype
+// before it; for one that could not be made, a line that says so (the run's warning says why).
+std::string drawing_html(const std::string& document) {
     const auto at = document.find("<svg");
-    return at == std::string::npos ? "" : document.substr(at);
+    if (document.empty() || at == std::string::npos)
+        return "<p class=\"note\">This trace could not be drawn (see the run's warning).</p>\n";
+    return "<div class=\"drawing\">\n" + document.substr(at) + "</div>\n";
 }
 
+// The columns of a trace that a window 1400 pixels wide shows whole: the page's <pre> is 12 px
+// monospace (DejaVu Sans Mono and Liberation Mono advance 0.6 em, 7.2 px a column) within 2 em
+// of body margin (32 px) and 1 em of padding (12 px) a side and a scroll bar (15 px), 1,297 px:
+// 180 columns, less some for a wider font. A trace whose swim lanes are wider is shown as a list,
+// so that every step's line in the model, and its function, is in view (issue 37: the location
+// column was past the right edge).
+constexpr std::size_t kPageColumns = 170;
+
 constexpr const char* kStyle = "body{font-family:sans-serif;margin:2em}"
-                               "pre{background:#f6f6f6;padding:1em;overflow-x:auto;font-size:90%}"
+                               "pre{background:#f6f6f6;padding:1em;overflow-x:auto;font-size:12px}"
                                ".drawing{overflow-x:auto;border:1px solid #ddd;margin:1em 0}"
                                "h2.violation{color:#b00}"
                                "table{border-collapse:collapse}"
@@ -164,11 +175,10 @@ std::string to_html(const RunReport& report, const std::vector<std::string>& dra
         html += "<h2>Worst wait of " + html_escaped(w.span.op) + ": " + html_escaped(w.span.task) +
                 " waited " + std::to_string(w.span.waited) +
                 (w.span.waited == 1 ? " step" : " steps") + "</h2>\n";
-        if (!wait_drawing.empty())
-            html += "<div class=\"drawing\">\n" + svg_element(wait_drawing) + "</div>\n";
+        html += drawing_html(wait_drawing);
         html += "<pre>" +
                 coloured(format_trace(w.trace, /*colour=*/true, /*locations=*/true, full_trace,
-                                      /*width=*/0, &w.span)) +
+                                      kPageColumns, &w.span)) +
                 html_escaped(format_wait(w.trace, w.span)) +
                 "replay: " + html_escaped(w.replay_command) + "\n</pre>\n";
     }
@@ -178,12 +188,12 @@ std::string to_html(const RunReport& report, const std::vector<std::string>& dra
             "<h2 class=\"violation\">" +
             html_escaped(counterexample_heading(c.violation, i, report.counterexamples.size())) +
             "</h2>\n";
-        if (i < drawings.size())
-            html += "<div class=\"drawing\">\n" + svg_element(drawings[i]) + "</div>\n";
+        if (i < drawings.size()) html += drawing_html(drawings[i]);
         // A report is read beside the model: every step names the model's line that made it.
         // The trace is coloured as on a terminal: its violating row is red.
         html += "<pre>" + html_escaped(format_violation(c.violation)) +
-                coloured(format_trace(c.trace, /*colour=*/true, /*locations=*/true, full_trace)) +
+                coloured(format_trace(c.trace, /*colour=*/true, /*locations=*/true, full_trace,
+                                      kPageColumns)) +
                 "replay: " + html_escaped(c.replay_command) + "\n</pre>\n";
     }
     return html + "</body>\n</html>\n";

@@ -14,8 +14,11 @@ namespace lockcheck {
 // `text` with &, <, > and quotes as entities, for HTML text and attribute values.
 std::string html_escaped(const std::string& text);
 
-// `drawings[i]` is the SVG document of `report.counterexamples[i]`; `full_trace`: the traces
-// fold no step. With report.worst_wait, a section shows it, drawn by `wait_drawing` (SVG).
+// Its traces name each step's line in the model and fit a window 1400 pixels wide: swim lanes
+// where they fit, else a list that names each step's task (kPageColumns in the .cpp).
+// `drawings[i]` is the SVG document of `report.counterexamples[i]` (empty: it could not be
+// drawn, which the page says); `full_trace`: the traces fold no step. With report.worst_wait,
+// a section shows it, drawn by `wait_drawing` (SVG; empty: not drawn).
 std::string to_html(const RunReport& report, const std::vector<std::string>& drawings,
                     bool full_trace = false, const std::string& wait_drawing = "");
 

@@ -92,19 +92,25 @@ Judgement judge(const Expectation& expected, const std::vector<Finding>& found,
                 const Summary& summary);
 
 // A row of a trace as reports show it: one step, or a run of steps the violation does not
-// depend on, folded.
+// depend on, folded, or the repeated turns of a loop, folded.
 struct TraceRow {
     std::size_t first = 0; // index into the trace's steps
     std::size_t last = 0;  // the same as `first` for a step shown
     bool folded = false;
+    std::size_t turns = 0; // folded turns of a loop: how many (0: a run of steps, or a step)
 };
-// The steps the violation depends on (its Story), a row each, and a row for each run of two or
-// more others (a run of one is shown: its row is no longer than a folded one). `full`: a row
-// for every step.
+// The rows of the text trace, the drawing and the HTML report alike. The steps the violation
+// depends on (its Story), a row each, and a row for each run of two or more others (a run of
+// one is shown: its row is no longer than a folded one). A loop that went round the same way
+// again and again (a spin or retry loop whose turns took the same steps with the same values
+// and states, none of them a cause) shows its first turn, one row for the turns between, and
+// its last turn, when that folds two turns or more. `full`: a row for every step.
 std::vector<TraceRow> trace_rows(const Trace& trace, const Story& story, bool full);
 // "… 24 steps …", "… 24 steps of balance0 …": what a folded row stands for; `ascii`: with
 // "..." for a drawing, whose fonts may lack the ellipsis.
 std::string folded_text(std::size_t steps, const std::string& tasks = "", bool ascii = false);
+// "… 30 more turns of the same loop …": what a row of a loop's folded turns stands for.
+std::string turns_text(std::size_t turns, bool ascii = false);
 // "set_bit(1, log_tree) -> 0": a step's operation, arguments, object and value.
 std::string operation_text(const TraceStep& step);
 // The swim-lane table of a trace (reports/trace_table.cpp); `colour`: ANSI colours, for a

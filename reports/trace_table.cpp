@@ -35,8 +35,10 @@ std::string state_text(const std::string& object, const std::string& state) {
     return object + (state.rfind("= ", 0) == 0 ? " " : ": ") + state;
 }
 
-// "… 24 steps of balance0 …": what a folded row stands for.
+// "… 24 steps of balance0 …", "… 30 more turns of the same loop …": what a folded row
+// stands for.
 std::string folded_line(const Trace& trace, const TraceRow& row) {
+    if (row.turns) return turns_text(row.turns);
     std::vector<bool> whose(trace.tasks.size(), false);
     for (std::size_t i = row.first; i <= row.last; ++i)
         whose[trace.steps[i].task_id] = true;
@@ -99,18 +101,88 @@ std::string format_barriers(const std::vector<std::string>& barriers) {
     return out;
 }
 
+// The longest turn of a loop that folding looks for, in steps: a spin loop's is two
+// (READ_ONCE(), cpu_relax()), a seqcount or cmpxchg retry loop's a few more.
+constexpr std::size_t kLongestTurn = 16;
+
+// Whether two steps did the same: the same task, operation, arguments and value, on the same
+// object left in the same state, from the same line, reading from the same step, with the same
+// tasks waiting; neither a preemption (a scheduling choice the bug may hinge on).
+bool same_turn_step(const TraceStep& a, const TraceStep& b) {
+    const auto same_links = [](const std::vector<WaitLink>& x, const std::vector<WaitLink>& y) {
+        return std::equal(x.begin(), x.end(), y.begin(), y.end(),
+                          [](const WaitLink& l, const WaitLink& m) {
+                              return l.task_id == m.task_id && l.operation == m.operation &&
+                                     l.object == m.object && l.holder_id == m.holder_id;
+                          });
+    };
+    return a.task_id == b.task_id && a.operation == b.operation && a.object == b.object &&
+           a.args == b.args && a.value == b.value && a.state == b.state &&
+           a.location == b.location && a.synced_from == b.synced_from && a.missed == b.missed &&
+           a.changed == b.changed && !a.preempted && !b.preempted &&
+           same_links(a.waiting, b.waiting);
+}
+
+// How many turns of `period` steps, each the same as the first, run from step `first` on (at
+// least one), all of them involved: the steps a row of folded turns may stand for. A turn with
+// a cause in it is the last counted, as it must be shown.
+std::size_t turns_from(const Trace& trace, const Story& story, std::size_t first,
+                       std::size_t period) {
+    const std::vector<TraceStep>& steps = trace.steps;
+    std::size_t turns = 1;
+    for (std::size_t next = first + period; next + period <= steps.size(); next += period) {
+        bool cause = false;
+        for (std::size_t k = 0; k < period; ++k) {
+            if (!story.involved[next + k] || !same_turn_step(steps[first + k], steps[next + k]))
+                return turns;
+            cause = cause || story.cause[next + k];
+        }
+        ++turns;
+        if (cause) break;
+    }
+    return turns;
+}
+
+// A loop that went round the same way from step `first` on, enough times to fold: its first
+// turn, two or more turns folded, its last turn. Its period is 0 if there is none.
+struct Loop {
+    std::size_t period = 0;
+    std::size_t turns = 0;
+};
+Loop loop_from(const Trace& trace, const Story& story, std::size_t first) {
+    for (std::size_t period = 1; period <= kLongestTurn; ++period)
+        if (const std::size_t turns = turns_from(trace, story, first, period); turns >= 4)
+            return Loop{period, turns};
+    return Loop{};
+}
+
 } // namespace
 
 std::vector<TraceRow> trace_rows(const Trace& trace, const Story& story, bool full) {
     std::vector<TraceRow> rows;
     const std::size_t n = trace.steps.size();
     for (std::size_t i = 0; i < n;) {
-        std::size_t j = i;
-        if (!full && !story.involved[i])
+        if (full) {
+            rows.push_back(TraceRow{i, i});
+            ++i;
+        } else if (!story.involved[i]) {
+            std::size_t j = i;
             while (j + 1 < n && !story.involved[j + 1])
                 ++j;
-        rows.push_back(TraceRow{i, j, j > i});
-        i = j + 1;
+            rows.push_back(TraceRow{i, j, j > i});
+            i = j + 1;
+        } else if (const Loop loop = loop_from(trace, story, i); loop.period) {
+            // Its first turn, a row for the turns between; its last turn is shown as the rows
+            // from there on are.
+            for (std::size_t k = i; k < i + loop.period; ++k)
+                rows.push_back(TraceRow{k, k});
+            const std::size_t last_turn = i + (loop.turns - 1) * loop.period;
+            rows.push_back(TraceRow{i + loop.period, last_turn - 1, true, loop.turns - 2});
+            i = last_turn;
+        } else {
+            rows.push_back(TraceRow{i, i});
+            ++i;
+        }
     }
     return rows;
 }
@@ -119,6 +191,11 @@ std::string folded_text(std::size_t steps, const std::string& tasks, bool ascii)
     const std::string ellipsis = ascii ? "..." : "\u2026";
     return ellipsis + " " + std::to_string(steps) + (steps == 1 ? " step" : " steps") +
            (tasks.empty() ? "" : " of " + tasks) + " " + ellipsis;
+}
+
+std::string turns_text(std::size_t turns, bool ascii) {
+    const std::string ellipsis = ascii ? "..." : "\u2026";
+    return ellipsis + " " + std::to_string(turns) + " more turns of the same loop " + ellipsis;
 }
 
 std::string operation_text(const TraceStep& s) {

@@ -766,10 +766,13 @@ void Execution::fail(ViolationKind kind, std::string property, std::string messa
 }
 
 void Execution::fail_with_details(ViolationKind kind, std::string property, std::string message,
-                                  std::vector<std::string> details, std::source_location loc) {
+                                  std::vector<std::string> details, std::source_location loc,
+                                  std::vector<std::uint32_t> cited) {
     if (unwinding_) return;
-    if (Violation* v = record(kind, std::move(property), std::move(message), loc))
+    if (Violation* v = record(kind, std::move(property), std::move(message), loc)) {
         v->details = std::move(details);
+        v->cited = std::move(cited);
+    }
     if (running_ && failed()) unwind_running();
 }
 
@@ -892,7 +895,10 @@ void Execution::free_memory(const Object& allocation, const void* begin, std::si
     const auto first = reinterpret_cast<std::uintptr_t>(begin);
     for (std::size_t i = static_cast<std::size_t>(allocation.id()) + 1; i < objects_.size(); ++i) {
         const auto at = reinterpret_cast<std::uintptr_t>(objects_[i]);
-        if (at >= first && at - first < size) objects_[i]->freed_with_ = &allocation;
+        if (at >= first && at - first < size) {
+            objects_[i]->freed_with_ = &allocation;
+            objects_[i]->freed_at_ = step_;
+        }
     }
     resume_checks_ = true;
 }
@@ -914,6 +920,7 @@ void Execution::report_use_after_free(const Task& task) {
     std::string freed;
     allocation.describe(freed);
     // One finding per freed object, whichever of its fields a schedule happens to use first.
+    // The kfree() is cited: a trace keeps it in view and a drawing ties it to the use.
     if (Violation* v =
             record(ViolationKind::use_after_free, "use-after-free of " + allocation.name(),
                    "BUG: KASAN: use-after-free in " + std::string(task.pending_.name) + "(" +
@@ -921,6 +928,7 @@ void Execution::report_use_after_free(const Task& task) {
                        "; " + allocation.name() + ": " + freed)) {
         v->objects = {obj.name()};
         v->details = {Violation::objects_line(v->objects)};
+        v->cited = {obj.freed_at_};
     }
     if (running_ && failed()) unwind_running();
 }

@@ -363,7 +363,8 @@ class Execution {
     void table_full(const char* table, std::uint32_t capacity, bool ends);
     // fail(), with further report lines (a lockdep chain, an unsafe scenario).
     void fail_with_details(ViolationKind kind, std::string property, std::string message,
-                           std::vector<std::string> details, std::source_location loc = {});
+                           std::vector<std::string> details, std::source_location loc = {},
+                           std::vector<std::uint32_t> cited = {});
     // Whether a violation ended the execution: no step follows.
     bool failed() const { return outcome_.end == End::violation; }
     // fail() for a property checked before a scheduling point (lockdep, might_sleep(),

@@ -94,6 +94,7 @@ class Object {
     int conflict_id_;
     bool watched_ = true;
     const Object* freed_with_ = nullptr;
+    std::uint32_t freed_at_ = 0; // the step of that kfree(), which a use-after-free cites
 };
 
 } // namespace lockcheck

@@ -174,14 +174,16 @@ TEST(ReportFiles, a_run_writes_all_its_files_or_none_and_leaves_an_old_one_whole
     files.json = dir / "r.json";
     files.junit = dir / "no-such-dir/j.xml";
     std::string error;
-    CHECK(!cli::write_report_files(files, report, error));
+    std::vector<std::string> warnings;
+    CHECK(!cli::write_report_files(files, report, error, warnings));
     CHECK_TEXT(is_one_line(error + "\n") && contains(error, "no-such-dir/j.xml"), error.c_str());
     CHECK_EQUAL("old", read_file(dir / "r.json"));
     // No temporary file is left behind either.
     CHECK_EQUAL("r.json ", dir.listing());
 
     files.junit = dir / "j.xml";
-    CHECK_TEXT(cli::write_report_files(files, report, error), error.c_str());
+    CHECK_TEXT(cli::write_report_files(files, report, error, warnings), error.c_str());
+    CHECK(warnings.empty());
     CHECK(contains(read_file(dir / "r.json"), "\"model\": \"m\""));
     CHECK_EQUAL("j.xml r.json ", dir.listing());
 }

@@ -5,12 +5,14 @@
 // per violation and a skip per run that could not look everywhere, and carries any text
 // unharmed; the HTML report tells its counterexamples apart.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -22,6 +24,7 @@
 #include "reports/html_report.hpp"
 #include "reports/json_report.hpp"
 #include "reports/junit.hpp"
+#include "seqcount_hang.hpp"
 
 // Before CppUTest, whose operator new macros break the ICU headers libxml2 includes.
 #include <libxml/parser.h>
@@ -526,6 +529,53 @@ TEST(Reports, the_html_report_traces_each_step_with_the_models_line) {
     // The full trace, folding nothing, names the line of every step.
     const std::string full = to_html(r, {}, /*full_trace=*/true);
     CHECK_TEXT(contains(full, "rename_pin.cpp:199 btrfs_sync_log\n"), full.c_str());
+}
+
+// A counterexample whose swim lanes are wider than a window 1400 pixels wide (three lanes of 40
+// columns, the state, the location: 240 columns) is a list on the page, each row within the 170
+// columns such a window shows of the page's 12 px monospace, ending in the step's function.
+TEST(Reports, the_html_reports_trace_shows_each_steps_function_in_a_1400_pixel_window) {
+    const Protocol model = seqcount_hang_model();
+    cli::CheckRequest request;
+    request.protocol = &model;
+    request.search.search = kDefaultSearch;
+    request.values = model.default_values();
+    request.options.depth = model.depth_for(0);
+    std::ostringstream out;
+    const std::string html = to_html(cli::search(request, out), {});
+    CHECK_TEXT(contains(html, "pre{background:#f6f6f6;padding:1em;overflow-x:auto;font-size:12px}"),
+               "the trace's font is not the size its width is counted in");
+    const std::size_t begin = html.find("trace (");
+    CHECK(begin != std::string::npos);
+    std::string text; // the trace as the page shows it: no tags, entities as characters
+    for (std::size_t i = begin; i < html.find("</pre>", begin); ++i) {
+        if (html[i] == '<') {
+            i = html.find('>', i);
+            continue;
+        }
+        text += html[i];
+    }
+    for (const auto& [entity, character] :
+         {std::pair{"&gt;", ">"}, {"&lt;", "<"}, {"&quot;", "\""}, {"&amp;", "&"}})
+        for (std::size_t at = text.find(entity); at != std::string::npos; at = text.find(entity))
+            text.replace(at, std::string(entity).size(), character);
+    std::istringstream lines(text);
+    std::size_t rows = 0;
+    for (std::string line; std::getline(lines, line);) {
+        const bool header = line.starts_with("  step");
+        const bool step = line.size() > 6 && std::isdigit(static_cast<unsigned char>(line[5])) &&
+                          !contains(line, "more turns");
+        if (!header && !step) continue;
+        CHECK_TEXT(line.size() <= 170, line.c_str());
+        if (!step) continue;
+        ++rows;
+        const std::size_t at = line.rfind("seqcount_hang.cpp:");
+        CHECK_TEXT(at != std::string::npos, line.c_str());
+        const std::string function = line.substr(line.find(' ', at) + 1);
+        // "i_size_write", "seqcount_hang_model::<lambda>::<lambda>": a name, whole.
+        CHECK_TEXT(!function.empty() && function.find(' ') == std::string::npos, line.c_str());
+    }
+    CHECK(rows >= 19);
 }
 
 TEST(Reports, a_json_violation_and_its_steps_carry_their_location) {

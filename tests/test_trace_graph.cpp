@@ -359,6 +359,56 @@ TEST(TraceGraph, a_deadlock_draws_its_wait_for_cycle_between_the_blocked_tasks) 
     CHECK_EQUAL("write0", c.trace.pending[1].holder);
 }
 
+// The edges of class `cls`, "TAIL -> HEAD" each.
+std::vector<std::string> edges_of_class(Agraph_t* g, const std::string& cls) {
+    std::vector<std::string> out;
+    for (Agnode_t* n = agfstnode(g); n; n = agnxtnode(g, n))
+        for (Agedge_t* e = agfstout(g, n); e; e = agnxtout(g, e))
+            if (attr(e, "class") == cls)
+                out.push_back(std::string(agnameof(agtail(e))) + " -> " + agnameof(aghead(e)));
+    return out;
+}
+
+// A use-after-free, and a double-free: an edge from the kfree() to the step that used the
+// memory (or freed it again), drawn as reads-from edges are, across the lanes.
+TEST(TraceGraph, a_use_after_free_draws_an_edge_from_the_kfree_to_the_use) {
+    struct object {
+        explicit object(const std::string& name) : count(name + ".count") {}
+        atomic_t count;
+    };
+    const std::pair<const char*, void (*)(object*)> uses[] = {
+        {"atomic_inc", [](object* obj) { atomic_inc(&obj->count); }},
+        {"kfree", [](object* obj) { kfree(obj); }}};
+    for (const auto& [what, use] : uses) {
+        const Setup setup = [use] {
+            auto* obj = kmalloc<object>("obj", "obj");
+            spawn("user", [obj, use] {
+                atomic_read(&obj->count);
+                use(obj);
+            });
+            spawn("freer", [obj] { kfree(obj); });
+        };
+        const SearchResult r = check_model(setup);
+        const Violation& v = only_violation(r, what);
+        CHECK_EQUAL_TEXT(ViolationKind::use_after_free, v.kind, what);
+        ReplayResult rr = replay(setup, r.findings.front().schedule, {});
+        CHECK_TEXT(rr.ok && rr.outcome.violation, rr.error.c_str());
+        const TraceStep* freed = nullptr; // the kfree() before the use (or the second one)
+        for (const TraceStep& s : rr.trace.steps)
+            if (s.operation == "kfree" && s.step < rr.outcome.violation->step) freed = &s;
+        CHECK_TEXT(freed, what);
+        TempFile dot(".dot");
+        write_trace_graph(rr.trace, *rr.outcome.violation, dot.path());
+        DotFile read(dot.path());
+        CHECK(read.graph());
+        const std::vector<std::string> edges = edges_of_class(read.graph(), "freed");
+        CHECK_EQUAL_TEXT(1u, edges.size(), what);
+        CHECK_EQUAL_TEXT("s" + std::to_string(freed->step) + " -> s" +
+                             std::to_string(rr.outcome.violation->step),
+                         edges.front(), what);
+    }
+}
+
 TEST(TraceGraph, an_unknown_extension_is_refused_naming_it_and_the_valid_ones) {
     const Counterexample c = no_pin();
     const std::string path =
@@ -420,7 +470,8 @@ TEST(TraceGraph, a_pending_task_names_the_line_it_waits_at_in_its_tooltip) {
 }
 
 // Folded, a drawing keeps every step: as its own box, or counted in a lane's "... N steps ..."
-// box; the violating step stays a box of its own, red.
+// box or a loop's turns box (its tooltip counts them); the violating step stays a box of its
+// own, red.
 TEST(TraceGraph, a_folded_drawing_counts_every_step_it_does_not_draw) {
     for (const Counterexample& c : broken_variants()) {
         const char* what = c.what.c_str();
@@ -434,6 +485,10 @@ TEST(TraceGraph, a_folded_drawing_counts_every_step_it_does_not_draw) {
             const std::string label = attr(n, "label");
             CHECK_TEXT(label.starts_with("... ") && label.ends_with(" ..."), label.c_str());
             steps += std::strtoul(label.c_str() + 4, nullptr, 10);
+        }
+        for (Agnode_t* n : nodes_of_class(g, "turns")) {
+            const std::string tooltip = attr(n, "tooltip");
+            steps += std::strtoul(tooltip.c_str() + tooltip.find('(') + 1, nullptr, 10);
         }
         CHECK_EQUAL_TEXT(c.trace.steps.size(), steps, what);
         if (c.violation.kind != ViolationKind::final_check)
