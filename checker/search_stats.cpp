@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "model/lockdep.hpp"
 #include "model/weak_memory.hpp"
 #include "scheduler/enum_names.hpp"
 
@@ -158,6 +159,7 @@ void SearchStats::add(const Execution& ex, const Outcome& out) {
     }
     if (out.end == End::stopped) ++sleep_blocked;
     if (out.spin_bound_used) ++spin_bound_used;
+    lockdep_off = lockdep_off || lockdep_turned_off(ex);
     if (const TableFull& full = out.table_full; full.table) {
         auto it = std::find_if(full_tables.begin(), full_tables.end(),
                                [&full](const FullTable& f) { return f.table == full.table; });
@@ -199,6 +201,7 @@ void SearchStats::merge(const SearchStats& later) {
         add_fully_ordered(op);
     cut += later.cut;
     cut_by_steps += later.cut_by_steps;
+    lockdep_off = lockdep_off || later.lockdep_off;
     sleep_blocked += later.sleep_blocked;
     steps += later.steps;
     deepest = std::max(deepest, later.deepest);

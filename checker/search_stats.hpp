@@ -90,6 +90,7 @@ struct SearchStats {
     std::uint64_t steps = 0;   // over all executions
     std::uint32_t deepest = 0; // the deepest step of any execution (--depth)
     std::uint32_t longest = 0; // the most steps one execution took
+    bool lockdep_off = false;  // the model called lockdep_off(): no lock-order checking
     std::uint32_t tasks = 0;   // the most tasks one execution had
     // Wall-clock seconds of the search and, when a command then minimized its counterexamples,
     // of that too; minimizing_seconds is the part spent minimizing.

@@ -125,6 +125,7 @@ void TraceRecorder::on_step(const Execution& ex, std::uint32_t step, const Task&
         }
     }
     s.args.assign(op.args.v, op.args.v + op.args.n);
+    s.object_first = op.args.object_first;
     s.value = value;
     s.location = call_site(op.location);
     s.stores = !op.read_only && op.access != DataAccess::sync && op.access != DataAccess::atomic;

@@ -35,7 +35,8 @@ struct TraceStep {
     std::string task;
     std::string operation;          // "mutex_lock"
     std::string object;             // "log_mutex"; empty for operations on no object
-    std::vector<std::int64_t> args; // shown before the object: set_bit(1, log_tree)
+    std::vector<std::int64_t> args; // shown beside the object: set_bit(1, log_tree)
+    bool object_first = false;      // after it, as the kernel's signature has them
     std::optional<std::int64_t> value;
     std::string state; // the object's state after the step: "held by fsync0"
     // The task of the step before could have gone on but another task took this step.

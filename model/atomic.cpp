@@ -62,7 +62,7 @@ int read(const char* op, const atomic_t* v, Ordering order, std::source_location
 }
 
 void set(const char* op, atomic_t* v, int i, Ordering order, std::source_location loc) {
-    this_execution().visible(op, v, loc, nullptr, OpArgs{{i, 0}, 1});
+    this_execution().visible(op, v, loc, nullptr, OpArgs{{i, 0}, 1, true});
     if (!weak_memory::on() || weak_memory::store(*v, v->counter, i, order)) v->counter = i;
     this_execution().note(i);
 }
@@ -71,7 +71,7 @@ void set(const char* op, atomic_t* v, int i, Ordering order, std::source_locatio
 bool add_unless(const char* op, atomic_t* v, int a, int u, bool show_args,
                 std::source_location loc) {
     const Done d = update(op, v, Update{Update::add_unless, a, u}, Ordering::full,
-                          show_args ? OpArgs{{a, u}, 2} : OpArgs{}, loc);
+                          show_args ? OpArgs{{a, u}, 2, true} : OpArgs{}, loc);
     if (!d.wrote) this_execution().nothing_written();
     this_execution().note(d.now);
     return observed(d.wrote);
@@ -138,7 +138,7 @@ void atomic_sub(int i, atomic_t* v, std::source_location loc) {
     }                                                                                              \
     int atomic_xchg##suffix(atomic_t* v, int new_, std::source_location loc) {                     \
         return observed(exchange("atomic_xchg" #suffix, v, Update{Update::exchange, new_}, order,  \
-                                 OpArgs{{new_, 0}, 1}, loc));                                      \
+                                 OpArgs{{new_, 0}, 1, true}, loc));                                \
     }                                                                                              \
     int atomic_cmpxchg##suffix(atomic_t* v, int old, int new_, std::source_location loc) {         \
         return observed(exchange("atomic_cmpxchg" #suffix, v, Update{Update::cmpxchg, old, new_},  \

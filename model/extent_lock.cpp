@@ -50,7 +50,7 @@ void lock_extent(extent_io_tree* tree, std::uint64_t start, std::uint64_t end,
     task_struct* me = current();
     const extent_io_tree::range* mine = tree->overlapping(start, end);
     if (mine && mine->locker == me) report_recursive_locking("lock_extent", tree, loc);
-    const OpArgs args{{static_cast<std::int64_t>(start), static_cast<std::int64_t>(end)}, 2};
+    const OpArgs args{{static_cast<std::int64_t>(start), static_cast<std::int64_t>(end)}, 2, true};
     this_execution().visible("lock_extent", tree, loc, &range_free, args);
     count_sleep_if_blocked(tree);
     if (tree->nr == extent_io_tree::kMaxRanges) {
@@ -67,7 +67,7 @@ void lock_extent(extent_io_tree* tree, std::uint64_t start, std::uint64_t end,
 
 void unlock_extent(extent_io_tree* tree, std::uint64_t start, std::uint64_t end,
                    std::source_location loc) {
-    const OpArgs args{{static_cast<std::int64_t>(start), static_cast<std::int64_t>(end)}, 2};
+    const OpArgs args{{static_cast<std::int64_t>(start), static_cast<std::int64_t>(end)}, 2, true};
     this_execution().visible("unlock_extent", tree, loc, nullptr, args);
     for (int i = 0; i < tree->nr; ++i) {
         if (tree->ranges[i].start != start || tree->ranges[i].end != end) continue;

@@ -200,6 +200,11 @@ void lockdep_off() {
     this_execution().local<lockdep_graph>().off = true;
 }
 
+bool lockdep_turned_off(const Execution& ex) {
+    const lockdep_graph* g = ex.find_local<lockdep_graph>();
+    return g && g->off;
+}
+
 void lock_acquire(const char* op, const Object* lock, const lockdep_map* map, int subclass,
                   bool trylock, std::source_location loc) {
     if (subclass < 0 || subclass >= MAX_LOCKDEP_SUBCLASSES)

@@ -27,6 +27,8 @@ struct lockdep_map {
 void lockdep_set_class(lockdep_map* map, std::string class_name);
 // Set-up: no lock-order checking in this model (the kernel's lockdep_off()).
 void lockdep_off();
+// Whether the model called lockdep_off() in `ex`: the checker's summary says lockdep was off.
+bool lockdep_turned_off(const Execution& ex);
 
 // Called by every lock before it may block: records and checks the dependencies from the
 // locks the current task holds. A trylock adds none (it cannot wait, so it cannot deadlock).

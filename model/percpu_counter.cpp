@@ -72,7 +72,7 @@ long long percpu_counter::peek_sum() const {
 void percpu_counter_add_batch(percpu_counter* fbc, long long amount, long long batch,
                               std::source_location loc) {
     this_execution().visible("percpu_counter_add_batch", fbc, loc, nullptr,
-                             OpArgs{{amount, batch}, 2});
+                             OpArgs{{amount, batch}, 2, true});
     long long& mine = slot(*fbc, raw_smp_processor_id());
     read(*fbc, mine, Ordering::relaxed); // __this_cpu_read()
     const long long delta = mine + amount;
@@ -94,7 +94,7 @@ void percpu_counter_add(percpu_counter* fbc, long long amount, std::source_locat
 }
 
 void percpu_counter_set(percpu_counter* fbc, long long amount, std::source_location loc) {
-    this_execution().visible("percpu_counter_set", fbc, loc, nullptr, OpArgs{{amount, 0}, 1});
+    this_execution().visible("percpu_counter_set", fbc, loc, nullptr, OpArgs{{amount, 0}, 1, true});
     lock(*fbc);
     for (long long& c : fbc->counters)
         write(*fbc, c, 0);

@@ -65,6 +65,7 @@ Json stats_json(const SearchStats& s) {
                 {"steps", s.steps},
                 {"deepest", s.deepest},
                 {"longest", s.longest},
+                {"lockdep_off", s.lockdep_off},
                 {"tasks", s.tasks},
                 {"stopped_by", s.stopped_by},
                 {"full_tables", std::move(full_tables)},
@@ -129,6 +130,7 @@ Json step_json(const TraceStep& s) {
                 {"operation", s.operation},
                 {"object", s.object},
                 {"args", s.args},
+                {"object_first", s.object_first},
                 {"value", s.value ? Json(*s.value) : Json(nullptr)},
                 {"state", s.state},
                 {"preempted", s.preempted},
@@ -268,6 +270,7 @@ SearchStats read_stats(const Value& v) {
     s.steps = v["steps"].count<std::uint64_t>();
     s.deepest = v["deepest"].count<std::uint32_t>();
     if (v.has("longest")) s.longest = v["longest"].count<std::uint32_t>();
+    if (v.has("lockdep_off")) s.lockdep_off = v["lockdep_off"].boolean();
     // Added in version 1.1.
     if (v.has("tasks")) s.tasks = v["tasks"].count<std::uint32_t>();
     if (v.has("stopped_by")) s.stopped_by = v["stopped_by"].string();
@@ -419,6 +422,8 @@ TraceStep read_step(const Value& v) {
     s.object = v["object"].string();
     for (const Value& a : v["args"].elements())
         s.args.push_back(a.integer<std::int64_t>());
+    // Added in version 1.13.
+    if (v.has("object_first")) s.object_first = v["object_first"].boolean();
     const Value value = v["value"];
     if (!value.json().is_null()) s.value = value.integer<std::int64_t>();
     s.state = v["state"].string();

@@ -144,7 +144,10 @@ namespace {
 // property (--no-check)".
 std::string unchecked_text(const Summary& s) {
     std::vector<std::string> off;
-    if (!s.lockdep) off.emplace_back("lockdep (--no-lockdep)");
+    if (!s.lockdep)
+        off.emplace_back("lockdep (--no-lockdep)");
+    else if (s.stats.lockdep_off)
+        off.emplace_back("lockdep (the model calls lockdep_off())");
     if (!s.races) off.emplace_back("data races (--no-races)");
     const auto model_off = std::count_if(s.stats.properties.begin(), s.stats.properties.end(),
                                          [](const PropertyStats& p) { return !p.checked; });
@@ -458,7 +461,10 @@ std::string states_text(const StateCounts& st, std::uint64_t stopped) {
 // "lockdep on, data races off (--no-races), fsync waits at most 13 steps (--max-wait)": the
 // property classes a user can switch off, and the latency bounds.
 std::string checks_text(const Summary& s) {
-    return std::string("lockdep ") + (s.lockdep ? "on" : "off (--no-lockdep)") + ", data races " +
+    const char* lockdep = !s.lockdep            ? "off (--no-lockdep)"
+                          : s.stats.lockdep_off ? "off (the model calls lockdep_off())"
+                                                : "on";
+    return std::string("lockdep ") + lockdep + ", data races " +
            (s.races ? "on" : "off (--no-races)") +
            wait_bounds_text(s.stats.wait_bounds, s.stats.wait_ratios);
 }

@@ -199,11 +199,12 @@ std::string turns_text(std::size_t turns, bool ascii) {
 }
 
 std::string operation_text(const TraceStep& s) {
-    std::string args;
+    // In the kernel's order: set_bit(1, log_tree), atomic_set(aflag, 1).
+    std::string params = s.object_first ? s.object : std::string();
     for (std::int64_t a : s.args)
-        args += std::to_string(a) + ", ";
-    if (s.object.empty() && !args.empty()) args.resize(args.size() - 2);
-    std::string op = s.operation + "(" + args + s.object + ")";
+        params += (params.empty() ? "" : ", ") + std::to_string(a);
+    if (!s.object_first && !s.object.empty()) params += (params.empty() ? "" : ", ") + s.object;
+    std::string op = s.operation + "(" + params + ")";
     // A wake-up returns how many it woke: one that woke nobody is often the lost wake-up.
     const bool wake_up = s.operation == "wake_up" || s.operation == "wake_up_all" ||
                          s.operation == "wake_up_process";

@@ -616,6 +616,7 @@ inline void Execution::declare(const Operation& op) {
     pending.args.v[0] = op.args.v[0];
     pending.args.v[1] = op.args.v[1];
     pending.args.n = op.args.n;
+    pending.args.object_first = op.args.object_first;
     pending.read_only = op.read_only;
     pending.fallback = op.fallback;
     pending.global = op.global;

@@ -19,6 +19,9 @@ using EnabledFn = bool (*)(const Object* obj, const Task& task);
 struct OpArgs {
     std::int64_t v[2] = {0, 0};
     std::uint8_t n = 0;
+    // The kernel's signature names the object first (atomic_set(v, i), lock_extent(tree,
+    // start, end)); else the arguments come first (atomic_add(i, v), set_bit(nr, addr)).
+    bool object_first = false;
 };
 
 // How an operation touches memory, for data-race detection (race_detector.hpp).

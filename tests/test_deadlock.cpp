@@ -6,6 +6,7 @@
 
 #include "harness.hpp"
 #include "lock_types.hpp"
+#include "reports/text.hpp"
 
 #include <CppUTest/TestHarness.h>
 
@@ -109,4 +110,22 @@ TEST(Deadlock, trylock_in_reverse_order_backs_off_instead_of_deadlocking) {
         // Otherwise the test would pass without ever taking the path it is about.
         CHECK_TEXT(failed_trylocks > 0, type);
     });
+}
+
+TEST(Deadlock, the_summary_says_lockdep_was_off_when_the_model_turned_it_off) {
+    const Setup setup = [] {
+        auto& l = this_execution().make<Locks<mutex>>();
+        lockdep_off();
+        spawn("a", [&l] { lock_in_order(&l.A, &l.B); });
+    };
+    const SearchResult r = check_model(setup);
+    CHECK(r.stats.lockdep_off);
+    Summary s;
+    s.stats = r.stats;
+    const std::string text = format_summary(s);
+    CHECK_TEXT(contains(text, "checks        lockdep off (the model calls lockdep_off()), data "
+                              "races on\n"),
+               text.c_str());
+    CHECK_TEXT(contains(text, "(not checked: lockdep (the model calls lockdep_off()))"),
+               text.c_str());
 }

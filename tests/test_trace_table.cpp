@@ -104,3 +104,24 @@ TEST(TraceTable, asked_locations_are_a_last_column_and_a_step_without_one_shows_
     CHECK_TEXT(contains(table, "     2-3  \u2026 2 steps of c \u2026\n"), table.c_str());
     CHECK_TEXT(contains(table, "at the end: x = 2\n"), table.c_str());
 }
+
+TEST(TraceTable, an_operation_shows_its_arguments_in_the_kernels_order) {
+    // The model's own calls, replayed: atomic_set(v, i) names the object first, atomic_add(i, v)
+    // and set_bit(nr, addr) last.
+    const ReplayResult r = replay(
+        [] {
+            auto& v = this_execution().make<atomic_t>("aflag");
+            auto& bits = this_execution().make<shared<unsigned long>>("bits");
+            spawn("t", [&v, &bits] {
+                atomic_set(&v, 1);
+                atomic_add(2, &v);
+                set_bit(3, &bits);
+            });
+        },
+        Schedule{0, 0, 0}, CheckOptions{});
+    CHECK_TEXT(r.ok, r.error.c_str());
+    CHECK_EQUAL(3u, r.trace.steps.size());
+    CHECK_EQUAL("atomic_set(aflag, 1) -> 1", operation_text(r.trace.steps[0]));
+    CHECK_EQUAL("atomic_add(2, aflag) -> 3", operation_text(r.trace.steps[1]));
+    CHECK_EQUAL("set_bit(3, bits) -> 0", operation_text(r.trace.steps[2]));
+}
