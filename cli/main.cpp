@@ -207,9 +207,12 @@ std::string ignored_option(const CLI::App* sub, lc::Search search, bool replay) 
 // An option `sub` does not have in argv, with the nearest it has: "--varient" -> "--variant".
 std::string unknown_option(const CLI::App* sub, int argc, char** argv) {
     std::vector<std::string> names;
-    for (const CLI::Option* o : sub->get_options())
+    for (const CLI::Option* o : sub->get_options()) {
         for (const std::string& name : o->get_lnames())
             names.push_back("--" + name);
+        for (const std::string& name : o->get_snames())
+            names.push_back("-" + name);
+    }
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg.size() < 2 || arg[0] != '-') continue;

@@ -34,6 +34,10 @@ const Refused kRefused[] = {
     {{"rename-pin", "--varient", "no-pin"},
      "unknown option '--varient' for rename-pin (did you "
      "mean '--variant'?)"},
+    // A short option the command has is not the unknown one.
+    {{"rename-pin", "-q", "--no-color"},
+     "unknown option '--no-color' for rename-pin (did you mean '--color'?)"},
+    {{"rename-pin", "--max-steps", "0"}, "--max-steps: '0' is not an integer from 1 to 1000000"},
     {{"rename-pin", "--variant", "no-pn"},
      "'no-pn' is not a variant of rename-pin (did you mean "
      "'no-pin'?)"},
