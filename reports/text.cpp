@@ -203,7 +203,11 @@ std::string incompleteness(const Summary& s) {
     if (s.preemption_bound)
         reasons.push_back("only schedules with at most " +
                           count(*s.preemption_bound, "preemption") + " ran");
-    if (s.stats.cut)
+    if (nothing_finished(s.stats))
+        reasons.push_back("every execution was cut by " + cut_by(s.stats) + " (" +
+                          std::to_string(s.stats.cut) + " of " +
+                          std::to_string(s.stats.executions) + ", none run to its end)");
+    else if (s.stats.cut)
         reasons.push_back(count(s.stats.cut, "execution") + (s.stats.cut == 1 ? " was" : " were") +
                           " cut by " + cut_by(s.stats));
     std::string text;

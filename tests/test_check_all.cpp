@@ -163,6 +163,19 @@ TEST(CheckAll, a_variant_that_differs_fails_the_run_with_its_counterexample) {
                r.out.c_str());
 }
 
+TEST(CheckAll, a_row_whose_every_execution_was_cut_is_incomplete_and_so_is_the_run) {
+    // Three increments with a depth of 1 of their own: in any order the third task's steps
+    // depend on the second's, which depend on the first's, so no execution finishes.
+    Protocol p = sized_counter_model();
+    p.parameters = {{"tasks", "tasks incrementing the counter", 3, 3, 3}};
+    p.variants = {{"shallow", "declared verified", Expectation::verified(), 1}};
+    const CheckAll r = check_all(p);
+    CHECK_TEXT(contains(r.out, "every execution was cut by the depth bound"), r.out.c_str());
+    CHECK_EQUAL_TEXT(cli::kExitIncomplete, r.code, r.out.c_str());
+    CHECK_TEXT(contains(r.out, "check-all: 1 variants, 0 as declared, 0 differ, 1 incomplete"),
+               r.out.c_str());
+}
+
 TEST(CheckAll, a_run_a_limit_stops_is_incomplete_never_a_pass) {
     cli::CheckAllRequest request;
     request.time_limit = 1e-9; // stops every search after its first execution

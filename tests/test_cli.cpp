@@ -186,7 +186,9 @@ TEST(Cli, a_bound_that_cuts_every_execution_is_incomplete_exits_3_and_flags_the_
     CHECK_EQUAL_TEXT(3, run.exit_code, run.out.c_str());
     CHECK_TEXT(contains(run.out, "\nexpected      verified: incomplete: no violation found, but "),
                run.out.c_str());
-    CHECK_TEXT(contains(run.out, " were cut by --max-steps\n"), run.out.c_str());
+    CHECK_TEXT(contains(run.out, "every execution was cut by --max-steps (11 of 11, none run to "
+                                 "its end)\n"),
+               run.out.c_str());
     CHECK_TEXT(contains(run.out, "\nverdict       incomplete: every execution was cut by "
                                  "--max-steps ("),
                run.out.c_str());
