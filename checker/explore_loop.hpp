@@ -12,9 +12,10 @@
 namespace lockcheck {
 
 enum class LoopEnd : std::uint8_t {
-    done,      // the strategy ran every execution it had
-    violation, // one broke a property, and the search does not keep going
-    stopped,   // asked to stop between two executions
+    done,          // the strategy ran every execution it had
+    violation,     // one broke a property, and the search does not keep going
+    stopped,       // asked to stop between two executions
+    out_of_memory, // lockcheck's own allocation failed: the executions before it stand
 };
 
 // Asked between two executions, once the strategy has prepared the next one: whether to go on.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <new>
 #include <set>
 
 #include "bfs.hpp"
@@ -68,20 +69,25 @@ LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOption
     Execution::Limits limits = options.limits(options.depth, options.max_steps);
     limits.fingerprints = strategy.fingerprints();
     for (;;) {
-        Execution ex(stacks, strategy, limits);
-        setup();
-        Outcome out = ex.run();
-        result.stats.add(ex, out);
-        out.each_violation([&](const Violation& v, std::size_t reached) {
-            if (!seen.insert(v.key()).second) {
-                // Met again: only what it is about may add to the finding.
-                if (!v.objects.empty()) result.found_again(v);
-                return;
-            }
-            const auto cut = ex.schedule().begin() + static_cast<std::ptrdiff_t>(reached);
-            result.findings.push_back(Finding{v, Schedule(ex.schedule().begin(), cut)});
-        });
-        if (out.violation && !options.keep_going) return LoopEnd::violation;
+        try {
+            Execution ex(stacks, strategy, limits);
+            setup();
+            Outcome out = ex.run();
+            result.stats.add(ex, out);
+            out.each_violation([&](const Violation& v, std::size_t reached) {
+                if (!seen.insert(v.key()).second) {
+                    // Met again: only what it is about may add to the finding.
+                    if (!v.objects.empty()) result.found_again(v);
+                    return;
+                }
+                const auto cut = ex.schedule().begin() + static_cast<std::ptrdiff_t>(reached);
+                result.findings.push_back(Finding{v, Schedule(ex.schedule().begin(), cut)});
+            });
+            if (out.violation && !options.keep_going) return LoopEnd::violation;
+        } catch (const std::bad_alloc&) {
+            // Set-up, teardown or the record of an execution: that execution is not counted.
+            return LoopEnd::out_of_memory;
+        }
         if (!strategy.next_execution()) return LoopEnd::done;
         if (!between.go_on(result, strategy)) return LoopEnd::stopped;
     }
@@ -124,7 +130,8 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
     OneThread between(options);
     const LoopEnd end = run_executions(setup, strategy, options, stacks, result, between);
     if (end == LoopEnd::done) check_wait_ratios(options.wait_ratios, result);
-    result.stats.stopped_by = std::move(between.stopped_by);
+    result.stats.stopped_by =
+        end == LoopEnd::out_of_memory ? kOutOfMemory : std::move(between.stopped_by);
     result.stats.states = strategy.states();
     result.stats.elapsed_seconds = seconds_since(start);
     return result;

@@ -1,6 +1,8 @@
 // Iterative preemption bounding over one property.
 #include "minimize.hpp"
 
+#include <new>
+
 #include "bounded_dfs.hpp"
 
 namespace lockcheck {
@@ -46,23 +48,32 @@ Minimized minimize(const Setup& setup, const Finding& found, std::uint32_t preem
                 return best;
             }
             ++best.executions;
-            // With keep_going the property may break after a violation the execution goes on
-            // past (options.limits()).
-            Execution ex(stacks, search, options.limits(options.depth, max_steps));
-            setup();
-            const Outcome out = ex.run();
-            // The schedule up to the violation: the execution may have gone on past it. Its
-            // preemptions are the execution's: with fewer, a lower bound would have found it.
-            const std::uint32_t used = search.preemptions();
-            out.each_violation([&](const Violation& v, std::size_t reached) {
-                if (!same_finding(v)) return;
-                if (used > best.preemptions || (used == best.preemptions && v.step >= best.steps))
-                    return;
-                const auto cut = ex.schedule().begin() + static_cast<std::ptrdiff_t>(reached);
-                best.finding = Finding{v, Schedule(ex.schedule().begin(), cut)};
-                best.preemptions = used;
-                best.steps = v.step;
-            });
+            try {
+                // With keep_going the property may break after a violation the execution goes
+                // on past (options.limits()).
+                Execution ex(stacks, search, options.limits(options.depth, max_steps));
+                setup();
+                const Outcome out = ex.run();
+                // The schedule up to the violation: the execution may have gone on past it.
+                // Its preemptions are the execution's: with fewer, a lower bound would have
+                // found it.
+                const std::uint32_t used = search.preemptions();
+                out.each_violation([&](const Violation& v, std::size_t reached) {
+                    if (!same_finding(v)) return;
+                    if (used > best.preemptions ||
+                        (used == best.preemptions && v.step >= best.steps))
+                        return;
+                    const auto cut = ex.schedule().begin() + static_cast<std::ptrdiff_t>(reached);
+                    best.finding = Finding{v, Schedule(ex.schedule().begin(), cut)};
+                    best.preemptions = used;
+                    best.steps = v.step;
+                });
+            } catch (const std::bad_alloc&) {
+                // The smallest found so far stands, not proven minimal.
+                best.minimal = false;
+                best.stopped_by = kOutOfMemory;
+                return best;
+            }
             // Read every execution: the pacer reads the clock for the time limit too.
             if (pacer.tick() && options.progress) {
                 ProgressReport report;

@@ -15,6 +15,8 @@
 #include <exception>
 #include <list>
 #include <mutex>
+#include <new>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -79,6 +81,8 @@ class ParallelSearch {
   private:
     class Between;
     void work();
+    // On a new thread: its set-up, and the wait until every thread has done it.
+    void prepare();
     // Under the lock: the first part that can run, if any.
     Part* waiting_part();
     // Under the lock: whether the rest of a strategy at `it` has what it needs to go on.
@@ -103,6 +107,10 @@ class ParallelSearch {
     std::string stopped_by_;
     std::exception_ptr error_;
     std::uint32_t threads_used_ = 0; // that ran a part
+    // Threads started, and of them prepared; none runs a part before all are.
+    std::uint32_t threads_ = 0;
+    std::uint32_t prepared_ = 0;
+    bool starting_ = true;
 };
 
 class ParallelSearch::Between final : public BetweenExecutions {
@@ -199,7 +207,30 @@ void ParallelSearch::finish(Part& part) {
     changed_.notify_all();
 }
 
+// A thread that set itself up at its first execution could find the memory used up by a
+// model on another thread, and die inside the allocator (jemalloc does, setting up the
+// thread's arena); a set-up that fails here ends the search before any model code ran.
+void ParallelSearch::prepare() {
+    bool out_of_memory = false;
+    std::exception_ptr error;
+    try {
+        Execution::prepare_thread(options_.step_timeout);
+    } catch (const std::bad_alloc&) {
+        out_of_memory = true;
+    } catch (...) {
+        error = std::current_exception(); // the watchdog's thread could not start
+    }
+    std::unique_lock lock(mutex_);
+    ++prepared_;
+    if (out_of_memory && stopped_by_.empty()) stopped_by_ = kOutOfMemory;
+    if (error && !error_) error_ = error;
+    if (out_of_memory || error) stop_ = true;
+    changed_.notify_all();
+    changed_.wait(lock, [this] { return !starting_ && prepared_ == threads_; });
+}
+
 void ParallelSearch::work() {
+    prepare();
     StackPool stacks(options_.stack_size);
     bool ran = false;
     std::unique_lock lock(mutex_);
@@ -222,6 +253,14 @@ void ParallelSearch::work() {
                 part->end =
                     run_executions(setup_, part->strategy, options_, stacks, part->result, between);
             part->result.stats.states = part->strategy.states();
+            if (part->end == LoopEnd::out_of_memory) {
+                // The results so far stand: the search stops as it does at a signal.
+                part->end = LoopEnd::stopped;
+                lock.lock();
+                if (stopped_by_.empty()) stopped_by_ = kOutOfMemory;
+                stop_ = true;
+                lock.unlock();
+            }
         } catch (...) {
             lock.lock();
             if (!error_) error_ = std::current_exception();
@@ -293,8 +332,20 @@ SearchResult ParallelSearch::merge() {
 SearchResult ParallelSearch::run() {
     const auto start = Clock::now();
     std::vector<std::thread> threads;
-    for (unsigned i = 0; i < options_.jobs; ++i)
-        threads.emplace_back([this] { work(); });
+    // As many threads as can be started: one that cannot (no memory for its stack) leaves
+    // the search to the others.
+    try {
+        for (unsigned i = 0; i < options_.jobs; ++i)
+            threads.emplace_back([this] { work(); });
+    } catch (const std::system_error&) {
+        if (threads.empty()) throw;
+    }
+    {
+        std::lock_guard lock(mutex_);
+        threads_ = static_cast<std::uint32_t>(threads.size());
+        starting_ = false;
+        changed_.notify_all();
+    }
     watch(start);
     for (std::thread& t : threads)
         t.join();

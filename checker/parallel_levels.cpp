@@ -11,7 +11,9 @@
 #include <exception>
 #include <limits>
 #include <mutex>
+#include <new>
 #include <optional>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -84,6 +86,7 @@ class LevelSearch {
     std::string stopped_by_;
     std::exception_ptr error_;
     std::atomic<std::uint32_t> threads_used_{0};
+    unsigned prepared_ = 0; // threads set up (Execution::prepare_thread()), before any round
 };
 
 class LevelSearch::Between final : public BetweenExecutions {
@@ -112,6 +115,13 @@ void LevelSearch::run_slice(std::size_t index, StackPool& stacks) {
         slice.runner.emplace(bfs_.runner(slice.first, slice.last));
         Between between(*this, index);
         slice.end = run_executions(setup_, *slice.runner, options_, stacks, slice.result, between);
+        if (slice.end == LoopEnd::out_of_memory) {
+            // The results so far stand: the search stops as it does at a signal.
+            slice.end = LoopEnd::stopped;
+            std::lock_guard lock(mutex_);
+            if (!stop_) stopped_by_ = kOutOfMemory;
+            stop_ = true;
+        }
         if (slice.end == LoopEnd::violation && !options_.keep_going) {
             std::size_t at = violated_at_;
             while (index < at && !violated_at_.compare_exchange_weak(at, index)) {
@@ -125,10 +135,25 @@ void LevelSearch::run_slice(std::size_t index, StackPool& stacks) {
 }
 
 void LevelSearch::work() {
+    // Before any model code runs, which could leave no memory for it (parallel_explore.cpp).
+    bool out_of_memory = false;
+    std::exception_ptr error;
+    try {
+        Execution::prepare_thread(options_.step_timeout);
+    } catch (const std::bad_alloc&) {
+        out_of_memory = true;
+    } catch (...) {
+        error = std::current_exception(); // the watchdog's thread could not start
+    }
     StackPool stacks(options_.stack_size);
     std::uint64_t seen = 0;
     bool ran = false;
     std::unique_lock lock(mutex_);
+    if (out_of_memory && !stop_) stopped_by_ = kOutOfMemory;
+    if (error && !error_) error_ = error;
+    if (out_of_memory || error) stop_ = true;
+    ++prepared_;
+    done_.notify_all();
     for (;;) {
         wake_.wait(lock, [&] { return quit_ || round_ != seen; });
         if (quit_) return;
@@ -217,8 +242,18 @@ bool LevelSearch::round(SearchResult& result, Clock::time_point start) {
 SearchResult LevelSearch::run() {
     const auto start = Clock::now();
     std::vector<std::thread> threads;
-    for (unsigned i = 0; i < options_.jobs; ++i)
-        threads.emplace_back([this] { work(); });
+    // As many threads as can be started: one that cannot (no memory for its stack) leaves
+    // the search to the others.
+    try {
+        for (unsigned i = 0; i < options_.jobs; ++i)
+            threads.emplace_back([this] { work(); });
+    } catch (const std::system_error&) {
+        if (threads.empty()) throw;
+    }
+    {
+        std::unique_lock lock(mutex_);
+        done_.wait(lock, [this, &threads] { return prepared_ == threads.size(); });
+    }
     SearchResult result;
     while (round(result, start)) {
     }

@@ -43,6 +43,11 @@ static_assert(StopRequest::is_always_lock_free, "a signal handler sets it");
 // "SIGINT", "SIGTERM": how a summary names the signal that stopped a run.
 std::string signal_name(int signal);
 
+// What stopped a search (or minimizing) whose own allocations failed between or around its
+// executions: its results so far stand, as a signal's do. (Model code that runs out of
+// memory in a task is that execution's finding, as its other exceptions are.)
+inline constexpr const char* kOutOfMemory = "running out of memory";
+
 // Paces a loop of executions: after each one, tick() says whether to look at the clock's
 // news. It reads the clock every `stride` executions, the stride adapting so that reads are
 // a few milliseconds apart however long an execution takes, and says a report is due a few

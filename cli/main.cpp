@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <new>
 #include <optional>
 #include <thread>
 #include <unistd.h>
@@ -267,6 +268,14 @@ void add_time_limit(CLI::App* sub, double& seconds, const std::string& help) {
 int usage_error(const std::string& message) {
     std::cerr << "lockcheck: " << lc::one_line(message) << "\n";
     return lc::cli::kExitUsage;
+}
+
+// A model's set-up that threw `e` (an exception of the model, too many tasks): the run is
+// refused, with `context` before the reason. Running out of memory is no bad input: it goes on
+// to main(), which says so (lockcheck.cpp).
+int set_up_error(const std::string& context, const std::exception& e) {
+    if (dynamic_cast<const std::bad_alloc*>(&e)) throw;
+    return usage_error(context + e.what());
 }
 
 // SIGINT and SIGTERM ask a check to stop after the execution running then, and to report
@@ -733,7 +742,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
             return lc::cli::run_check_all(check_all, models, pager.out(), std::cerr,
                                           progress.get());
         } catch (const std::exception& e) {
-            return usage_error("check-all: cannot set up a model: " + std::string(e.what()));
+            return set_up_error("check-all: cannot set up a model: ", e);
         }
     }
     if (app.got_subcommand("merge")) {
@@ -758,7 +767,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
             return lc::cli::run_replay_file(replay_path, replay_index, shown, pager.out(),
                                             std::cerr);
         } catch (const std::exception& e) {
-            return usage_error("replay: " + std::string(e.what()));
+            return set_up_error("replay: ", e);
         }
     }
     for (std::size_t i = 0; i < protocols.size(); ++i) {
@@ -807,7 +816,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
                 lc::cli::Pager pager(wants_pager(no_pager[i]));
                 return lc::cli::run_compare(c, pager.out(), std::cerr);
             } catch (const std::exception& e) {
-                return usage_error("cannot set up " + protocols[i].name + ": " + e.what());
+                return set_up_error("cannot set up " + protocols[i].name + ": ", e);
             }
         }
         const bool replaying = !replay_text[i].empty() || sub->count("--replay");
@@ -857,7 +866,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
             return lc::cli::run_check(r, pager.out(), std::cerr);
         } catch (const std::exception& e) {
             // The model's set-up itself failed (too many tasks, say): nothing was checked.
-            return usage_error("cannot set up " + protocols[i].name + ": " + e.what());
+            return set_up_error("cannot set up " + protocols[i].name + ": ", e);
         }
     }
     return usage_error("no model given (models: " + model_names() + "; or 'list')");

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <cxxabi.h>
 #include <exception>
+#include <new>
 #include <stdexcept>
 #include <typeinfo>
 #include <unistd.h>
@@ -130,6 +131,12 @@ void Execution::check_wait_bound(const Task& task, const char* op, std::uint32_t
     }
 }
 
+void Execution::prepare_thread(unsigned step_timeout) {
+    faults::install();
+    watchdog::arm(step_timeout, &Execution::interrupt_running_task, &Execution::report_stuck);
+    RaceDetector::prepare_thread();
+}
+
 Outcome Execution::run() {
     faults::install();
     watchdog::arm(limits_.step_timeout, &Execution::interrupt_running_task,
@@ -149,6 +156,14 @@ Outcome Execution::run() {
     } else {
         fiber_sanitizer::end_switch(nullptr);
         on_escape();
+        if (fault_.kind == Fault::Kind::out_of_memory) {
+            // Whatever the step had done is not a finding or an execution of the search:
+            // torn down, it ends here as the allocation that failed would have.
+            unwind_all();
+            g_running = outer;
+            watchdog::running(outer_watched);
+            throw std::bad_alloc();
+        }
     }
     strategy_.end(*this);
     // The attempt that broke a property is the trace's last step (see fail_attempt()).
@@ -938,8 +953,10 @@ void Execution::escape(Fault fault, const void* fault_address) {
     if (!ex || !ex->fiber_) return;
     if (fault_address && ex->fiber_->stack_.guard_contains(fault_address))
         fault.kind = Fault::Kind::stack_overflow;
-    else if (ex->running_ != ex->fiber_ || ex->unwinding_)
-        return; // scheduler code on a task's fiber, or a teardown: no task's own doing
+    else if (ex->unwinding_)
+        return; // a teardown, past the point where run() can take it back
+    else if (ex->running_ != ex->fiber_ && fault.kind != Fault::Kind::out_of_memory)
+        return; // scheduler code on a task's fiber: no task's own doing
     ex->fault_ = fault;
     // A switch to the main context, whose frames below run() are gone; the fiber's are
     // abandoned (its stack's are forgotten when it goes back to the pool).
@@ -956,6 +973,8 @@ void Execution::on_escape() {
     // Its stack is garbage (an overflow), or it stopped at an arbitrary point: never resume
     // or unwind it.
     task.finished_ = true;
+    // No finding, nothing allocated: run() ends the execution as lockcheck's own failure.
+    if (fault_.kind == Fault::Kind::out_of_memory) return;
     // The step it was taking is the trace's last: the fault came after its operation.
     if (stepping_ == &task) {
         stepping_ = nullptr;
@@ -990,6 +1009,8 @@ void Execution::on_escape() {
                  " inside the C library without reaching a scheduling point (a sleep, or a "
                  "lock another task holds across a scheduling point?)");
         break;
+    case Fault::Kind::out_of_memory:
+        break; // returned above
     }
 }
 

@@ -164,6 +164,11 @@ class Execution {
     // fiber's stack), jumps out of it to run(), which abandons the task and reports the fault.
     // Returns otherwise: the fault is not a task's.
     static void escape(Fault fault, const void* fault_address);
+    // Sets up what the calling thread keeps for every execution it runs (the crash handler's
+    // stack, the watchdog's watch, the race detector's spare tables, the allocator's state of
+    // the thread), before any runs: a thread doing so at its first execution, once a model
+    // on another thread had used up the memory, crashed inside the allocator.
+    static void prepare_thread(unsigned step_timeout);
 
     // --- set-up, before run() ---
     // Adds a task; it starts when run() does, in the order of spawning. Spawned by a running

@@ -4,12 +4,17 @@
 #include "faults.hpp"
 
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <cxxabi.h>
 #include <dlfcn.h>
+#include <exception>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <sys/syscall.h>
+#include <typeinfo>
 #include <unistd.h>
 
 #include "execution.hpp"
@@ -88,7 +93,29 @@ struct AltStack {
     }
 };
 
+std::terminate_handler g_previous_terminate = nullptr;
+
+// The runtime calls it with the exception that found no handler taken as caught: ended here
+// (and freed) before the jump out of the fiber, or the runtime would keep it for good.
+[[noreturn]] void on_terminate() {
+    const std::type_info* type = abi::__cxa_current_exception_type();
+    if (type && *type == typeid(std::bad_alloc)) {
+        abi::__cxa_end_catch();
+        Execution::escape(Fault{.kind = Fault::Kind::out_of_memory}, nullptr);
+        // Returned: no task's fiber to leave (a teardown). The process ends, as it would have,
+        // with what it printed so far.
+        std::fflush(stdout);
+        std::fputs("lockcheck: out of memory while an execution was torn down: the run ends "
+                   "here, incomplete\n",
+                   stderr);
+        exit_group(kExitOutOfMemory);
+    }
+    if (g_previous_terminate) g_previous_terminate();
+    std::abort();
+}
+
 void install_handlers() {
+    g_previous_terminate = std::set_terminate(&on_terminate);
     struct sigaction sa {};
     sa.sa_sigaction = &on_crash_signal;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;

@@ -15,9 +15,12 @@
 namespace lockcheck {
 
 thread_local std::vector<std::unique_ptr<RaceDetector::Tables>> RaceDetector::spare_tables_;
+thread_local std::size_t RaceDetector::tables_made_ = 0;
 
 RaceDetector::RaceDetector() {
     if (spare_tables_.empty()) {
+        // Room to keep it when it is given back: the destructor allocates nothing.
+        spare_tables_.reserve(++tables_made_);
         t_ = std::make_unique<Tables>();
         return;
     }
@@ -32,6 +35,11 @@ RaceDetector::RaceDetector() {
 
 RaceDetector::~RaceDetector() {
     spare_tables_.push_back(std::move(t_));
+}
+
+void RaceDetector::prepare_thread() {
+    // Its first use registers its destructor with the C library, which allocates.
+    spare_tables_.reserve(1);
 }
 
 void RaceDetector::reserve(std::size_t steps) {

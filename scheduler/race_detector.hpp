@@ -55,6 +55,8 @@ class RaceDetector {
 
     RaceDetector();
     ~RaceDetector();
+    // Makes the calling thread's store of spare tables (Execution::prepare_thread()).
+    static void prepare_thread();
     RaceDetector(const RaceDetector&) = delete;
     RaceDetector& operator=(const RaceDetector&) = delete;
 
@@ -140,6 +142,7 @@ class RaceDetector {
 
     // The tables of finished executions, for the next ones on this thread (they may nest).
     static thread_local std::vector<std::unique_ptr<Tables>> spare_tables_;
+    static thread_local std::size_t tables_made_; // on this thread, spare or in use
 
     std::unique_ptr<Tables> t_;
     std::size_t width_ = 4;     // every clock's stride: 4, 8, ... (at least the tasks)

@@ -47,8 +47,10 @@ Stack StackPool::acquire() {
         free_.pop_back();
         return s;
     }
+    free_.reserve(made_ + 1);
     ctx::protected_fixedsize_stack alloc(stack_size_);
     ctx::stack_context sc = alloc.allocate();
+    ++made_;
     Stack s{sc.sp, sc.size};
     // A no-op (a few instructions) outside valgrind; once per stack, never per switch.
     s.valgrind_id = VALGRIND_STACK_REGISTER(s.bottom(), s.top);

@@ -27,12 +27,15 @@ class StackPool {
     StackPool& operator=(const StackPool&) = delete;
 
     Stack acquire();
+    // Allocates nothing: an execution's teardown gives its stacks back even when the memory is
+    // used up.
     void release(Stack stack);
     std::size_t stack_size() const { return stack_size_; }
 
   private:
     std::size_t stack_size_;
-    std::vector<Stack> free_;
+    std::vector<Stack> free_; // with room for every stack made
+    std::size_t made_ = 0;
 };
 
 } // namespace lockcheck

@@ -3,9 +3,11 @@
 // library. The tests of tests/test_model_faults.cpp run that binary, as only a process that
 // survives its model (or ends it with the right report) shows that lockcheck does.
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <pthread.h>
 #include <unistd.h>
+#include <vector>
 
 #include <lockcheck/lockcheck.hpp>
 
@@ -25,6 +27,8 @@ enum Fault : std::size_t {
     libc_spin,
     set_up_crash, // outside any task: lockcheck cannot tell it from a bug of its own
     set_up_exit,
+    allocate_forever,
+    leak_forever,
 };
 
 struct Vars {
@@ -37,6 +41,11 @@ struct Vars {
 int* volatile g_null = nullptr;
 volatile int g_one = 1;
 volatile int g_zero = 0;
+
+// What an allocation that never ends takes at a time: untouched, so that it costs address space
+// (the tests lower RLIMIT_AS), not memory.
+constexpr std::size_t kChunk = std::size_t{1} << 20;
+char* volatile g_leaked = nullptr;
 
 // The faults are this model's on purpose: in a build with UBSan (the asan preset) they must
 // reach the processor as a user's would, not be stopped by the sanitizer before lockcheck
@@ -60,6 +69,18 @@ __attribute__((no_sanitize("undefined"))) void misbehave(Fault fault) {
     case sleep_loop:
         for (;;)
             usleep(1000);
+    case allocate_forever: // until operator new throws; the unwinding frees it all
+        for (std::vector<std::unique_ptr<char[]>> chunks;;)
+            chunks.emplace_back(new char[kChunk]);
+    case leak_forever: // every byte there is, kept: what lockcheck allocates next fails
+        for (std::size_t size = kChunk; size > 0;) {
+            try {
+                g_leaked = new char[size];
+            } catch (const std::bad_alloc&) {
+                size /= 2;
+            }
+        }
+        break;
     case std_mutex:
     case libc_spin:
     case set_up_crash:
@@ -135,6 +156,10 @@ Protocol model() {
                 fault("set-up-crash", "a store through a null pointer in the set-up",
                       ViolationKind::crash, "crash"),
                 fault("set-up-exit", "exit(0) in the set-up", ViolationKind::exit, "exit"),
+                fault("allocate-forever", "operator new in an endless loop, freed by unwinding",
+                      ViolationKind::exception, "exception"),
+                fault("leak-forever", "takes every byte of memory there is and goes on",
+                      ViolationKind::final_check, "the reader saw the store"),
             },
         .setup = &setup,
     };

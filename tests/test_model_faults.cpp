@@ -147,3 +147,46 @@ TEST(ModelFaults, faults_are_caught_the_same_on_the_threads_of_a_shared_search) 
     CHECK_TEXT(contains(stuck.out, "b ran 2 s without reaching a scheduling point"),
                stuck.out.c_str());
 }
+
+// Running out of memory: as the report that found lockcheck dying of it, the faulty model in an
+// address space of 4 GiB (ulimit -v; sh lowers it for the process it becomes), on one thread
+// and on two, several times each: the crash on two threads (a thread setting itself up once a
+// model had taken the memory) came in 3 runs of 5. AddressSanitizer reserves terabytes of
+// address space for its shadow memory, so that no such limit can apply under it.
+#ifndef LOCKCHECK_SANITIZED
+namespace {
+
+constexpr int kOutOfMemoryTries = 5;
+
+Run run_faulty_in_4_gib(const std::string& variant, const char* jobs) {
+    return run_program({"sh", "-c", "ulimit -v 4194304 && exec \"$0\" \"$@\"",
+                        LOCKCHECK_FAULTY_BINARY, "faulty", "--variant", variant, "--strategy",
+                        "dfs", "--keep-going", "--jobs", jobs});
+}
+
+} // namespace
+
+TEST(ModelFaults, a_task_that_allocates_without_end_is_a_finding_on_every_thread_count) {
+    for (const char* jobs : {"1", "2"})
+        for (int i = 0; i < kOutOfMemoryTries; ++i) {
+            const Run run = run_faulty_in_4_gib("allocate-forever", jobs);
+            expect_finding(run, "VIOLATION (exception) at step 3: reader threw std::bad_alloc",
+                           true);
+            STRCMP_EQUAL("", run.err.c_str());
+        }
+}
+
+TEST(ModelFaults, memory_used_up_for_lockcheck_itself_stops_the_search_with_its_summary) {
+    // The model takes every byte there is and keeps it: the allocation of lockcheck's own that
+    // comes next fails (in the scheduling step, on a task's fiber).
+    for (const char* jobs : {"1", "2"})
+        for (int i = 0; i < kOutOfMemoryTries; ++i) {
+            const Run run = run_faulty_in_4_gib("leak-forever", jobs);
+            CHECK_EQUAL_TEXT(3, run.exit_code, (run.out + run.err).c_str());
+            CHECK_TEXT(contains(run.out, "verdict       incomplete: running out of memory stopped "
+                                         "the search after "),
+                       run.out.c_str());
+            STRCMP_EQUAL("", run.err.c_str());
+        }
+}
+#endif
