@@ -77,9 +77,18 @@ int Execution::register_object(Object* obj, ObjectKind kind) {
 }
 
 void Execution::spawn(std::unique_ptr<Task> task, std::function<void()> body) {
-    // A step's task sets have one bit per task.
+    // A step's task sets have one bit per task: a model with more cannot be checked at all,
+    // which is bad input, not a search that checked less.
     if (tasks_.size() >= static_cast<std::size_t>(kMaxTasks)) {
-        table_full("tasks", kMaxTasks, true);
+        if (unwinding_) return;
+        const std::string error = " spawns task '" + task->name() + "', the " +
+                                  std::to_string(kMaxTasks + 1) + "th; lockcheck runs at most " +
+                                  std::to_string(kMaxTasks) + " tasks in an execution";
+        if (!running_) throw std::length_error("the set-up" + error); // nothing runs yet
+        too_many_tasks_ = running_->name() + error;
+        outcome_.end = End::full;
+        ended_early_ = true;
+        unwind_running();
         return;
     }
     task->id_ = static_cast<TaskId>(tasks_.size());
@@ -175,6 +184,8 @@ Outcome Execution::run() {
     unwind_all();
     g_running = outer;
     watchdog::running(outer_watched);
+    // Refused as the set-up's spawn is (spawn()): no search can check the model.
+    if (!too_many_tasks_.empty()) throw std::length_error(too_many_tasks_);
     outcome_.steps = steps;
     outcome_.depth = chain_.deepest();
     return std::move(outcome_);

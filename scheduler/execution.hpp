@@ -172,8 +172,9 @@ class Execution {
 
     // --- set-up, before run() ---
     // Adds a task; it starts when run() does, in the order of spawning. Spawned by a running
-    // task, it starts right after that task's step. Past kMaxTasks the table of tasks is full
-    // (see table_full()): the task is not added.
+    // task, it starts right after that task's step. Past kMaxTasks the model cannot be
+    // checked: at set-up it throws std::length_error, from a task it ends the execution and
+    // run() throws it.
     void spawn(std::unique_ptr<Task> task, std::function<void()> body);
     // Constructs model state owned by the execution (its objects register themselves).
     template <class T, class... Args> T& make(Args&&... args);
@@ -560,7 +561,8 @@ class Execution {
     Operation attempt_{};                // see fail_attempt()
     const Task* attempt_task_ = nullptr; // who attempted it; null: no attempt ended the execution
     sigjmp_buf escape_jump_;
-    Fault fault_; // why escape_jump_ was taken
+    Fault fault_;                // why escape_jump_ was taken
+    std::string too_many_tasks_; // a running task spawned past kMaxTasks: why run() throws
     Execution* previous_;
     // Defined here, so that model code reads them straight from the thread's block (one
     // load). Declared only, they were read through the TLS wrapper, whose null check on the

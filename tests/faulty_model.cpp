@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <pthread.h>
+#include <string>
 #include <unistd.h>
 #include <vector>
 
@@ -29,6 +30,8 @@ enum Fault : std::size_t {
     set_up_exit,
     allocate_forever,
     leak_forever,
+    too_many_tasks,       // spawns one task more than lockcheck runs, at set-up
+    too_many_tasks_later, // the same, from a running task
 };
 
 struct Vars {
@@ -85,6 +88,8 @@ __attribute__((no_sanitize("undefined"))) void misbehave(Fault fault) {
     case libc_spin:
     case set_up_crash:
     case set_up_exit:
+    case too_many_tasks:
+    case too_many_tasks_later:
         break; // these misbehave elsewhere
     }
 }
@@ -109,9 +114,21 @@ struct SpinLock {
     pthread_spinlock_t word;
 };
 
+// `count` tasks that each store to y.
+void spawn_tasks(Vars& v, int count) {
+    for (int i = 0; i < count; ++i)
+        spawn("task" + std::to_string(i), [&v] { WRITE_ONCE(v.y, 1); });
+}
+
 void setup(std::size_t variant, const ParameterValues&) {
     auto& v = this_execution().make<Vars>();
     const auto fault = static_cast<Fault>(variant);
+    if (fault == too_many_tasks) return spawn_tasks(v, kMaxTasks + 1);
+    if (fault == too_many_tasks_later)
+        return spawn("spawner", [&v] {
+            WRITE_ONCE(v.x, 1);
+            spawn_tasks(v, kMaxTasks);
+        });
     if (fault == std_mutex) return lock_across_a_step<std::mutex>(v);
     if (fault == libc_spin) return lock_across_a_step<SpinLock>(v);
     if (fault == set_up_crash) misbehave(null_deref);
@@ -160,6 +177,9 @@ Protocol model() {
                       ViolationKind::exception, "exception"),
                 fault("leak-forever", "takes every byte of memory there is and goes on",
                       ViolationKind::final_check, "the reader saw the store"),
+                Variant{"too-many-tasks", "65 tasks spawned at set-up", Expectation::verified()},
+                Variant{"too-many-tasks-later", "a task that spawns 64 more",
+                        Expectation::verified()},
             },
         .setup = &setup,
     };

@@ -148,6 +148,28 @@ TEST(ModelFaults, faults_are_caught_the_same_on_the_threads_of_a_shared_search) 
                stuck.out.c_str());
 }
 
+TEST(ModelFaults, more_tasks_than_lockcheck_runs_are_refused_before_the_search) {
+    // The set-up spawns them, or a task does in the first execution: either way no search can
+    // check the model, so it is bad input (exit 2, one line), not an incomplete search.
+    const char* const kLimit = "the 65th; lockcheck runs at most 64 tasks in an execution\n";
+    for (const char* jobs : {"1", "2"}) {
+        const Run at_set_up = run_faulty("too-many-tasks", {"--jobs", jobs});
+        CHECK_EQUAL(2, at_set_up.exit_code);
+        STRCMP_EQUAL("", at_set_up.out.c_str());
+        CHECK_TEXT(is_one_line(at_set_up.err), at_set_up.err.c_str());
+        CHECK_TEXT(contains(at_set_up.err, "the set-up spawns task 'task64', ") &&
+                       contains(at_set_up.err, kLimit),
+                   at_set_up.err.c_str());
+        const Run later = run_faulty("too-many-tasks-later", {"--strategy", "dfs", "--jobs", jobs});
+        CHECK_EQUAL(2, later.exit_code);
+        STRCMP_EQUAL("", later.out.c_str());
+        CHECK_TEXT(is_one_line(later.err), later.err.c_str());
+        CHECK_TEXT(contains(later.err, "spawner spawns task 'task63', ") &&
+                       contains(later.err, kLimit),
+                   later.err.c_str());
+    }
+}
+
 // Running out of memory: as the report that found lockcheck dying of it, the faulty model in an
 // address space of 4 GiB (ulimit -v; sh lowers it for the process it becomes), on one thread
 // and on two, several times each: the crash on two threads (a thread setting itself up once a
