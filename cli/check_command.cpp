@@ -9,6 +9,7 @@
 
 #include "checker/minimize.hpp"
 #include "checker/shard.hpp"
+#include "did_you_mean.hpp"
 #include "report_files.hpp"
 #include "reports/text.hpp"
 #include "worst_wait.hpp"
@@ -426,6 +427,41 @@ bool choose_wait_search(CheckRequest& r, bool strategy_given, std::string& error
     return true;
 }
 
+std::string unknown_operation(const std::string& option, const std::string& op,
+                              const CheckRequest& r, const SearchStats& stats) {
+    std::vector<std::string> names;
+    for (const OpWaits& w : stats.ops)
+        names.push_back(w.op);
+    std::string listed;
+    for (const std::string& name : names)
+        listed += (listed.empty() ? "" : ", ") + name;
+    return option + ": no operation '" + op + "' finished in " + r.protocol->name + " --variant " +
+           r.protocol->variants[r.variant].name + did_you_mean(op, names) +
+           " (its operations: " + (listed.empty() ? "none" : listed) + ")";
+}
+
+namespace {
+
+// A bound on an operation no execution finished (--max-wait, --max-wait-ratio) would never be
+// evaluated, and the run would pass: refused once a search that ran every execution it was
+// to run knows the model's operations.
+bool bounds_known_operations(const CheckRequest& r, const RunReport& report, std::string& error) {
+    const Summary& s = report.summary;
+    if (!s.stats.stopped_by.empty() || r.search.shard || (s.violations && !r.options.keep_going))
+        return true;
+    auto check = [&](const std::string& option, const std::string& op) {
+        if (!error.empty() || s.stats.find_op(op)) return;
+        error = unknown_operation(option, op, r, s.stats);
+    };
+    for (const WaitBound& b : r.options.wait_bounds)
+        if (!b.declared) check("--max-wait", b.op);
+    for (const WaitRatio& b : r.options.wait_ratios)
+        check("--max-wait-ratio", b.op);
+    return error.empty();
+}
+
+} // namespace
+
 int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
     // A file that cannot be written is found before the search, not after it.
     if (std::string error; !check_report_files(r.files, error)) {
@@ -434,7 +470,8 @@ int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
     }
     if (r.replay) return run_replay(r, out, err);
     RunReport report = search(r, out);
-    if (std::string error; !r.worst_wait.empty() && !show_worst_wait(r, report, out, error)) {
+    if (std::string error; !bounds_known_operations(r, report, error) ||
+                           (!r.worst_wait.empty() && !show_worst_wait(r, report, out, error))) {
         err << "lockcheck: " << error << "\n";
         return kExitUsage;
     }

@@ -90,6 +90,12 @@ bool parse_wait_bounds(const std::vector<std::string>& max_waits,
 // dfs unless a strategy is given, and refuses dpor. False with a one-line reason in `error`.
 bool choose_wait_search(CheckRequest& request, bool strategy_given, std::string& error);
 
+// The one-line reason why `option` (--max-wait, --worst-wait) names `op`, an operation that no
+// execution of a search with `stats` finished: a typo, or one the model does not have (a model
+// may declare its operations only as they run, so only a search knows them).
+std::string unknown_operation(const std::string& option, const std::string& op,
+                              const CheckRequest& request, const SearchStats& stats);
+
 int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err);
 // The exit code of a check or replay whose summary is `summary`.
 int exit_code_of(const Summary& summary);

@@ -9,26 +9,12 @@
 
 namespace lockcheck::cli {
 
-namespace {
-
-// "rename, fsync", or "none" for a model that names none.
-std::string op_names(const SearchStats& stats) {
-    std::string names;
-    for (const OpWaits& w : stats.ops)
-        names += (names.empty() ? "" : ", ") + w.op;
-    return names.empty() ? "none" : names;
-}
-
-} // namespace
-
 bool show_worst_wait(const CheckRequest& r, RunReport& report, std::ostream& out,
                      std::string& error) {
     const std::string& op = r.worst_wait;
     const OpWaits* found = report.summary.stats.find_op(op);
     if (!found) {
-        error = "--worst-wait: no operation '" + op + "' finished in " + r.protocol->name +
-                " --variant " + r.protocol->variants[r.variant].name +
-                " (its operations: " + op_names(report.summary.stats) + ")";
+        error = unknown_operation("--worst-wait", op, r, report.summary.stats);
         return false;
     }
     ReplayResult rr = replay(setup_of(r), found->worst_schedule, r.options);

@@ -151,12 +151,19 @@ TEST(WaitBounds, keep_going_reports_one_finding_for_every_wait_over_the_same_bou
     CHECK_EQUAL(std::string("a waited more than 0 steps"), v.message);
 }
 
-TEST(WaitBounds, a_bound_on_an_operation_that_never_finished_says_it_was_never_evaluated) {
-    const Run run = run_lockcheck({"rename-pin", "--max-wait", "fsinc=3", "-q"});
-    CHECK_EQUAL(0, run.exit_code);
-    CHECK_TEXT(contains(run.out, "wait bound \"fsinc\": 0 evaluations: NEVER EVALUATED (the "
-                                 "operation never finished)"),
-               run.out.c_str());
+TEST(WaitBounds, a_bound_on_an_operation_no_execution_finished_is_refused_naming_the_models) {
+    // It would never be evaluated, and the run would say verified.
+    for (const char* option : {"--max-wait", "--max-wait-ratio"}) {
+        const Run run = run_lockcheck({"rename-pin", option, "fsinc=3", "-q"});
+        CHECK_EQUAL(2, run.exit_code);
+        STRCMP_EQUAL("", run.out.c_str());
+        CHECK_TEXT(is_one_line(run.err), run.err.c_str());
+        CHECK_TEXT(contains(run.err, std::string(option) +
+                                         ": no operation 'fsinc' finished in rename-pin --variant "
+                                         "atomic (did you mean 'fsync'?) (its operations: "
+                                         "rename, fsync)"),
+                   run.err.c_str());
+    }
 }
 
 TEST(WaitBounds, max_wait_finds_fsyncs_worst_wait_under_dfs_and_its_replay_line_repeats_it) {

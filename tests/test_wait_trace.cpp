@@ -215,8 +215,8 @@ TEST(WorstWaitCli,
     const Run r = run_lockcheck({"rename-pin", "--worst-wait", "fsinc"});
     CHECK_EQUAL(2, r.exit_code);
     CHECK(is_one_line(r.err));
-    CHECK_TEXT(contains(r.err, "no operation 'fsinc' finished in rename-pin --variant atomic (its "
-                               "operations: rename, fsync)"),
+    CHECK_TEXT(contains(r.err, "no operation 'fsinc' finished in rename-pin --variant atomic "
+                               "(did you mean 'fsync'?) (its operations: rename, fsync)"),
                r.err.c_str());
 }
 
