@@ -220,4 +220,16 @@ ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOpt
     return r;
 }
 
+std::uint32_t depth_cuts_schedule(const Setup& setup, const Schedule& schedule,
+                                  const CheckOptions& options) {
+    StackPool stacks(options.stack_size);
+    Replay strategy(schedule);
+    Execution::Limits limits = options.limits(options.depth);
+    limits.keep_going_until = schedule.size();
+    Execution ex(stacks, strategy, limits);
+    setup();
+    const Outcome out = ex.run();
+    return out.end == End::cut && strategy.consumed() < schedule.size() ? out.steps : 0;
+}
+
 } // namespace lockcheck

@@ -86,5 +86,10 @@ struct ReplayResult {
 // outcome.violation is the one it ended at.
 ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOptions& options,
                     const Violation* reproduces = nullptr);
+// Where options.depth cuts an execution of `schedule` before the schedule ends: the steps it
+// took then, or 0 if the bound lets the schedule run out. (replay() runs a schedule whatever
+// the depth; a saved report's depth must have let its search reach its counterexamples.)
+std::uint32_t depth_cuts_schedule(const Setup& setup, const Schedule& schedule,
+                                  const CheckOptions& options);
 
 } // namespace lockcheck

@@ -92,6 +92,13 @@ int run_replay_file(const std::string& path, unsigned index, const CheckRequest&
         err << "lockcheck: replay: " << one_line(path) << ": " << error << "\n";
         return kExitUsage;
     }
+    // A report whose depth cuts its own counterexample short says what no search found.
+    if (const std::uint32_t cut = depth_cuts_schedule(setup_of(r), *r.replay, r.options)) {
+        err << "lockcheck: replay: " << one_line(path) << ": its depth " << r.options.depth
+            << " cuts counterexample " << index << " at step " << cut << ", before its schedule of "
+            << r.replay->size() << " entries ends\n";
+        return kExitUsage;
+    }
     r.colour = shown.colour;
     r.locations = shown.locations;
     r.columns = shown.columns;

@@ -1,9 +1,10 @@
 // The files a run writes, end to end from the command line: --json saved by a run and replayed
 // with `lockcheck replay FILE.json` gives the same counterexample, byte for byte, and the same
 // drawing; --trace, --junit and --report produce their files, and a reused --report directory
-// keeps nothing of an earlier run; a report that does not fit, or a drawing format that does
-// not exist, exits 2 with one line on stderr; a file that cannot be written is refused before
-// the search, and a run writes all its files or none.
+// keeps nothing of an earlier run; a report that does not fit (its depth cuts its own
+// counterexample), or a drawing format that does not exist, exits 2 with one line on stderr;
+// a file that cannot be written is refused before the search, and a run writes all its files
+// or none.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -130,6 +131,27 @@ TEST(ReportFiles, what_cannot_be_replayed_or_drawn_exits_2_with_one_line) {
     }
     // A drawing format that does not exist is refused before the check runs.
     CHECK(run_lockcheck({"rename-pin", "--trace", dir / "t.txt"}).out.empty());
+}
+
+TEST(ReportFiles, a_saved_report_whose_depth_cuts_its_own_counterexample_is_refused) {
+    // Its search could not have found what it holds: the report was edited, or is of another
+    // build. Replayed, it would show a trace past its own bound.
+    TempDir dir;
+    run_lockcheck({"rename-pin", "--variant", "no-pin", "--json", dir / "r.json"});
+    const std::string text = read_file(dir / "r.json");
+    const std::string depth = "\"depth\": 200,";
+    CHECK_TEXT(contains(text, depth), text.c_str());
+    std::string cut = text;
+    cut.replace(cut.find(depth), depth.size(), "\"depth\": 1,");
+    std::ofstream(dir / "cut.json") << cut;
+    CHECK_EQUAL(1, run_lockcheck({"replay", dir / "r.json"}).exit_code);
+    const Run run = run_lockcheck({"replay", dir / "cut.json"});
+    CHECK_EQUAL_TEXT(2, run.exit_code, run.err.c_str());
+    STRCMP_EQUAL("", run.out.c_str());
+    CHECK_TEXT(is_one_line(run.err), run.err.c_str());
+    CHECK_TEXT(contains(run.err, "cut.json: its depth 1 cuts counterexample 1 at step ") &&
+                   contains(run.err, ", before its schedule of 14 entries ends"),
+               run.err.c_str());
 }
 
 TEST(ReportFiles, a_file_that_cannot_be_written_is_refused_before_the_search) {
