@@ -25,6 +25,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Throws if `path` is a file its user made read-only: the rename that puts a new file in its
+// place would replace it all the same (it asks only for the directory). access() answers as
+// open() would, except for root, whom it lets write anything: there a file with no write
+// permission for anyone (chmod 444) is what read-only means.
+void check_not_read_only(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return; // a new file
+    const bool read_only = ::geteuid() == 0 ? (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0
+                                            : ::access(path.c_str(), W_OK) != 0 && errno == EACCES;
+    if (read_only) throw std::runtime_error("cannot write " + path + ": " + std::strerror(EACCES));
+}
+
 // Files written under temporary names beside the ones they replace (a rename within one
 // directory is atomic), so that a run that fails half-way leaves every file as it was:
 // commit() renames them all into place, and removes those discarded; whatever is not committed
@@ -44,6 +56,7 @@ class StagedFiles {
     std::string stage(const std::string& path) {
         if (fs::is_directory(path))
             throw std::runtime_error("cannot write " + path + ": a directory");
+        check_not_read_only(path);
         const fs::path p(path);
         const std::string ext = p.extension().string();
         std::string temporary =

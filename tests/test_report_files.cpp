@@ -3,8 +3,8 @@
 // drawing; --trace, --junit and --report produce their files, and a reused --report directory
 // keeps nothing of an earlier run; a report that does not fit (its depth cuts its own
 // counterexample), or a drawing format that does not exist, exits 2 with one line on stderr;
-// a file that cannot be written is refused before the search, and a run writes all its files
-// or none.
+// a file that cannot be written (or that its user made read-only) is refused before the
+// search, and a run writes all its files or none.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -185,6 +185,42 @@ TEST(ReportFiles, a_file_that_cannot_be_written_is_refused_before_the_search) {
     CHECK_TEXT(is_one_line(all.err), all.err.c_str());
     CHECK_TEXT(all.out.empty(), all.out.c_str());
     CHECK_EQUAL("file ", dir.listing());
+}
+
+TEST(ReportFiles, a_file_made_read_only_is_refused_before_the_search_and_left_as_it_was) {
+    // The files are written beside and renamed into place, which a read-only file does not
+    // stop: refused as the first release refused it, for root too (the tests may run as root,
+    // whom open() lets write it).
+    TempDir dir;
+    fs::create_directories(dir / "html");
+    const std::vector<std::vector<std::string>> outputs = {
+        {"--json", dir / "ro.json"},
+        {"--junit", dir / "ro.xml"},
+        {"--trace", dir / "ro.svg"},
+        {"--report", dir / "html", dir / "html/index.html"},
+    };
+    for (const auto& output : outputs) {
+        const std::string file = output.back();
+        std::ofstream(file) << "old";
+        fs::permissions(file,
+                        fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+        // run_lockcheck_as: a --json file left as it was is no report to validate.
+        const Run run = run_lockcheck_as(
+            "lockcheck", {"rename-pin", "--variant", "no-pin", output[0], output[1]});
+        const std::string what = output[0] + ": " + run.err + run.out;
+        CHECK_EQUAL_TEXT(2, run.exit_code, what.c_str());
+        CHECK_TEXT(is_one_line(run.err), what.c_str());
+        CHECK_TEXT(contains(run.err, "cannot write " + file + ": Permission denied"), what.c_str());
+        CHECK_TEXT(run.out.empty(), what.c_str());
+        CHECK_EQUAL("old", read_file(file));
+    }
+    std::ofstream(dir / "all.json") << "old";
+    fs::permissions(dir / "all.json", fs::perms::owner_read);
+    const Run all =
+        run_lockcheck_as("lockcheck", {"check-all", "rename-pin", "--json", dir / "all.json"});
+    CHECK_EQUAL_TEXT(2, all.exit_code, all.err.c_str());
+    CHECK_TEXT(contains(all.err, "Permission denied"), all.err.c_str());
+    CHECK_EQUAL("old", read_file(dir / "all.json"));
 }
 
 TEST(ReportFiles, a_run_writes_all_its_files_or_none_and_leaves_an_old_one_whole) {
