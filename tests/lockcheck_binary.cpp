@@ -1,15 +1,14 @@
 // posix_spawn with stdout and stderr sent to temporary files, read back after the exit (or
-// stderr to a pseudo-terminal, read as it comes); the JSON Schema check runs
+// stderr to a pseudo-terminal, read as it comes, and a signal sent once it shows a given text);
+// the JSON Schema check runs
 // tests/validate_json.py the same way, or keeps the documents for the suite's last test to
 // check together.
 #include "lockcheck_binary.hpp"
 
-#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 #include <pty.h>
 #include <spawn.h>
@@ -79,15 +78,10 @@ int exit_code(pid_t pid) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-// Runs the program at `path`, named `argv0`, sending it `signal` (if any) after `seconds`.
-Run run_process(const char* path, const std::string& argv0, const std::vector<std::string>& args,
-                int signal, double seconds) {
+// Runs the program at `path`, named `argv0`.
+Run run_process(const char* path, const std::string& argv0, const std::vector<std::string>& args) {
     TempFile out, err;
     const pid_t pid = spawn(path, argv0, args, out.fd(), err.fd());
-    if (signal) {
-        std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-        kill(pid, signal);
-    }
     Run run;
     run.exit_code = exit_code(pid);
     run.out = out.contents();
@@ -98,14 +92,14 @@ Run run_process(const char* path, const std::string& argv0, const std::vector<st
 } // namespace
 
 Run run_lockcheck(const std::vector<std::string>& args) {
-    const Run run = run_process(LOCKCHECK_BINARY, "lockcheck", args, 0, 0);
+    const Run run = run_process(LOCKCHECK_BINARY, "lockcheck", args);
     for (std::size_t i = 0; i + 1 < args.size(); ++i)
         if (args[i] == "--json") keep_for_schema_check(args[i + 1]);
     return run;
 }
 
 Run run_program(const std::vector<std::string>& argv) {
-    return run_process(argv[0].c_str(), argv[0], {argv.begin() + 1, argv.end()}, 0, 0);
+    return run_process(argv[0].c_str(), argv[0], {argv.begin() + 1, argv.end()});
 }
 
 void keep_for_schema_check(const std::string& path) {
@@ -132,19 +126,18 @@ std::string schema_errors(const std::vector<std::string>& json_files) {
 }
 
 Run run_lockcheck_as(const std::string& argv0, const std::vector<std::string>& args) {
-    return run_process(LOCKCHECK_BINARY, argv0, args, 0, 0);
+    return run_process(LOCKCHECK_BINARY, argv0, args);
 }
 
 Run run_binary(const char* binary, const std::vector<std::string>& args) {
-    return run_process(binary, binary, args, 0, 0);
+    return run_process(binary, binary, args);
 }
 
-Run run_lockcheck_interrupted(const std::vector<std::string>& args, int signal, double seconds) {
-    return run_process(LOCKCHECK_BINARY, "lockcheck", args, signal, seconds);
-}
+namespace {
 
-Run run_lockcheck_on_terminal(const std::vector<std::string>& args, unsigned short columns,
-                              bool stdout_too) {
+// run_lockcheck_on_terminal, sending `signal` (if any) once the terminal has shown `ready`.
+Run run_on_terminal(const std::vector<std::string>& args, unsigned short columns, bool stdout_too,
+                    int signal, const std::string& ready) {
     TempFile out;
     int terminal = -1, device = -1;
     winsize size{};
@@ -157,12 +150,27 @@ Run run_lockcheck_on_terminal(const std::vector<std::string>& args, unsigned sho
     Run run;
     // Read as it comes (a full terminal would stall the process); EIO once it has closed it.
     char buffer[4096];
-    for (ssize_t n; (n = read(terminal, buffer, sizeof buffer)) > 0;)
+    bool sent = signal == 0;
+    for (ssize_t n; (n = read(terminal, buffer, sizeof buffer)) > 0;) {
         run.err.append(buffer, static_cast<std::size_t>(n));
+        if (!sent && run.err.find(ready) != std::string::npos) sent = kill(pid, signal) == 0;
+    }
     close(terminal);
     run.exit_code = exit_code(pid);
     run.out = out.contents();
     return run;
+}
+
+} // namespace
+
+Run run_lockcheck_on_terminal(const std::vector<std::string>& args, unsigned short columns,
+                              bool stdout_too) {
+    return run_on_terminal(args, columns, stdout_too, 0, "");
+}
+
+Run run_lockcheck_interrupted(const std::vector<std::string>& args, int signal,
+                              const std::string& ready) {
+    return run_on_terminal(args, 100, false, signal, ready);
 }
 
 std::string text_before(const std::string& text, const std::string& marker) {

@@ -29,13 +29,17 @@ std::string schema_errors(const std::vector<std::string>& json_files);
 Run run_lockcheck_as(const std::string& argv0, const std::vector<std::string>& args);
 // run_lockcheck for another build of the command (a binary with test-only models).
 Run run_binary(const char* binary, const std::vector<std::string>& args);
-// As run_lockcheck, sending the process `signal` once it has run for `seconds`.
-Run run_lockcheck_interrupted(const std::vector<std::string>& args, int signal, double seconds);
 // As run_lockcheck, with stderr on a pseudo-terminal `columns` wide (stdout still a file, unless
 // `stdout_too`), as a user at a terminal sees it: `err` is what the terminal received (both
 // streams, with `stdout_too`).
 Run run_lockcheck_on_terminal(const std::vector<std::string>& args, unsigned short columns,
                               bool stdout_too = false);
+// As run_lockcheck_on_terminal (100 columns), sending the process `signal` once the terminal
+// shows `ready`, as a user presses ^C on seeing the progress line: a line drawn while the
+// search (or minimizing) runs, after the signal handlers are in place. Never after a fixed
+// time, which a loaded machine or a sanitizer build can outlast before the handlers exist.
+Run run_lockcheck_interrupted(const std::vector<std::string>& args, int signal,
+                              const std::string& ready);
 
 // Runs `args` with --jobs 1 and with -j 2 and checks that both print the same bytes and exit
 // alike (the args say --no-timing); returns the one-thread run.
