@@ -220,16 +220,22 @@ ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOpt
     return r;
 }
 
-std::uint32_t depth_cuts_schedule(const Setup& setup, const Schedule& schedule,
-                                  const CheckOptions& options) {
+std::optional<BoundCut> bounds_cut_schedule(const Setup& setup, const Schedule& schedule,
+                                            const CheckOptions& options) {
     StackPool stacks(options.stack_size);
     Replay strategy(schedule);
-    Execution::Limits limits = options.limits(options.depth);
+    Execution::Limits limits = options.limits(options.depth, options.max_steps);
     limits.keep_going_until = schedule.size();
     Execution ex(stacks, strategy, limits);
     setup();
     const Outcome out = ex.run();
-    return out.end == End::cut && strategy.consumed() < schedule.size() ? out.steps : 0;
+    if (strategy.consumed() >= schedule.size()) return std::nullopt;
+    if (out.end == End::cut) return BoundCut{out.steps, out.cut_by_steps};
+    if (out.end != End::diverged) return std::nullopt;
+    // A task past the depth is not among those that may run, so the schedule's pick of it
+    // diverges: the bound's doing if the schedule runs on without it.
+    if (replay(setup, schedule, options).outcome.end == End::diverged) return std::nullopt;
+    return BoundCut{out.steps, false};
 }
 
 } // namespace lockcheck

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -86,10 +87,14 @@ struct ReplayResult {
 // outcome.violation is the one it ended at.
 ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOptions& options,
                     const Violation* reproduces = nullptr);
-// Where options.depth cuts an execution of `schedule` before the schedule ends: the steps it
-// took then, or 0 if the bound lets the schedule run out. (replay() runs a schedule whatever
-// the depth; a saved report's depth must have let its search reach its counterexamples.)
-std::uint32_t depth_cuts_schedule(const Setup& setup, const Schedule& schedule,
-                                  const CheckOptions& options);
+// Where options' bounds (depth, max_steps) cut an execution of `schedule` before the schedule
+// ends: the steps it took then, and whether max_steps was the bound. (replay() runs a schedule
+// whatever the bounds; a saved report's must have let its search reach its counterexamples.)
+struct BoundCut {
+    std::uint32_t steps = 0;
+    bool by_steps = false;
+};
+std::optional<BoundCut> bounds_cut_schedule(const Setup& setup, const Schedule& schedule,
+                                            const CheckOptions& options);
 
 } // namespace lockcheck

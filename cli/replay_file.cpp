@@ -4,6 +4,7 @@
 #include <fstream>
 #include <ostream>
 #include <sstream>
+#include <string>
 
 #include "checker/model_registry.hpp"
 #include "scheduler/one_line.hpp"
@@ -92,11 +93,13 @@ int run_replay_file(const std::string& path, unsigned index, const CheckRequest&
         err << "lockcheck: replay: " << one_line(path) << ": " << error << "\n";
         return kExitUsage;
     }
-    // A report whose depth cuts its own counterexample short says what no search found.
-    if (const std::uint32_t cut = depth_cuts_schedule(setup_of(r), *r.replay, r.options)) {
-        err << "lockcheck: replay: " << one_line(path) << ": its depth " << r.options.depth
-            << " cuts counterexample " << index << " at step " << cut << ", before its schedule of "
-            << r.replay->size() << " entries ends\n";
+    // A report whose bounds cut its own counterexample short says what no search found.
+    if (const auto cut = bounds_cut_schedule(setup_of(r), *r.replay, r.options)) {
+        err << "lockcheck: replay: " << one_line(path) << ": its "
+            << (cut->by_steps ? "max_steps " + std::to_string(r.options.max_steps)
+                              : "depth " + std::to_string(r.options.depth))
+            << " cuts counterexample " << index << " at step " << cut->steps
+            << ", before its schedule of " << r.replay->size() << " entries ends\n";
         return kExitUsage;
     }
     r.colour = shown.colour;

@@ -133,24 +133,25 @@ TEST(ReportFiles, what_cannot_be_replayed_or_drawn_exits_2_with_one_line) {
     CHECK(run_lockcheck({"rename-pin", "--trace", dir / "t.txt"}).out.empty());
 }
 
-TEST(ReportFiles, a_saved_report_whose_depth_cuts_its_own_counterexample_is_refused) {
+TEST(ReportFiles, a_saved_report_whose_bounds_cut_its_own_counterexample_is_refused) {
     // Its search could not have found what it holds: the report was edited, or is of another
     // build. Replayed, it would show a trace past its own bound.
     TempDir dir;
     run_lockcheck({"rename-pin", "--variant", "no-pin", "--json", dir / "r.json"});
     const std::string text = read_file(dir / "r.json");
-    const std::string depth = "\"depth\": 200,";
-    CHECK_TEXT(contains(text, depth), text.c_str());
+    // Its counterexample takes 14 steps (and passes between its tasks once: depth 1).
+    const std::string bound = "\"max_steps\": 10000,";
+    CHECK_TEXT(contains(text, bound), text.c_str());
     std::string cut = text;
-    cut.replace(cut.find(depth), depth.size(), "\"depth\": 1,");
+    cut.replace(cut.find(bound), bound.size(), "\"max_steps\": 5,");
     std::ofstream(dir / "cut.json") << cut;
     CHECK_EQUAL(1, run_lockcheck({"replay", dir / "r.json"}).exit_code);
     const Run run = run_lockcheck({"replay", dir / "cut.json"});
     CHECK_EQUAL_TEXT(2, run.exit_code, run.err.c_str());
     STRCMP_EQUAL("", run.out.c_str());
     CHECK_TEXT(is_one_line(run.err), run.err.c_str());
-    CHECK_TEXT(contains(run.err, "cut.json: its depth 1 cuts counterexample 1 at step ") &&
-                   contains(run.err, ", before its schedule of 14 entries ends"),
+    CHECK_TEXT(contains(run.err, "cut.json: its max_steps 5 cuts counterexample 1 at step 5, "
+                                 "before its schedule of 14 entries ends"),
                run.err.c_str());
 }
 
