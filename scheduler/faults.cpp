@@ -102,11 +102,11 @@ std::terminate_handler g_previous_terminate = nullptr;
     if (type && *type == typeid(std::bad_alloc)) {
         abi::__cxa_end_catch();
         Execution::escape(Fault{.kind = Fault::Kind::out_of_memory}, nullptr);
-        // Returned: no task's fiber to leave (a teardown). The process ends, as it would have,
-        // with what it printed so far.
+        // Returned: no task's fiber to leave (a teardown, or no execution runs on this thread).
+        // The process ends, as it would have, with what it printed so far.
         std::fflush(stdout);
-        std::fputs("lockcheck: out of memory while an execution was torn down: the run ends "
-                   "here, incomplete\n",
+        std::fputs("lockcheck: out of memory where the run cannot go on: it ends here, "
+                   "incomplete\n",
                    stderr);
         exit_group(kExitOutOfMemory);
     }
