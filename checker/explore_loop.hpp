@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,17 @@ std::string stop_reason(const CheckOptions& options, std::uint64_t executions, S
 // Runs executions under `strategy` into `result` (its findings distinct among themselves).
 LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOptions& options,
                        StackPool& stacks, SearchResult& result, BetweenExecutions& between);
+
+// What setting a worker thread up before any model code runs on it (Execution::prepare_thread)
+// met: a thread that set itself up at its first execution could find the memory used up by a
+// model on another thread and die inside the allocator (jemalloc does, setting up the thread's
+// arena). Either ends the search.
+struct WorkerSetUp {
+    bool out_of_memory = false;
+    std::exception_ptr error; // the watchdog's thread could not start
+    bool failed() const { return out_of_memory || error; }
+};
+WorkerSetUp set_up_worker(const CheckOptions& options);
 
 // After a search that ran every execution it was to run: each operation whose worst wait is
 // more than its bound times its mean is a finding, shown by the execution of that worst wait.

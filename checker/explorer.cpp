@@ -63,6 +63,18 @@ void check_wait_ratios(const std::vector<WaitRatio>& ratios, SearchResult& resul
         }
 }
 
+WorkerSetUp set_up_worker(const CheckOptions& options) {
+    WorkerSetUp set_up;
+    try {
+        Execution::prepare_thread(options.step_timeout);
+    } catch (const std::bad_alloc&) {
+        set_up.out_of_memory = true;
+    } catch (...) {
+        set_up.error = std::current_exception();
+    }
+    return set_up;
+}
+
 LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOptions& options,
                        StackPool& stacks, SearchResult& result, BetweenExecutions& between) {
     std::set<std::string> seen;

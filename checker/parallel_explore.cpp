@@ -207,24 +207,14 @@ void ParallelSearch::finish(Part& part) {
     changed_.notify_all();
 }
 
-// A thread that set itself up at its first execution could find the memory used up by a
-// model on another thread, and die inside the allocator (jemalloc does, setting up the
-// thread's arena); a set-up that fails here ends the search before any model code ran.
+// Every thread sets itself up before any runs model code (set_up_worker()).
 void ParallelSearch::prepare() {
-    bool out_of_memory = false;
-    std::exception_ptr error;
-    try {
-        Execution::prepare_thread(options_.step_timeout);
-    } catch (const std::bad_alloc&) {
-        out_of_memory = true;
-    } catch (...) {
-        error = std::current_exception(); // the watchdog's thread could not start
-    }
+    const WorkerSetUp set_up = set_up_worker(options_);
     std::unique_lock lock(mutex_);
     ++prepared_;
-    if (out_of_memory && stopped_by_.empty()) stopped_by_ = kOutOfMemory;
-    if (error && !error_) error_ = error;
-    if (out_of_memory || error) stop_ = true;
+    if (set_up.out_of_memory && stopped_by_.empty()) stopped_by_ = kOutOfMemory;
+    if (set_up.error && !error_) error_ = set_up.error;
+    if (set_up.failed()) stop_ = true;
     changed_.notify_all();
     changed_.wait(lock, [this] { return !starting_ && prepared_ == threads_; });
 }

@@ -135,23 +135,14 @@ void LevelSearch::run_slice(std::size_t index, StackPool& stacks) {
 }
 
 void LevelSearch::work() {
-    // Before any model code runs, which could leave no memory for it (parallel_explore.cpp).
-    bool out_of_memory = false;
-    std::exception_ptr error;
-    try {
-        Execution::prepare_thread(options_.step_timeout);
-    } catch (const std::bad_alloc&) {
-        out_of_memory = true;
-    } catch (...) {
-        error = std::current_exception(); // the watchdog's thread could not start
-    }
+    const WorkerSetUp set_up = set_up_worker(options_);
     StackPool stacks(options_.stack_size);
     std::uint64_t seen = 0;
     bool ran = false;
     std::unique_lock lock(mutex_);
-    if (out_of_memory && !stop_) stopped_by_ = kOutOfMemory;
-    if (error && !error_) error_ = error;
-    if (out_of_memory || error) stop_ = true;
+    if (set_up.out_of_memory && !stop_) stopped_by_ = kOutOfMemory;
+    if (set_up.error && !error_) error_ = set_up.error;
+    if (set_up.failed()) stop_ = true;
     ++prepared_;
     done_.notify_all();
     for (;;) {
