@@ -12,7 +12,7 @@ std::uint32_t ChainDepth::of(TaskId task, const Operation& op) const {
     std::uint32_t depth = std::max(own ? own - 1 : 0, after(global_, task));
     if (global(op)) {
         // It depends on every step before it: another task's deepest is its last.
-        for (std::size_t u = 0; u < task_mark_.size(); ++u)
+        for (std::size_t u = 0; u < tasks_; ++u)
             if (u != task) depth = std::max(depth, task_mark_[u]);
         return depth;
     }
@@ -30,6 +30,7 @@ std::uint32_t ChainDepth::of(TaskId task, const Operation& op) const {
 void ChainDepth::take(TaskId task, const Operation& op, std::uint32_t depth) {
     const Mark m{depth + 1, task};
     task_mark_[task] = m.mark;
+    tasks_ = std::max(tasks_, static_cast<std::size_t>(task) + 1);
     deepest_ = std::max(deepest_, depth);
     if (global(op)) {
         global_ = m;

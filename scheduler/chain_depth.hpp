@@ -51,8 +51,9 @@ class ChainDepth {
     static bool global(const Operation& op) { return !op.obj || op.global || op.fallback; }
 
     std::array<std::uint32_t, kMaxTasks> task_mark_{}; // each task's last step, as Mark::mark
-    std::vector<ObjectSteps> objects_;                 // by conflict id
-    Mark global_; // the last step that depends on every other (global())
+    std::size_t tasks_ = 0; // task_mark_[tasks_, kMaxTasks) are 0: those tasks took no step
+    std::vector<ObjectSteps> objects_; // by conflict id
+    Mark global_;                      // the last step that depends on every other (global())
     std::uint32_t deepest_ = 0;
 };
 
