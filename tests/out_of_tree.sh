@@ -32,9 +32,9 @@ echo '#include <lockcheck/lockcheck.hpp>' |
 include="$(realpath "$work/prefix/include")"
 diff <(echo '#include <lockcheck/lockcheck.hpp>' |
   "$compiler" -std=c++20 -MM -I "$include" -x c++ - | tr -s ' \\' '\n\n' |
-  grep "^$include/" | xargs realpath --relative-to="$include" | sort) \
+  grep "^$include/" | xargs realpath --relative-to="$include" | sort -u) \
   <(cd "$include" && find . -name '*.hpp' | sed 's|^\./||' | sort) ||
-  { echo "installed headers (>) that <lockcheck/lockcheck.hpp> does not include"; exit 1; }
+  { echo "the headers <lockcheck/lockcheck.hpp> includes (<) and those installed (>) differ"; exit 1; }
 
 # An internal header, included as lockcheck's own sources do or through the package's
 # directory, is not found with the package's flags (lockcheck_add_model's, as a user builds).
