@@ -58,7 +58,7 @@ for target in quoted angled packaged; do
     echo "$(cat "$probe/$target.cpp"): an internal header reached through the package"
     exit 1
   fi
-  grep -q 'scheduler/execution.hpp.*No such file' "$probe/$target.log" || {
+  grep -Eq 'scheduler/execution.hpp.*(No such file|file not found)' "$probe/$target.log" || {
     echo "$target: failed for another reason than the missing header:"
     cat "$probe/$target.log"
     exit 1
