@@ -19,7 +19,8 @@ struct ChildOutcome {
 
 // Runs `work` in a forked child and waits for it. What the child writes to stdout or stderr is
 // kept for the outcome's message, not shown; its exit runs no destructor and flushes no stream of
-// the parent's. Only the calling thread goes on in the child: `work` must not wait for another.
+// the parent's. The watchdog's thread is stopped first (watchdog::pause()), so that the process
+// forks with one thread: call it while no thread runs executions.
 ChildOutcome run_in_child(const std::function<void()>& work);
 
 } // namespace lockcheck

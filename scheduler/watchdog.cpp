@@ -64,6 +64,9 @@ std::thread g_thread;
 std::mutex g_stop_mutex;
 std::condition_variable g_stop;
 bool g_stopping = false;
+// Whether the thread runs: arm() starts it, pause() and the exit stop it (under g_start_mutex).
+std::atomic<bool> g_watching{false};
+std::mutex g_start_mutex;
 pid_t g_process = 0; // a child forked by a library has no watchdog thread to join
 
 // Text ranges of the runtime libraries: jumping out of them (out of malloc holding its lock)
@@ -151,14 +154,22 @@ void watch() {
     }
 }
 
-void stop() {
-    if (getpid() != g_process) return;
+// Stops and joins the thread, if this process runs it; under g_start_mutex.
+void stop_thread() {
+    if (getpid() != g_process || !g_watching.load()) return;
     {
         std::lock_guard lock(g_stop_mutex);
         g_stopping = true;
     }
     g_stop.notify_one();
     g_thread.join();
+    g_stopping = false;
+    g_watching.store(false);
+}
+
+void stop_at_exit() {
+    std::lock_guard lock(g_start_mutex);
+    stop_thread();
 }
 
 void start(void (*on_timeout)(bool), void (*on_stuck)(const void*)) {
@@ -171,11 +182,15 @@ void start(void (*on_timeout)(bool), void (*on_stuck)(const void*)) {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGUSR2, &sa, nullptr);
     g_process = getpid();
-    g_thread = std::thread(&watch);
-    std::atexit(&stop);
+    std::atexit(&stop_at_exit);
 }
 
 } // namespace
+
+void pause() {
+    std::lock_guard lock(g_start_mutex);
+    stop_thread();
+}
 
 void arm(unsigned timeout_seconds, void (*on_timeout)(bool), void (*on_stuck)(const void*)) {
     // Stored only when it changes: every thread arms before each execution.
@@ -184,6 +199,14 @@ void arm(unsigned timeout_seconds, void (*on_timeout)(bool), void (*on_stuck)(co
     (void)this_runner();
     static std::once_flag started;
     std::call_once(started, [on_timeout, on_stuck] { start(on_timeout, on_stuck); });
+    // Started again after a pause(): one load of a flag that stays set.
+    if (!g_watching.load(std::memory_order_acquire)) [[unlikely]] {
+        std::lock_guard lock(g_start_mutex);
+        if (!g_watching.load()) {
+            g_thread = std::thread(&watch);
+            g_watching.store(true, std::memory_order_release);
+        }
+    }
 }
 
 const void* running(const void* what) {

@@ -35,6 +35,11 @@ inline void leave_task() {
 void arm(unsigned timeout_seconds, void (*on_timeout)(bool blocked),
          void (*on_stuck)(const void* running));
 
+// Stops and joins the watchdog's thread until the next arm(): before a fork, so that the
+// process has one thread and the child finds every lock (the allocator's among them) as that
+// thread left it. Call only while no thread runs executions.
+void pause();
+
 // Tells the watchdog what the calling thread (armed) runs now; returns what it ran before.
 const void* running(const void* what);
 
