@@ -97,7 +97,7 @@ struct Outcome {
 
 class Execution {
   public:
-    static constexpr std::uint32_t kDefaultMaxSteps = 10000;
+    static constexpr std::uint32_t kDefaultMaxSteps = 1000;
     struct Limits {
         // How deep a step may be (chain_depth.hpp): how often a chain of steps, each depending
         // on the one before, may pass from one task to another. A task's steps that touch
