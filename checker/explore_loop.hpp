@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <exception>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "explorer.hpp"
@@ -51,6 +53,19 @@ struct WorkerSetUp {
     bool failed() const { return out_of_memory || error; }
 };
 WorkerSetUp set_up_worker(const CheckOptions& options);
+
+// Starts `jobs` threads running `work`, or as many as can be started: one that cannot (no
+// memory for its stack) leaves the search to the others; none at all is an error (thrown).
+template <class Work> std::vector<std::thread> start_workers(unsigned jobs, const Work& work) {
+    std::vector<std::thread> threads;
+    try {
+        for (unsigned i = 0; i < jobs; ++i)
+            threads.emplace_back(work);
+    } catch (const std::system_error&) {
+        if (threads.empty()) throw;
+    }
+    return threads;
+}
 
 // After a search that ran every execution it was to run: each operation whose worst wait is
 // more than its bound times its mean is a finding, shown by the execution of that worst wait.

@@ -321,15 +321,7 @@ SearchResult ParallelSearch::merge() {
 
 SearchResult ParallelSearch::run() {
     const auto start = Clock::now();
-    std::vector<std::thread> threads;
-    // As many threads as can be started: one that cannot (no memory for its stack) leaves
-    // the search to the others.
-    try {
-        for (unsigned i = 0; i < options_.jobs; ++i)
-            threads.emplace_back([this] { work(); });
-    } catch (const std::system_error&) {
-        if (threads.empty()) throw;
-    }
+    std::vector<std::thread> threads = start_workers(options_.jobs, [this] { work(); });
     {
         std::lock_guard lock(mutex_);
         threads_ = static_cast<std::uint32_t>(threads.size());

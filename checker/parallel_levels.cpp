@@ -232,15 +232,7 @@ bool LevelSearch::round(SearchResult& result, Clock::time_point start) {
 
 SearchResult LevelSearch::run() {
     const auto start = Clock::now();
-    std::vector<std::thread> threads;
-    // As many threads as can be started: one that cannot (no memory for its stack) leaves
-    // the search to the others.
-    try {
-        for (unsigned i = 0; i < options_.jobs; ++i)
-            threads.emplace_back([this] { work(); });
-    } catch (const std::system_error&) {
-        if (threads.empty()) throw;
-    }
+    std::vector<std::thread> threads = start_workers(options_.jobs, [this] { work(); });
     {
         std::unique_lock lock(mutex_);
         done_.wait(lock, [this, &threads] { return prepared_ == threads.size(); });
