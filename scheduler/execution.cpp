@@ -329,7 +329,7 @@ Task* Execution::advance() {
         return nullptr;
     }
     Task& t = *tasks_[id];
-    chain_.take(id, t.pending_, chain_.of(id, t.pending_));
+    chain_.take(id, t.pending_);
     if (watched || t.progress_) [[unlikely]]
         t.progress_ = watched && limits_.memory_model != MemoryModel::sc &&
                       t.repeats_since_ == last_write_step_ &&
