@@ -9,7 +9,7 @@
 #include "checker/dfs.hpp"
 #include "timing.hpp"
 
-namespace lockcheck::bench {
+namespace lockcheck::detail::bench {
 
 class DeadlineDfs final : public Strategy {
   public:
@@ -45,4 +45,4 @@ class DeadlineDfs final : public Strategy {
     bool stopped_ = false;
 };
 
-} // namespace lockcheck::bench
+} // namespace lockcheck::detail::bench

@@ -12,7 +12,7 @@
 #include "checker/model_registry.hpp"
 #include "report.hpp"
 
-namespace bench = lockcheck::bench;
+namespace bench = lockcheck::detail::bench;
 
 namespace {
 
@@ -105,8 +105,8 @@ bench::Results run(const Plan& plan) {
             }
     if (wanted("search")) {
         // Every variant expected to verify: only those explore their whole state space.
-        for (const lockcheck::Variant& v :
-             lockcheck::find_registered_model("rename-pin")->variants) {
+        for (const lockcheck::detail::Variant& v :
+             lockcheck::detail::find_registered_model("rename-pin")->variants) {
             if (v.expect.expects_violation) continue;
             for (const std::string& text : plan.sizes) {
                 const Size s = parse_size(text);

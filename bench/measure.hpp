@@ -7,7 +7,7 @@
 
 #include "timing.hpp"
 
-namespace lockcheck::bench {
+namespace lockcheck::detail::bench {
 
 // One scheduling step may cost at most this many raw fiber switches (median).
 inline constexpr double kMaxSwitchesPerStep = 3.0;
@@ -79,4 +79,4 @@ struct SearchCost {
 SearchCost measure_rename_pin(const std::string& variant, int renames, int fsyncs, int reps,
                               double budget, double limit);
 
-} // namespace lockcheck::bench
+} // namespace lockcheck::detail::bench

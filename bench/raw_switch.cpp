@@ -9,7 +9,7 @@
 #include "measure.hpp"
 #include "scheduler/stack_pool.hpp"
 
-namespace lockcheck::bench {
+namespace lockcheck::detail::bench {
 
 namespace fc = boost::context::detail;
 
@@ -96,4 +96,4 @@ SwitchCost measure_raw_switch(SwitchShape shape, std::uint64_t switches, int rep
     return cost;
 }
 
-} // namespace lockcheck::bench
+} // namespace lockcheck::detail::bench

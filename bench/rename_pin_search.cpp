@@ -9,7 +9,7 @@
 #include "deadline_dfs.hpp"
 #include "measure.hpp"
 
-namespace lockcheck::bench {
+namespace lockcheck::detail::bench {
 
 namespace {
 
@@ -65,4 +65,4 @@ SearchCost measure_rename_pin(const std::string& variant, int renames, int fsync
     return cost;
 }
 
-} // namespace lockcheck::bench
+} // namespace lockcheck::detail::bench

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace lockcheck::bench {
+namespace lockcheck::detail::bench {
 
 namespace {
 
@@ -179,4 +179,4 @@ void print_json(const Results& r, std::ostream& out) {
     out << j.dump(2) << "\n";
 }
 
-} // namespace lockcheck::bench
+} // namespace lockcheck::detail::bench

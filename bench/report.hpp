@@ -8,7 +8,7 @@
 
 #include "measure.hpp"
 
-namespace lockcheck::bench {
+namespace lockcheck::detail::bench {
 
 struct Results {
     std::string build_type;
@@ -23,4 +23,4 @@ bool targets_met(const Results& r);
 void print_table(const Results& r, std::ostream& out);
 void print_json(const Results& r, std::ostream& out);
 
-} // namespace lockcheck::bench
+} // namespace lockcheck::detail::bench

@@ -9,7 +9,7 @@
 #include "measure.hpp"
 #include "model/kernel.hpp"
 
-namespace lockcheck::bench {
+namespace lockcheck::detail::bench {
 
 namespace {
 
@@ -77,4 +77,4 @@ StepCost measure_step(int tasks, StepShape shape, std::uint32_t steps, int reps)
     return cost;
 }
 
-} // namespace lockcheck::bench
+} // namespace lockcheck::detail::bench

@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-namespace lockcheck::bench {
+namespace lockcheck::detail::bench {
 
 struct Timing {
     double median = 0; // seconds per run
@@ -42,4 +42,4 @@ template <class Run> Timing time_repeated(int reps, double budget, Run&& run) {
     return Timing{median, samples.front(), samples.back(), static_cast<int>(n)};
 }
 
-} // namespace lockcheck::bench
+} // namespace lockcheck::detail::bench

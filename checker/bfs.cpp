@@ -7,7 +7,7 @@
 #include "dependency.hpp"
 #include "scheduler/execution.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 BfsRunner::BfsRunner(const Bfs& bfs, std::size_t first, std::size_t last)
     : bfs_(bfs), item_(first), last_(last) {}
@@ -217,4 +217,4 @@ bool Bfs::next_level() {
     return !items_.empty();
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -19,7 +19,7 @@
 #include "scheduler/strategy.hpp"
 #include "state_table.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 class Bfs;
 
@@ -132,4 +132,4 @@ class Bfs final : public Strategy {
     std::uint64_t matched_ = 0;
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -6,7 +6,7 @@
 #include "dfs_path.hpp"
 #include "progress.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 bool BoundedDfs::allowed(const Branch& b, TaskId task) const {
     return b.last == kNoTask || task == b.last || !contains(b.options, b.last) || b.before < bound_;
@@ -93,4 +93,4 @@ Handoff BoundedDfs::split() {
     return {std::move(part), share};
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -10,7 +10,7 @@
 
 #include "scheduler/strategy.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 class BoundedDfs final : public Strategy {
   public:
@@ -48,4 +48,4 @@ class BoundedDfs final : public Strategy {
     std::uint32_t used_ = 0; // preemptions so far in the current execution
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -5,7 +5,7 @@
 #include "scheduler/execution.hpp"
 #include "scheduler/object.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 Access access_of(const Operation& op, const Task* task) {
     const bool blocking = op.enabled != nullptr;
@@ -40,4 +40,4 @@ RacingPair first_race(TaskSet options, TaskSet enabled, const Execution& ex) {
     return {};
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

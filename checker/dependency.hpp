@@ -8,7 +8,7 @@
 #include "scheduler/operation.hpp"
 #include "scheduler/task_set.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 class Execution;
 
@@ -66,4 +66,4 @@ struct RacingPair {
 };
 RacingPair first_race(TaskSet options, TaskSet enabled, const Execution& ex);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -5,7 +5,7 @@
 
 #include "dfs_path.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 TaskId Dfs::pick(std::uint32_t, TaskSet enabled, const Execution&) {
     return branch(enabled);
@@ -47,4 +47,4 @@ Handoff Dfs::split() {
     return {std::move(part), share};
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

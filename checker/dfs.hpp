@@ -7,7 +7,7 @@
 
 #include "scheduler/strategy.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 class Dfs final : public Strategy {
   public:
@@ -33,4 +33,4 @@ class Dfs final : public Strategy {
     std::size_t floor_ = 0;    // branches before it were handed over with the path (dfs_path.hpp)
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

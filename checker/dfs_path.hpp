@@ -11,7 +11,7 @@
 #include "progress.hpp"
 #include "scheduler/task_set.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // Moves to the next execution: drops the branches the last one never reached (it ended
 // early) and makes the deepest branch with an untried option take the lowest. False when
@@ -71,4 +71,4 @@ std::pair<std::size_t, double> split_point(const std::vector<Branch>& path, std:
     return {path.size(), 0};
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -9,7 +9,7 @@
 #include "progress.hpp"
 #include "scheduler/execution.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 Dpor::Dpor(std::size_t depth_hint, Mode mode, std::optional<std::uint32_t> preemptions)
     : mode_(mode), bound_(preemptions) {
@@ -499,4 +499,4 @@ double Dpor::explored() const {
     return f.fraction();
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

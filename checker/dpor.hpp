@@ -42,7 +42,7 @@
 #include "scheduler/strategy.hpp"
 #include "wakeup_tree.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 class Dpor final : public Strategy {
   public:
@@ -235,4 +235,4 @@ class Dpor final : public Strategy {
     std::vector<std::uint32_t> after_race_;         // scratch: the steps a reversal reorders
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -16,7 +16,7 @@
 #include "dfs_path.hpp"
 #include "dpor.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 std::size_t Dpor::DeferredHash::operator()(const Deferred& d) const {
     std::size_t h = std::hash<std::uint64_t>{}(d.initials);
@@ -108,4 +108,4 @@ bool Dpor::resume(Strategy& finished) {
     return advance();
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

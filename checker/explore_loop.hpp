@@ -12,7 +12,7 @@
 #include "explorer.hpp"
 #include "scheduler/stack_pool.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 enum class LoopEnd : std::uint8_t {
     done,          // the strategy ran every execution it had
@@ -92,4 +92,4 @@ class Bfs;
 // (parallel_levels.cpp).
 SearchResult explore_levels(const Setup& setup, Bfs& bfs, const CheckOptions& options);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -11,7 +11,7 @@
 #include "explore_loop.hpp"
 #include "scheduler/replay.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -250,4 +250,4 @@ std::optional<BoundCut> bounds_cut_schedule(const Setup& setup, const Schedule& 
     return BoundCut{out.steps, false};
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

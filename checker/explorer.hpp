@@ -16,7 +16,7 @@
 #include "search_stats.hpp"
 #include "trace.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // Builds one execution's state and tasks (a protocol's set-up with its variant and sizes).
 using Setup = std::function<void()>;
@@ -97,4 +97,4 @@ struct BoundCut {
 std::optional<BoundCut> bounds_cut_schedule(const Setup& setup, const Schedule& schedule,
                                             const CheckOptions& options);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -5,7 +5,7 @@
 
 #include "scheduler/strategy.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 class LowestFirst final : public Strategy {
   public:
@@ -16,4 +16,4 @@ class LowestFirst final : public Strategy {
     bool next_execution() override { return false; }
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

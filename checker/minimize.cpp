@@ -5,7 +5,7 @@
 
 #include "bounded_dfs.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -90,4 +90,4 @@ Minimized minimize(const Setup& setup, const Finding& found, std::uint32_t preem
     }
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

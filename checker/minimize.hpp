@@ -13,7 +13,7 @@
 
 #include "explorer.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // How far the search for a smaller counterexample may go.
 struct MinimizeLimits {
@@ -39,4 +39,4 @@ struct Minimized {
 Minimized minimize(const Setup& setup, const Finding& found, std::uint32_t preemptions,
                    std::uint32_t steps, const CheckOptions& options, const MinimizeLimits& limits);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

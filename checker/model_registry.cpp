@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <set>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -101,4 +101,4 @@ std::vector<std::string> model_problems(const std::vector<Protocol>& models) {
     return problems;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

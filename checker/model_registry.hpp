@@ -10,7 +10,7 @@
 
 #include "protocol.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // Adds the model `make()` returns to the binary's models, at program start. Use
 // LOCKCHECK_MODEL rather than naming this.
@@ -36,13 +36,13 @@ std::vector<std::string> registration_problems();
 // The same questions, of any list of models.
 std::vector<std::string> model_problems(const std::vector<Protocol>& models);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail
 
 #define LOCKCHECK_MODEL_CONCAT_(a, b) a##b
 #define LOCKCHECK_MODEL_NAME_(line) LOCKCHECK_MODEL_CONCAT_(lockcheck_model_registration_, line)
 // LOCKCHECK_MODEL(rename_pin): registers the model that `lockcheck::Protocol rename_pin()`
 // returns. Write it once per model, at namespace scope, in the file that defines it.
 #define LOCKCHECK_MODEL(factory)                                                                   \
-    static const ::lockcheck::ModelRegistration LOCKCHECK_MODEL_NAME_(__LINE__) {                  \
+    static const ::lockcheck::detail::ModelRegistration LOCKCHECK_MODEL_NAME_(__LINE__) {          \
         &factory                                                                                   \
     }

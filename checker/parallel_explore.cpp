@@ -22,7 +22,7 @@
 
 #include "explore_loop.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -351,4 +351,4 @@ SearchResult explore_parallel(const Setup& setup, std::vector<StartingPart> part
     return ParallelSearch(setup, std::move(parts), options).run();
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -20,7 +20,7 @@
 #include "bfs.hpp"
 #include "explore_loop.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -260,4 +260,4 @@ SearchResult explore_levels(const Setup& setup, Bfs& bfs, const CheckOptions& op
     return LevelSearch(setup, bfs, options).run();
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

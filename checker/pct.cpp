@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 Pct::Pct(std::uint64_t seed, std::uint64_t executions, std::uint32_t depth, std::uint32_t steps)
     : random_(seed), executions_(executions), depth_(std::max(depth, 1u)),
@@ -51,4 +51,4 @@ bool Pct::next_execution() {
     return true;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

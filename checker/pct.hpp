@@ -15,7 +15,7 @@
 #include "random_source.hpp"
 #include "scheduler/strategy.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 class Pct final : public Strategy {
   public:
@@ -41,4 +41,4 @@ class Pct final : public Strategy {
     std::vector<std::uint32_t> change_points_;        // steps, in the order drawn
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <csignal>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 // Clock reads aim to be this far apart (seconds).
@@ -50,4 +50,4 @@ bool ExploredFraction::level(int finished, int branches) {
     return true;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

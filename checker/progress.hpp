@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 struct ProgressReport {
     enum class Phase : std::uint8_t {
@@ -90,4 +90,4 @@ class ExploredFraction {
     double weight_ = 1;
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -1,7 +1,7 @@
 // Look-ups on a protocol's tables.
 #include "protocol.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 std::optional<std::size_t> Protocol::find_variant(const std::string& variant_name) const {
     for (std::size_t i = 0; i < variants.size(); ++i)
@@ -16,4 +16,4 @@ ParameterValues Protocol::default_values() const {
     return values;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

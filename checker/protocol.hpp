@@ -12,7 +12,7 @@
 #include "../scheduler/memory_model.hpp"
 #include "../scheduler/violation.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 struct Expectation {
     // No violation expected: the variant is verified within the bounds.
@@ -119,4 +119,4 @@ template <class Rows> std::vector<Variant> variants_of(const Rows& rows) {
     return column;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

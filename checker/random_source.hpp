@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <random>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 class RandomSource {
   public:
@@ -21,4 +21,4 @@ class RandomSource {
     std::mt19937_64 generator_;
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -3,7 +3,7 @@
 
 #include <bit>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 TaskId RandomWalk::pick(std::uint32_t, TaskSet enabled, const Execution&) {
     // The k-th enabled task, k uniform among them.
@@ -17,4 +17,4 @@ std::uint32_t RandomWalk::choose(std::uint32_t, std::uint32_t n) {
     return random_.below(n);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

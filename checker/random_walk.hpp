@@ -7,7 +7,7 @@
 #include "random_source.hpp"
 #include "scheduler/strategy.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 class RandomWalk final : public Strategy {
   public:
@@ -26,4 +26,4 @@ class RandomWalk final : public Strategy {
     std::uint64_t done_ = 0;
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -9,7 +9,7 @@
 #include "random_walk.hpp"
 #include "stateful_dfs.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 const char* search_name(Search search) {
     switch (search) {
@@ -97,4 +97,4 @@ std::unique_ptr<Strategy> make_search(Search search, std::uint32_t depth) {
     return make_search(o);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -12,7 +12,7 @@
 
 #include "scheduler/strategy.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 enum class Search : std::uint8_t {
     dfs,  // every interleaving
@@ -60,4 +60,4 @@ std::unique_ptr<Strategy> make_search(const SearchOptions& options);
 // make_search with every option but the search and depth at its default.
 std::unique_ptr<Strategy> make_search(Search search, std::uint32_t depth);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -8,7 +8,7 @@
 #include "model/weak_memory.hpp"
 #include "scheduler/enum_names.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -268,4 +268,4 @@ bool SearchResult::found_again(const Violation& v) {
     return true;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

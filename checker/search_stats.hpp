@@ -12,7 +12,7 @@
 #include "scheduler/schedule.hpp"
 #include "scheduler/strategy.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // --max-wait-ratio OP=R: an operation's worst wait may be at most R times its mean wait over
 // the whole search (dbench's MaxLat/AvgLat). A property of the search, not of one execution:
@@ -160,4 +160,4 @@ struct SearchResult {
     bool found_again(const Violation& v);
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -17,7 +17,7 @@
 
 #include "explore_loop.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -193,4 +193,4 @@ SearchResult merge_shards(std::vector<SearchResult> shards, const CheckOptions& 
     return result;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

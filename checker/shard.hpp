@@ -10,7 +10,7 @@
 #include "explorer.hpp"
 #include "search.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // The parts of the search that shard `shard` runs, and what they found: on `options.jobs`
 // threads, with the same result as on one; no --max-executions. `strategy` must split
@@ -24,4 +24,4 @@ SearchResult explore_shard(const Setup& setup, Strategy& strategy, const CheckOp
 // ran all of its parts.
 SearchResult merge_shards(std::vector<SearchResult> shards, const CheckOptions& options);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -3,7 +3,7 @@
 
 #include <new>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 constexpr std::size_t kFirstSlots = 1 << 12;
@@ -76,4 +76,4 @@ bool StateTable::room() {
     return true;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -13,7 +13,7 @@
 #include "scheduler/fingerprint.hpp"
 #include "scheduler/task_set.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // The state table's cap: 4 GiB, 134 million states. Past it the search goes on exact without
 // storing new states, and the summary's states row says FULL.
@@ -57,4 +57,4 @@ class StateTable {
     bool full_ = false;
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -6,7 +6,7 @@
 #include "dfs_path.hpp"
 #include "scheduler/execution.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 StatefulDfs::StatefulDfs(std::size_t depth_hint, std::size_t max_bytes) : table_(max_bytes) {
     path_.reserve(depth_hint);
@@ -86,4 +86,4 @@ StateCounts StatefulDfs::states() const {
     return StateCounts{table_.size(), matched_, table_.bytes(), table_.full()};
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

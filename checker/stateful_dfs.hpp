@@ -10,7 +10,7 @@
 #include "scheduler/strategy.hpp"
 #include "state_table.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 class StatefulDfs final : public Strategy {
   public:
@@ -43,4 +43,4 @@ class StatefulDfs final : public Strategy {
     std::uint64_t matched_ = 0;
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

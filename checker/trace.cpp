@@ -6,7 +6,7 @@
 #include "model/weak_memory.hpp"
 #include "scheduler/execution.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 std::uint32_t Trace::preemptions() const {
     std::uint32_t n = 0;
@@ -356,4 +356,4 @@ void involve_dependencies(const Trace& trace, Story& story) {
 
 } // namespace
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

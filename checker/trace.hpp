@@ -12,7 +12,7 @@
 #include "scheduler/task_set.hpp"
 #include "scheduler/trace_sink.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // A task that could not go on while another task took a step (see op_wait.hpp): blocked, or
 // retrying after a failed trylock; what it was about to do, and who held what it waited for,
@@ -167,4 +167,4 @@ class TraceRecorder final : public TraceSink {
     std::map<const void*, LastWrite> last_write_; // by object
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

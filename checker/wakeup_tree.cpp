@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 bool weak_initial(TaskId task, Access access, const WakeupSequence& v, WriteOrder writes) {
     const auto first =
@@ -101,4 +101,4 @@ int WakeupTree::first_tasks() const {
     return count(firsts);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

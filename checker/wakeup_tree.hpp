@@ -11,7 +11,7 @@
 #include "dependency.hpp"
 #include "scheduler/task_set.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 struct WakeupStep {
     TaskId task;
@@ -53,4 +53,4 @@ class WakeupTree {
     std::vector<WakeupSequence> leaves_;
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -13,7 +13,7 @@
 #include "did_you_mean.hpp"
 #include "report_files.hpp"
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 namespace {
 
@@ -258,4 +258,4 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
     return report.exit_code;
 }
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

@@ -16,7 +16,7 @@
 #include "checker/protocol.hpp"
 #include "progress_line.hpp"
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 struct CheckAllRequest {
     std::vector<std::string> models; // by name; empty: every registered model
@@ -50,4 +50,4 @@ bool select_models(const CheckAllRequest& request, std::vector<const Protocol*>&
 int run_check_all(const CheckAllRequest& request, const std::vector<const Protocol*>& models,
                   std::ostream& out, std::ostream& err, ProgressLine* progress = nullptr);
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

@@ -14,7 +14,7 @@
 #include "reports/text.hpp"
 #include "worst_wait.hpp"
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 Setup setup_of(const CheckRequest& r) {
     return [&r] { r.protocol->setup(r.variant, r.values); };
@@ -478,4 +478,4 @@ int run_check(const CheckRequest& r, std::ostream& out, std::ostream& err) {
     return finish(r, report, out, err);
 }
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

@@ -13,7 +13,7 @@
 #include "report_files.hpp"
 #include "reports/text.hpp"
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 // Exit codes: no violation within the bounds, violation found, bad input, and a search that
 // a limit (--time-limit, --max-executions) stopped before it was done, with no violation.
@@ -105,4 +105,4 @@ RunReport search(const CheckRequest& request, std::ostream& out);
 // The command line that replays `schedule` of this request.
 std::string replay_command(const CheckRequest& request, const Schedule& schedule);
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

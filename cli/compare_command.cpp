@@ -9,7 +9,7 @@
 #include "did_you_mean.hpp"
 #include "worst_wait.hpp"
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 namespace {
 
@@ -213,4 +213,4 @@ int run_compare(const CompareRequest& request, std::ostream& out, std::ostream& 
     return c.exit_code;
 }
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

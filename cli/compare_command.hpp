@@ -10,7 +10,7 @@
 
 #include "check_command.hpp"
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 struct CompareRequest {
     // The model, sizes, search and options both runs share; its variant is not read. Its
@@ -46,4 +46,4 @@ bool choose_comparison(CompareRequest& request, const std::vector<std::string>& 
 
 int run_compare(const CompareRequest& request, std::ostream& out, std::ostream& err);
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

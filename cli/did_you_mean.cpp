@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 namespace {
 
@@ -53,4 +53,4 @@ std::string did_you_mean(std::string_view given, const std::vector<std::string>&
     return nearest.empty() ? "" : " (did you mean '" + nearest + "'?)";
 }
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

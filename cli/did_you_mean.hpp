@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 // The choice nearest to `given` by edit distance (insertions, deletions, substitutions and
 // swaps of neighbours), if it is near enough to be the intended one: at most a third of its
@@ -16,4 +16,4 @@ std::string nearest_choice(std::string_view given, const std::vector<std::string
 // " (did you mean 'X'?)" for nearest_choice(), or "" when there is none.
 std::string did_you_mean(std::string_view given, const std::vector<std::string>& choices);
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

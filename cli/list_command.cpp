@@ -8,7 +8,7 @@
 
 #include "checker/model_registry.hpp"
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 namespace {
 std::string expected(const Variant& v, MemoryModel model) {
@@ -149,4 +149,4 @@ void print_variants(std::ostream& out, const Protocol& model) {
         print_variant(out, widths, model, i);
 }
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

@@ -8,7 +8,7 @@
 
 #include "checker/protocol.hpp"
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 // The minor additions to `list --json` since version 1.0: 1 added each variant's
 // expected_lkmm.
@@ -19,4 +19,4 @@ void print_list_json(std::ostream& out);
 // "variants:", the header and one line per variant of `model`, as `list` prints them.
 void print_variants(std::ostream& out, const Protocol& model);
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

@@ -8,12 +8,13 @@
 
 int main(int argc, char** argv) {
     try {
-        return lockcheck::cli::lockcheck_command(argc, argv, lockcheck::cli::Stage::run);
+        return lockcheck::detail::cli::lockcheck_command(argc, argv,
+                                                         lockcheck::detail::cli::Stage::run);
     } catch (const std::bad_alloc&) {
         // A search that runs out of memory stops and prints what it found (kOutOfMemory); this
         // is what is left when even that could not be printed. fputs to unbuffered stderr
         // allocates nothing.
         std::fputs("lockcheck: out of memory: the run ends here, incomplete\n", stderr);
-        return lockcheck::cli::kExitIncomplete;
+        return lockcheck::detail::cli::kExitIncomplete;
     }
 }

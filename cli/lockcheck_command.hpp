@@ -3,7 +3,7 @@
 // exactly as the binary does without running anything (fuzz/fuzz_command_line.cpp).
 #pragma once
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 // How far lockcheck_command goes. `validate` stops once the command line is known to be
 // valid, before anything reads or writes a file, installs a signal handler or runs a model;
@@ -15,4 +15,4 @@ enum class Stage { validate, run };
 // Stage::validate).
 int lockcheck_command(int argc, char** argv, Stage stage);
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

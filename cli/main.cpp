@@ -29,7 +29,7 @@
 #include "reports/graph.hpp"
 #include "scheduler/one_line.hpp"
 
-namespace lc = lockcheck;
+namespace lc = lockcheck::detail;
 
 namespace {
 

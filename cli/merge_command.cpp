@@ -14,7 +14,7 @@
 #include "reports/json_report.hpp"
 #include "scheduler/one_line.hpp"
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 namespace {
 
@@ -187,4 +187,4 @@ int run_merge(const MergeRequest& request, std::ostream& out, std::ostream& err)
     return report.exit_code;
 }
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 struct MergeRequest {
     std::vector<std::string> files; // the shards' --json reports, in any order
@@ -19,4 +19,4 @@ struct MergeRequest {
 
 int run_merge(const MergeRequest& request, std::ostream& out, std::ostream& err);
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

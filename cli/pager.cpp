@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 std::string pager_command() {
     for (const char* name : {"LOCKCHECK_PAGER", "PAGER"})
@@ -61,4 +61,4 @@ void Pager::show() {
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127) std::cout << text << std::flush;
 }
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

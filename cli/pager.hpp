@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 // The pager command the environment asks for; empty for none (PAGER set empty, or `cat`).
 std::string pager_command();
@@ -36,4 +36,4 @@ class Pager {
     std::ostringstream kept_;
 };
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

@@ -7,7 +7,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 namespace {
 
@@ -82,4 +82,4 @@ std::size_t terminal_columns(int fd) {
     return size.ws_col;
 }
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

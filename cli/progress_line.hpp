@@ -10,7 +10,7 @@
 
 #include "checker/progress.hpp"
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 // Whether a run draws a progress line at all.
 bool wants_progress(bool stderr_is_terminal, bool quiet);
@@ -55,4 +55,4 @@ class ProgressLine final : public ProgressSink {
 // The width of the terminal on file descriptor `fd`, 0 if it is not one.
 std::size_t terminal_columns(int fd);
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

@@ -5,7 +5,7 @@
 
 #include "did_you_mean.hpp"
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 namespace {
 
@@ -60,4 +60,4 @@ bool unchecked_properties(const PropertyChoice& choice, const std::vector<Proper
     return true;
 }
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

@@ -7,7 +7,7 @@
 
 #include "checker/explorer.hpp"
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 // The names given, each an invariant's or final check's name or the start of only one such
 // name (the summary cuts long names): `only` are the ones checked (--check), `off` the ones
@@ -24,4 +24,4 @@ struct PropertyChoice {
 bool unchecked_properties(const PropertyChoice& choice, const std::vector<PropertyStats>& declared,
                           std::vector<std::string>& unchecked, std::string& error);
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

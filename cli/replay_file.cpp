@@ -9,7 +9,7 @@
 #include "checker/model_registry.hpp"
 #include "scheduler/one_line.hpp"
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 bool request_of(const RunReport& report, unsigned index, CheckRequest& r, std::string& error) {
     r.protocol = find_registered_model(report.summary.model);
@@ -112,4 +112,4 @@ int run_replay_file(const std::string& path, unsigned index, const CheckRequest&
     return run_check(r, out, err);
 }
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

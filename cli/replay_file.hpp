@@ -7,7 +7,7 @@
 
 #include "check_command.hpp"
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 // The replay request that the report `text` describes, for its `index`-th counterexample
 // (from 1), with nothing run or read; false with a one-line reason if it is not a report this
@@ -25,4 +25,4 @@ bool request_of(const RunReport& report, unsigned index, CheckRequest& request, 
 int run_replay_file(const std::string& path, unsigned index, const CheckRequest& shown,
                     std::ostream& out, std::ostream& err);
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

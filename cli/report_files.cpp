@@ -19,7 +19,7 @@
 #include "reports/html_report.hpp"
 #include "reports/junit.hpp"
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 namespace {
 
@@ -362,4 +362,4 @@ bool write_check_all_files(const std::string& json, const std::string& junit,
     return true;
 }
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

@@ -12,7 +12,7 @@
 #include "reports/graph.hpp"
 #include "reports/json_report.hpp"
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 struct ReportFiles {
     std::string trace;  // .dot/.svg/.png/.pdf; counterexample N > 1 goes to NAME-N.EXT
@@ -56,4 +56,4 @@ bool write_compare_files(const std::string& json, const std::string& report,
                          const CompareReport& comparison, std::string& error,
                          std::vector<std::string>& warnings);
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

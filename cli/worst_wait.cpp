@@ -7,7 +7,7 @@
 
 #include "reports/text.hpp"
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 bool show_worst_wait(const CheckRequest& r, RunReport& report, std::ostream& out,
                      std::string& error) {
@@ -43,4 +43,4 @@ bool show_worst_wait(const CheckRequest& r, RunReport& report, std::ostream& out
     return true;
 }
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

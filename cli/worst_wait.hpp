@@ -7,7 +7,7 @@
 
 #include "check_command.hpp"
 
-namespace lockcheck::cli {
+namespace lockcheck::detail::cli {
 
 // Replays the schedule `report`'s search kept for request.worst_wait's worst wait, prints it
 // to `out` and keeps it in report.worst_wait for the files. False with a one-line reason in
@@ -15,4 +15,4 @@ namespace lockcheck::cli {
 bool show_worst_wait(const CheckRequest& request, RunReport& report, std::ostream& out,
                      std::string& error);
 
-} // namespace lockcheck::cli
+} // namespace lockcheck::detail::cli

@@ -98,7 +98,7 @@ void thread_routine(FileSystem& fs, int tid) {
 
 void setup(std::size_t, const ParameterValues& values) {
     const int threads = values[0];
-    FileSystem& fs = this_execution().make<FileSystem>();
+    FileSystem& fs = model_state<FileSystem>();
     for (int tid = 0; tid < threads; ++tid)
         spawn("thread" + std::to_string(tid), [&fs, tid] { thread_routine(fs, tid); });
     final_check(kDistinctBlocks, [&fs, threads] {

@@ -107,7 +107,7 @@ void thread_routine(Indexer& ix, const IndexerPolicy& p, int tid) {
 void setup(std::size_t variant, const ParameterValues& values) {
     const IndexerPolicy& p = variants()[variant].policy;
     const int threads = values[0];
-    Indexer& ix = this_execution().make<Indexer>(p.cas_under_mutex);
+    Indexer& ix = model_state<Indexer>(p.cas_under_mutex);
     for (int tid = 0; tid < threads; ++tid)
         spawn("thread" + std::to_string(tid), [&ix, &p, tid] { thread_routine(ix, p, tid); });
     final_check(kEveryMessage, [&ix, threads] {

@@ -54,7 +54,7 @@ void writer(LastZero& z, int j) {
 
 void setup(std::size_t variant, const ParameterValues& values) {
     const int n = values[0];
-    LastZero& z = this_execution().make<LastZero>(n, variant == 1);
+    LastZero& z = model_state<LastZero>(n, variant == 1);
     spawn("reader", [&z, n] { reader(z, n); });
     for (int j = 1; j <= n; ++j)
         spawn("writer" + std::to_string(j), [&z, j] { writer(z, j); });

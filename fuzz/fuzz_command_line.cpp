@@ -13,7 +13,7 @@
 #include "cli/lockcheck_command.hpp"
 #include "properties.hpp"
 
-using lockcheck::fuzz::require;
+using lockcheck::detail::fuzz::require;
 
 namespace {
 
@@ -50,15 +50,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         argv.push_back(word.data());
     argv.push_back(nullptr);
     CapturedOutput output;
-    const int code = lockcheck::cli::lockcheck_command(static_cast<int>(words.size()), argv.data(),
-                                                       lockcheck::cli::Stage::validate);
+    const int code = lockcheck::detail::cli::lockcheck_command(
+        static_cast<int>(words.size()), argv.data(), lockcheck::detail::cli::Stage::validate);
     const std::string err = output.err.str();
-    if (code == lockcheck::cli::kExitOk) {
+    if (code == lockcheck::detail::cli::kExitOk) {
         require(err.empty(), "a valid command line printed on stderr", err);
         return 0;
     }
-    require(code == lockcheck::cli::kExitUsage, "a command line exited neither 0 nor 2", err);
+    require(code == lockcheck::detail::cli::kExitUsage, "a command line exited neither 0 nor 2",
+            err);
     require(err.size() > 1 && err.back() == '\n', "an input error is not one line", err);
-    lockcheck::fuzz::require_one_line(std::string_view(err).substr(0, err.size() - 1));
+    lockcheck::detail::fuzz::require_one_line(std::string_view(err).substr(0, err.size() - 1));
     return 0;
 }

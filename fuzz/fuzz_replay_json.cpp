@@ -11,26 +11,27 @@
 #include "properties.hpp"
 #include "reports/json_report.hpp"
 
-using lockcheck::fuzz::require;
+using lockcheck::detail::fuzz::require;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
-    lockcheck::RunReport report;
+    lockcheck::detail::RunReport report;
     std::string error;
-    if (lockcheck::from_json(text, report, error)) {
-        const std::string written = lockcheck::to_json(report);
-        lockcheck::RunReport again;
-        require(lockcheck::from_json(written, again, error), "a written report does not read",
-                error + "\n" + written);
-        require(lockcheck::to_json(again) == written, "a written report reads back as another one",
-                written);
+    if (lockcheck::detail::from_json(text, report, error)) {
+        const std::string written = lockcheck::detail::to_json(report);
+        lockcheck::detail::RunReport again;
+        require(lockcheck::detail::from_json(written, again, error),
+                "a written report does not read", error + "\n" + written);
+        require(lockcheck::detail::to_json(again) == written,
+                "a written report reads back as another one", written);
     } else {
-        lockcheck::fuzz::require_one_line(error);
-        require(lockcheck::to_json(report) == lockcheck::to_json(lockcheck::RunReport{}),
+        lockcheck::detail::fuzz::require_one_line(error);
+        require(lockcheck::detail::to_json(report) ==
+                    lockcheck::detail::to_json(lockcheck::detail::RunReport{}),
                 "a refused report changed what it was read into", error);
     }
-    lockcheck::cli::CheckRequest request;
-    if (!lockcheck::cli::replay_request(text, 1, request, error))
-        lockcheck::fuzz::require_one_line(error);
+    lockcheck::detail::cli::CheckRequest request;
+    if (!lockcheck::detail::cli::replay_request(text, 1, request, error))
+        lockcheck::detail::fuzz::require_one_line(error);
     return 0;
 }

@@ -9,20 +9,20 @@
 #include "properties.hpp"
 #include "scheduler/schedule.hpp"
 
-using lockcheck::fuzz::require;
+using lockcheck::detail::fuzz::require;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
-    lockcheck::Schedule schedule;
+    lockcheck::detail::Schedule schedule;
     std::string error;
-    if (!lockcheck::parse_schedule(text, schedule, error)) {
-        lockcheck::fuzz::require_one_line(error);
+    if (!lockcheck::detail::parse_schedule(text, schedule, error)) {
+        lockcheck::detail::fuzz::require_one_line(error);
         return 0;
     }
-    const std::string printed = lockcheck::format_schedule(schedule);
-    lockcheck::Schedule again;
-    require(lockcheck::parse_schedule(printed, again, error), "a printed schedule does not read",
-            printed + ": " + error);
+    const std::string printed = lockcheck::detail::format_schedule(schedule);
+    lockcheck::detail::Schedule again;
+    require(lockcheck::detail::parse_schedule(printed, again, error),
+            "a printed schedule does not read", printed + ": " + error);
     require(again == schedule, "a printed schedule reads back as another one", printed);
     return 0;
 }

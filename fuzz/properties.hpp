@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace lockcheck::fuzz {
+namespace lockcheck::detail::fuzz {
 
 inline void require(bool holds, const char* what, std::string_view detail = {}) {
     if (holds) return;
@@ -26,4 +26,4 @@ inline void require_one_line(std::string_view error) {
                 "an input error has a control character in it", error);
 }
 
-} // namespace lockcheck::fuzz
+} // namespace lockcheck::detail::fuzz

@@ -32,7 +32,7 @@ Protocol family(std::string name, std::string summary, const std::vector<Test>& 
     }
     p.setup = [shared_tests](std::size_t variant, const ParameterValues&) {
         const Test& test = (*shared_tests)[variant];
-        Memory& m = this_execution().make<Memory>();
+        Memory& m = model_state<Memory>();
         if (test.init) test.init(m);
         for (auto& regs : m.r)
             for (int& reg : regs)

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cassert>
 
-namespace lockcheck::memory {
+namespace lockcheck::detail::memory {
 
 std::uint32_t Graph::append(const Event& e) {
     events_.push_back(e);
@@ -59,4 +59,4 @@ std::size_t Graph::co_position(std::uint32_t write) const {
     return static_cast<std::size_t>(std::find(order.begin(), order.end(), write) - order.begin());
 }
 
-} // namespace lockcheck::memory
+} // namespace lockcheck::detail::memory

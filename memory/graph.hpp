@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace lockcheck::memory {
+namespace lockcheck::detail::memory {
 
 enum class Kind : std::uint8_t { read, write, fence };
 
@@ -86,4 +86,4 @@ class Graph {
     std::vector<std::vector<std::uint32_t>> co_;
 };
 
-} // namespace lockcheck::memory
+} // namespace lockcheck::detail::memory

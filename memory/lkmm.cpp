@@ -4,7 +4,7 @@
 
 #include "relation.hpp"
 
-namespace lockcheck::memory {
+namespace lockcheck::detail::memory {
 
 namespace {
 
@@ -496,4 +496,4 @@ DataRace lkmm_data_race_whole(const Graph& g) {
     return data_race(View(g, every_event(g)), {});
 }
 
-} // namespace lockcheck::memory
+} // namespace lockcheck::detail::memory

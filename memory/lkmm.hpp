@@ -11,7 +11,7 @@
 
 #include "graph.hpp"
 
-namespace lockcheck::memory {
+namespace lockcheck::detail::memory {
 
 enum class Axiom : std::uint8_t {
     none,           // allowed
@@ -55,4 +55,4 @@ DataRace lkmm_data_race_whole(const Graph& graph);
 // it looks only at the events a cycle through one of those could pass through.
 Axiom lkmm_forbids_added(const Graph& graph, std::uint32_t since);
 
-} // namespace lockcheck::memory
+} // namespace lockcheck::detail::memory

@@ -4,7 +4,7 @@
 #include <cassert>
 #include <utility>
 
-namespace lockcheck::memory {
+namespace lockcheck::detail::memory {
 
 namespace {
 // a[i] = a[i] op b[i], word by word: the set and relation operators share it.
@@ -192,4 +192,4 @@ bool Relation::acyclic() const {
     return topological_order(order);
 }
 
-} // namespace lockcheck::memory
+} // namespace lockcheck::detail::memory

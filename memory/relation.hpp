@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace lockcheck::memory {
+namespace lockcheck::detail::memory {
 
 class EventSet {
   public:
@@ -91,4 +91,4 @@ class Relation {
     std::vector<std::uint64_t> bits_;
 };
 
-} // namespace lockcheck::memory
+} // namespace lockcheck::detail::memory

@@ -5,7 +5,7 @@
 #include "spinlock.hpp"
 #include "weak_memory.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -182,4 +182,4 @@ bool atomic_dec_and_lock(atomic_t* v, spinlock_t* lock, std::source_location loc
         atomic_dec_and_test, spin_lock, spin_unlock, loc);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -8,7 +8,7 @@
 
 #include "task.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 struct spinlock_t;
 
@@ -74,4 +74,4 @@ bool atomic_dec_and_lock(atomic_t* v, spinlock_t* lock, LOCKCHECK_LOC);
 
 #undef LOCKCHECK_LOC
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

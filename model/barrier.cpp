@@ -3,7 +3,7 @@
 
 #include "weak_memory.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 void fence(Barrier kind) {
@@ -33,4 +33,4 @@ void smp_mb__after_unlock_lock() {
     fence(Barrier::after_unlock_lock);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -7,7 +7,7 @@
 
 #include "shared.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 void smp_mb();
 void smp_rmb();
@@ -29,4 +29,4 @@ void smp_store_mb(shared<T>& var, V value,
     smp_mb();
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

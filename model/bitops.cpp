@@ -3,7 +3,7 @@
 
 #include "weak_memory.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 enum class BitOp { set, clear, test };
@@ -56,4 +56,4 @@ bool test_and_clear_bit(long nr, bitmap_word* addr, std::source_location loc) {
     return observed(bit_op("test_and_clear_bit", nr, addr, BitOp::clear, Ordering::full, loc));
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

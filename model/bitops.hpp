@@ -3,7 +3,7 @@
 
 #include "shared.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 using bitmap_word = shared<unsigned long>;
 
@@ -19,4 +19,4 @@ bool test_and_set_bit(long nr, bitmap_word* addr,
 bool test_and_clear_bit(long nr, bitmap_word* addr,
                         std::source_location loc = std::source_location::current());
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

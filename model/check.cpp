@@ -6,7 +6,7 @@
 
 #include "task.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -63,4 +63,4 @@ bool assertion_result(const char* report, const char* assertion, bool fired,
     return observed(fired);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

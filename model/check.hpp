@@ -7,7 +7,7 @@
 #include <source_location>
 #include <string>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // Fails the execution with `message` if `cond` is false. The step that checks counts as
 // reading all shared state (`cond` may peek at any of it). `cond` is evaluated atomically
@@ -36,7 +36,7 @@ bool kernel_assertion(const char* operation, const char* report, const char* ass
     return assertion_result(report, assertion, cond(), loc);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail
 
 // The kernel's assertions, each a scheduling point of its own: other tasks may take steps
 // between the task's step before it and the test of `cond`, as on a machine. BUG_ON(cond)
@@ -44,10 +44,10 @@ bool kernel_assertion(const char* operation, const char* report, const char* ass
 // check-failed); so does WARN_ON(cond) (a WARN is a finding), which returns `cond` as the
 // kernel's does. Both are counted like check().
 #define BUG_ON(cond)                                                                               \
-    ((void)::lockcheck::kernel_assertion(                                                          \
+    ((void)::lockcheck::detail::kernel_assertion(                                                  \
         "BUG_ON", "kernel BUG: ", "BUG_ON(" #cond ")", [&]() -> bool { return (cond); },           \
         std::source_location::current()))
 #define WARN_ON(cond)                                                                              \
-    ::lockcheck::kernel_assertion(                                                                 \
+    ::lockcheck::detail::kernel_assertion(                                                         \
         "WARN_ON", "WARNING: ", "WARN_ON(" #cond ")", [&]() -> bool { return (cond); },            \
         std::source_location::current())

@@ -7,7 +7,7 @@
 
 #include "shared.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 #define LOCKCHECK_XCHG(suffix, order)                                                              \
     template <class T, class V>                                                                    \
@@ -42,4 +42,4 @@ LOCKCHECK_XCHG(_acquire, Ordering::acquire)
 LOCKCHECK_XCHG(_release, Ordering::release)
 #undef LOCKCHECK_XCHG
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -4,7 +4,7 @@
 #include "sched.hpp"
 #include "weak_memory.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 bool is_done(const Object* obj, const Task&) {
@@ -96,4 +96,4 @@ void complete_all(struct completion* x, std::source_location loc) {
     set_done(x, UINT_MAX);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -5,7 +5,7 @@
 
 #include "task.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 struct completion final : Object {
     explicit completion(std::string name) : Object(std::move(name)) {}
@@ -29,4 +29,4 @@ bool completion_done(struct completion* x,
 void complete(struct completion* x, std::source_location loc = std::source_location::current());
 void complete_all(struct completion* x, std::source_location loc = std::source_location::current());
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

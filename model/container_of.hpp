@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // The member's offset, measured on storage no object is ever constructed in (the offsetof()
 // the kernel uses is not allowed for the non-standard-layout structs that hold objects).
@@ -24,4 +24,4 @@ template <class Type, class Member> Type* container_of(Member* ptr, Member Type:
     return reinterpret_cast<Type*>(reinterpret_cast<std::byte*>(ptr) - member_offset(member));
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

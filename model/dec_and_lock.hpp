@@ -5,7 +5,7 @@
 
 #include <source_location>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // Drops a count, taking `lock` only when the count may reach zero: a fast path that
 // decrements unless that would leave zero, then the lock, then the decrement that may reach
@@ -23,4 +23,4 @@ bool dec_and_lock(Counter* count, Lock* lock, DecUnlessLast dec_unless_last,
     return false;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

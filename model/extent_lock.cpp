@@ -6,7 +6,7 @@
 #include "sched.hpp"
 #include "weak_memory.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 bool range_free(const Object* obj, const Task& t) {
@@ -86,4 +86,4 @@ void unlock_extent(extent_io_tree* tree, std::uint64_t start, std::uint64_t end,
                           loc);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -9,7 +9,7 @@
 
 #include "task.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 struct extent_io_tree final : Object {
     static constexpr int kMaxRanges = 16;
@@ -42,4 +42,4 @@ void lock_extent(extent_io_tree* tree, std::uint64_t start, std::uint64_t end,
 void unlock_extent(extent_io_tree* tree, std::uint64_t start, std::uint64_t end,
                    std::source_location loc = std::source_location::current());
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -13,7 +13,7 @@
 
 #include "task.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // From its declaration to the end of its scope, what the task reads stays inside the scope.
 // Two promises by the model, which the search takes on trust (as it does plain_state()):
@@ -56,4 +56,4 @@ class forget_reads {
     int exceptions_;
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

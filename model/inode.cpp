@@ -1,7 +1,7 @@
 // The inode helpers as the compositions the kernel makes of them.
 #include "inode.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 void inode_lock(inode* inode, std::source_location loc) {
     down_write(&inode->i_rwsem, loc);
@@ -60,4 +60,4 @@ void inode_dio_wait(inode* inode, std::source_location loc) {
     finish_wait(&inode->i_dio_wait, &q, loc);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

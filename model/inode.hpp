@@ -7,7 +7,7 @@
 #include "shared.hpp"
 #include "wait.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 struct inode {
     explicit inode(const std::string& name, long long size = 0)
@@ -42,4 +42,4 @@ void inode_dio_wake_up_bit(inode* inode,
 // Sleeps until no direct I/O (nor a buffered write bracketed like one) is in flight.
 void inode_dio_wait(inode* inode, std::source_location loc = std::source_location::current());
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -3,7 +3,7 @@
 
 #include "refcount_ops.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 void kref_init(struct kref* k, std::source_location loc) {
     refcount_set_as("kref_init", &k->refcount, 1, loc);
@@ -41,4 +41,4 @@ int kref_put_mutex(struct kref* k, void (*release)(struct kref* k), struct mutex
     return 1;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -7,7 +7,7 @@
 #include "container_of.hpp"
 #include "refcount.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 struct kref {
     // KREF_INIT(n): the count the object starts with (0, as kzalloc() leaves it, until
@@ -39,4 +39,4 @@ int kref_put_lock(struct kref* k, void (*release)(struct kref* k), spinlock_t* l
 int kref_put_mutex(struct kref* k, void (*release)(struct kref* k), struct mutex* lock,
                    std::source_location loc = std::source_location::current());
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -5,7 +5,7 @@
 
 #include "weak_memory.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -192,4 +192,4 @@ std::vector<const list_head*> list_entries(const list_head& head) {
     return entries;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -9,7 +9,7 @@
 
 #include "task.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 struct list_head final : Object {
     // An empty list (a head) or an unlinked entry, as INIT_LIST_HEAD leaves it.
@@ -45,4 +45,4 @@ void list_splice_tail_init(list_head* list, list_head* head,
 // The entries of a list in order, without a scheduling point: for invariants only.
 std::vector<const list_head*> list_entries(const list_head& head);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

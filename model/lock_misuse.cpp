@@ -1,7 +1,7 @@
 // Lock misuse reports in the words of the kernel's lock debugging.
 #include "lock_misuse.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 void report_recursive_locking(const char* op, const Object* lock, std::source_location loc) {
     this_execution().fail_attempt(Operation{.name = op, .obj = lock, .location = loc},
@@ -19,4 +19,4 @@ void report_bad_unlock(const char* op, const Object* lock, const Task* owner,
                           loc);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

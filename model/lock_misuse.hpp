@@ -4,7 +4,7 @@
 
 #include "task.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // "possible recursive locking detected" (lockdep), found before `op`'s scheduling point: the
 // attempt is the trace's last step. `loc`: the model's call of `op`.
@@ -14,4 +14,4 @@ void report_recursive_locking(const char* op, const Object* lock, std::source_lo
 void report_bad_unlock(const char* op, const Object* lock, const Task* owner,
                        std::source_location loc);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -258,4 +258,4 @@ void lockdep_acquired(task_struct* task) {
         }
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

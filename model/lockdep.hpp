@@ -11,7 +11,7 @@
 
 #include "task.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 inline constexpr int MAX_LOCKDEP_SUBCLASSES = 8;
 
@@ -47,4 +47,4 @@ void lockdep_assert_held(const Object* lock,
 // "name" or "name/subclass", as lockdep prints a class.
 std::string lock_class_name(const lockdep_map* map, int subclass);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

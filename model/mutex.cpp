@@ -5,7 +5,7 @@
 #include "sched.hpp"
 #include "weak_memory.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -77,4 +77,4 @@ bool mutex_is_locked(struct mutex* lock, std::source_location loc) {
     return observed(held);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -5,7 +5,7 @@
 
 #include "lockdep.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 struct mutex final : Object {
     explicit mutex(std::string name) : Object(name), dep_map(name) { unwatched(); }
@@ -28,4 +28,4 @@ void mutex_unlock(struct mutex* lock, std::source_location loc = std::source_loc
 bool mutex_is_locked(struct mutex* lock,
                      std::source_location loc = std::source_location::current());
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -5,7 +5,7 @@
 
 #include "task.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 op::op(const char* name) : name_(name), exceptions_(std::uncaught_exceptions()) {
     op_begin(name);
@@ -27,4 +27,4 @@ void max_wait(const char* name, unsigned steps) {
     this_execution().add_wait_bound(name, steps);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

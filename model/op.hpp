@@ -3,7 +3,7 @@
 // explores. Marking an operation is not a scheduling point: it changes no interleaving.
 #pragma once
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // A scoped operation: from here to the end of the scope, the task's waits count towards
 // `name`, a string literal ("fsync"): `lockcheck::op fsync("fsync");`. Operations nest.
@@ -32,4 +32,4 @@ void op_end(const char* name);
 // checked with dfs (or sampled with random or pct), never with dpor.
 void max_wait(const char* name, unsigned steps);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

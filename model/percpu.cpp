@@ -6,7 +6,7 @@
 
 #include "weak_memory.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -268,4 +268,4 @@ void cpuhp_setup_state(Object* owner, cpu_dead_fn dead) {
     state().dead_callbacks.emplace_back(owner, dead);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -11,7 +11,7 @@
 
 #include "task.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // The online mask: shared state that hotplug changes and for_each_online_cpu reads.
 struct cpumask final : Object {
@@ -32,10 +32,11 @@ bool cpumask_test_cpu(int cpu, const cpumask* mask);
 int cpumask_next(int n, const cpumask* mask,
                  std::source_location loc = std::source_location::current());
 
-#define for_each_possible_cpu(cpu) for (int cpu = 0; cpu < ::lockcheck::nr_cpu_ids(); ++cpu)
+#define for_each_possible_cpu(cpu) for (int cpu = 0; cpu < ::lockcheck::detail::nr_cpu_ids(); ++cpu)
 #define for_each_online_cpu(cpu)                                                                   \
-    for (int cpu = -1; (cpu = ::lockcheck::cpumask_next(cpu, ::lockcheck::cpu_online_mask())) <    \
-                       ::lockcheck::nr_cpu_ids();)
+    for (int cpu = -1;                                                                             \
+         (cpu = ::lockcheck::detail::cpumask_next(cpu, ::lockcheck::detail::cpu_online_mask())) <  \
+         ::lockcheck::detail::nr_cpu_ids();)
 
 // CPU hotplug: takes `cpu` offline (its tasks move to the first online CPU and per-CPU
 // counters fold its counts, as the kernel's CPU-dead callbacks do) or back online.
@@ -82,4 +83,4 @@ template <class T> T* per_cpu_ptr(percpu<T>* ptr, int cpu) {
     return ptr->at(cpu);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -9,7 +9,7 @@
 
 #include "weak_memory.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -130,4 +130,4 @@ long long percpu_counter_sum(percpu_counter* fbc, std::source_location loc) {
     return observed(sum);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

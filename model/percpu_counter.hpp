@@ -8,7 +8,7 @@
 
 #include "percpu.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 struct percpu_counter final : Object {
     // Set-up, after set_nr_cpus().
@@ -38,4 +38,4 @@ void percpu_counter_set(percpu_counter* fbc, long long amount,
 long long percpu_counter_sum(percpu_counter* fbc,
                              std::source_location loc = std::source_location::current());
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -14,7 +14,7 @@
 
 #include "task.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 template <class T>
 requires std::is_integral_v<T> || std::is_enum_v<T>
@@ -45,4 +45,4 @@ void plain_state(const std::vector<T>& field) {
     });
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

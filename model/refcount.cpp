@@ -9,7 +9,7 @@
 #include "spinlock.hpp"
 #include "weak_memory.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -202,4 +202,4 @@ bool refcount_dec_and_mutex_lock(refcount_t* r, struct mutex* lock, std::source_
                         mutex_unlock, loc);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

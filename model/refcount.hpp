@@ -8,7 +8,7 @@
 
 #include "task.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 struct mutex;
 struct spinlock_t;
@@ -64,4 +64,4 @@ bool refcount_dec_and_lock(refcount_t* r, spinlock_t* lock,
 bool refcount_dec_and_mutex_lock(refcount_t* r, struct mutex* lock,
                                  std::source_location loc = std::source_location::current());
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

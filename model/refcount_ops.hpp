@@ -5,7 +5,7 @@
 
 #include "refcount.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 void refcount_set_as(const char* op, refcount_t* r, int n, std::source_location loc);
 unsigned int refcount_read_as(const char* op, const refcount_t* r, std::source_location loc);
@@ -13,4 +13,4 @@ void refcount_add_as(const char* op, int i, refcount_t* r, std::source_location 
 bool refcount_add_not_zero_as(const char* op, int i, refcount_t* r, std::source_location loc);
 bool refcount_sub_and_test_as(const char* op, int i, refcount_t* r, std::source_location loc);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -5,7 +5,7 @@
 #include "sched.hpp"
 #include "weak_memory.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -146,4 +146,4 @@ void downgrade_write(struct rw_semaphore* sem, std::source_location loc) {
     take_read(sem, me, 0, false, loc);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -4,7 +4,7 @@
 
 #include "lockdep.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 struct rw_semaphore final : Object {
     explicit rw_semaphore(std::string name) : Object(name), dep_map(name) { unwatched(); }
@@ -41,4 +41,4 @@ int down_write_trylock(struct rw_semaphore* sem,
 void downgrade_write(struct rw_semaphore* sem,
                      std::source_location loc = std::source_location::current());
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -4,7 +4,7 @@
 #include "percpu.hpp"
 #include "weak_memory.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -93,4 +93,4 @@ int wake_up_process(task_struct* task, std::source_location loc) {
     return observed(woke);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -4,7 +4,7 @@
 
 #include "task.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // Reports "sleeping function called from invalid context" if the current task is atomic.
 // Not a scheduling point. `what(obj)` is the sleeping operation: the report makes its attempt
@@ -28,4 +28,4 @@ int wake_up_process(task_struct* task, std::source_location loc = std::source_lo
 // The core of every wake-up: TASK_RUNNING if the task's state matches.
 int try_to_wake_up(task_struct* task, long state);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -12,7 +12,7 @@
 #include "task.hpp"
 #include "weak_memory.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 template <class T> class shared final : public Object {
     static_assert(std::is_integral_v<T> || std::is_enum_v<T>,
@@ -130,4 +130,4 @@ void smp_store_release(shared<T>* p, V v,
     p->store_release(static_cast<T>(v), "smp_store_release", loc);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

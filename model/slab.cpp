@@ -7,7 +7,7 @@
 
 #include "weak_memory.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -111,4 +111,4 @@ void kfree(const void* objp, std::source_location loc) {
     }
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

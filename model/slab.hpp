@@ -15,7 +15,7 @@
 
 #include "task.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // One allocation kmalloc() returned. It stands for the memory in traces ("kfree(item)") and
 // reports, and lives outside it.
@@ -86,4 +86,4 @@ template <class T, class... Args> T* kzalloc(kmalloc_name name, Args&&... args) 
 // an `invalid-free` violation.
 void kfree(const void* objp, std::source_location loc = std::source_location::current());
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -5,7 +5,7 @@
 #include "percpu.hpp"
 #include "weak_memory.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -81,4 +81,4 @@ bool spin_is_locked(spinlock_t* lock, std::source_location loc) {
     return observed(held);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -6,7 +6,7 @@
 
 #include "lockdep.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 struct spinlock_t final : Object {
     explicit spinlock_t(std::string name) : Object(name), dep_map(name) { unwatched(); }
@@ -27,4 +27,4 @@ int spin_trylock(spinlock_t* lock, std::source_location loc = std::source_locati
 void spin_unlock(spinlock_t* lock, std::source_location loc = std::source_location::current());
 bool spin_is_locked(spinlock_t* lock, std::source_location loc = std::source_location::current());
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

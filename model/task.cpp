@@ -9,7 +9,7 @@
 #include <memory>
 #include <stdexcept>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 void spawn(std::string comm, std::function<void()> body) {
     spawn_on(0, std::move(comm), std::move(body));
@@ -116,4 +116,4 @@ bool holds_lock(const task_struct* task, const Object* lock) {
     return false;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

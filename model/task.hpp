@@ -6,11 +6,12 @@
 #include <functional>
 #include <source_location>
 #include <string>
+#include <utility>
 
 #include "../scheduler/execution.hpp"
 #include "../scheduler/task.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // Task states as set_current_state() takes them.
 enum : long { TASK_RUNNING = 0, TASK_INTERRUPTIBLE = 1, TASK_UNINTERRUPTIBLE = 2 };
@@ -65,6 +66,12 @@ template <class T> T observed(T value) {
 inline task_struct* current() {
     return static_cast<task_struct*>(&Execution::current().current_task());
 }
+// The model's own state for one execution: a T made from `args` while the model sets up,
+// owned by the execution and destroyed when it ends (a model keeps no state in globals, which
+// would carry over from one execution to the next).
+template <class T, class... Args> T& model_state(Args&&... args) {
+    return this_execution().make<T>(std::forward<Args>(args)...);
+}
 // Adds a task to the model being set up; it starts when the execution runs.
 void spawn(std::string comm, std::function<void()> body);
 // spawn(), on a given CPU of the model.
@@ -86,4 +93,4 @@ bool holds_lock(const task_struct* task, const Object* lock);
 // that depends on the order of dependent operations alone, which partial-order reduction relies on.
 void count_sleep_if_blocked(const Object* on, bool count_wakeup = true);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -10,7 +10,7 @@
 #include "percpu.hpp"
 #include "shared.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // The running task's CPU's copy, with no check that preemption is off (the kernel's
 // raw_cpu_ptr(); this_cpu_ptr() reports preemptible callers).
@@ -55,4 +55,4 @@ void this_cpu_dec(percpu<shared<T>>* pcp,
                              loc);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

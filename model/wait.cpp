@@ -5,7 +5,7 @@
 #include "barrier.hpp"
 #include "weak_memory.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 wait_queue_entry::~wait_queue_entry() {
     if (head) wait_queue_head_t::remove(this);
@@ -185,4 +185,4 @@ bool wq_has_sleeper(wait_queue_head_t* wq_head, std::source_location loc) {
     return waitqueue_active(wq_head, loc);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

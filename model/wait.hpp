@@ -6,7 +6,7 @@
 
 #include "sched.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 enum : unsigned { WQ_FLAG_EXCLUSIVE = 0x01 };
 
@@ -37,9 +37,9 @@ struct wait_queue_entry {
     wait_queue_entry* next = nullptr;
 };
 
-#define DEFINE_WAIT(name) ::lockcheck::wait_queue_entry name(::lockcheck::current())
+#define DEFINE_WAIT(name) ::lockcheck::detail::wait_queue_entry name(::lockcheck::detail::current())
 #define DEFINE_WAIT_FUNC(name, function)                                                           \
-    ::lockcheck::wait_queue_entry name(::lockcheck::current(), function)
+    ::lockcheck::detail::wait_queue_entry name(::lockcheck::detail::current(), function)
 
 struct wait_queue_head_t final : Object {
     explicit wait_queue_head_t(std::string name) : Object(std::move(name)) { unwatched(); }
@@ -93,6 +93,6 @@ void wait_event_fn(wait_queue_head_t* wq_head, Condition condition,
 }
 
 #define wait_event(wq_head, condition)                                                             \
-    ::lockcheck::wait_event_fn(&(wq_head), [&]() -> bool { return (condition); })
+    ::lockcheck::detail::wait_event_fn(&(wq_head), [&]() -> bool { return (condition); })
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -12,7 +12,7 @@
 #include "memory/graph.hpp"
 #include "memory/lkmm.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 std::optional<std::int64_t> Update::apply(std::int64_t old) const {
     switch (op) {
@@ -796,4 +796,4 @@ bool lock_is_locked(const Object& lock, bool held) {
 }
 
 } // namespace weak_memory
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -13,7 +13,7 @@
 
 #include "task.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // How an access orders the task's other accesses (Documentation/atomic_t.txt's vocabulary).
 enum class Ordering : std::uint8_t {
@@ -212,4 +212,4 @@ std::vector<const char*> fully_ordered_operations(const Execution& ex);
 std::vector<MissingBarrier> missing_barriers(const Execution& ex);
 
 } // namespace weak_memory
-} // namespace lockcheck
+} // namespace lockcheck::detail

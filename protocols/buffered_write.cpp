@@ -331,7 +331,7 @@ void setup(std::size_t variant, const ParameterValues& values) {
     const BufferedWritePolicy& p = variants()[variant].policy;
     const int writers = values[0];
     const int pages = values[1];
-    btrfs_inode& bi = this_execution().make<btrfs_inode>(pages);
+    btrfs_inode& bi = model_state<btrfs_inode>(pages);
     plain_state(bi.punching);
     const long long last_page = (pages - 1) * PAGE_SIZE;
 

@@ -444,7 +444,7 @@ void setup(std::size_t variant, const ParameterValues& values) {
     const int rounds = values[3];
     const int transactions = commits * rounds;
     set_nr_cpus(cpus);
-    xfs_cil& cil = this_execution().make<xfs_cil>(transactions, pushes + 1);
+    xfs_cil& cil = model_state<xfs_cil>(transactions, pushes + 1);
     for (const auto& tp : cil.trans) {
         plain_state(tp->t_item.li_seq);
         plain_state(tp->t_fills_cil);

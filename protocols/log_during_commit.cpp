@@ -432,7 +432,7 @@ void setup(std::size_t variant, const ParameterValues& values) {
     const LogDuringCommitPolicy& p = variants()[variant].policy;
     const int fsyncs = values[0];
     const int writers = values[1];
-    btrfs_fs_info& fs_info = this_execution().make<btrfs_fs_info>(fsyncs, values[2], values[3]);
+    btrfs_fs_info& fs_info = model_state<btrfs_fs_info>(fsyncs, values[2], values[3]);
     for (const btrfs_root* root :
          {&fs_info.tree_root, &fs_info.fs_root, &fs_info.log_root_tree_root})
         plain_state(root->log_transid);

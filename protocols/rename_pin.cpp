@@ -236,7 +236,7 @@ void setup(std::size_t variant, const ParameterValues& values) {
     unsigned long logged = 0;
     for (int i = 0; i < inodes; ++i)
         logged |= 1UL << old_name(i);
-    btrfs_root& root = this_execution().make<btrfs_root>(logged);
+    btrfs_root& root = model_state<btrfs_root>(logged);
 
     // Rename task t renames inodes t, t + renames, ... one after another.
     for (int t = 0; t < renames; ++t)

@@ -320,11 +320,11 @@ void search_slot(btrfs_tree* t, extent_buffer* child, locking& l) {
 
 void setup(std::size_t variant, const ParameterValues& values) {
     const TreeLockPolicy& p = variants()[variant].policy;
-    btrfs_tree& t = this_execution().make<btrfs_tree>();
+    btrfs_tree& t = model_state<btrfs_tree>();
     for (const extent_buffer* eb : {&t.parent, &t.left, &t.mid, &t.right})
         plain_state(eb->lock_owner);
-    const Sizes& s = this_execution().make<Sizes>(Sizes{values[3]});
-    locking& l = this_execution().make<locking>(locking{p, s});
+    const Sizes& s = model_state<Sizes>(Sizes{values[3]});
+    locking& l = model_state<locking>(locking{p, s});
     for (int i = 0; i < values[0]; ++i)
         spawn("balance" + std::to_string(i), [&t, &l] {
             op balance("balance");

@@ -13,7 +13,7 @@
 
 #include "scheduler/watchdog.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -115,4 +115,4 @@ ChildOutcome run_in_child(const std::function<void()>& work) {
     return outcome;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -6,7 +6,7 @@
 #include <functional>
 #include <string>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // What became of work run in a child process.
 struct ChildOutcome {
@@ -23,4 +23,4 @@ struct ChildOutcome {
 // forks with one thread: call it while no thread runs executions.
 ChildOutcome run_in_child(const std::function<void()>& work);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

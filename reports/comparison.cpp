@@ -9,7 +9,7 @@
 #include "html_report.hpp"
 #include "text.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -290,4 +290,4 @@ std::string to_html(const CompareReport& c, const std::vector<std::string>& draw
     return html + "</body></html>\n";
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -8,7 +8,7 @@
 
 #include "json_report.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // Versions of the compare document (`schema`: "lockcheck-compare"), as for the run report.
 inline constexpr int kCompareVersion = 1;
@@ -60,4 +60,4 @@ std::string to_json(const CompareReport& comparison);
 // live in DIR/<variant>/ (`drawings`: their paths relative to DIR, empty where none).
 std::string to_html(const CompareReport& comparison, const std::vector<std::string>& drawings);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

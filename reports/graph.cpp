@@ -19,7 +19,7 @@
 #include "child_process.hpp"
 #include "text.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -610,4 +610,4 @@ std::string graph_format_problem(const std::string& path) {
     return "cannot draw the trace as '" + path + "': " + what + " (use " + valid + ")";
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

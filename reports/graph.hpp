@@ -10,7 +10,7 @@
 
 struct Agraph_s; // cgraph's Agraph_t
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // The last stage of a drawing: lays out `graph`, whose nodes are pinned where they go, and
 // writes it to `path` in the format its extension names; throws std::runtime_error if it
@@ -55,4 +55,4 @@ void write_wait_graph(const Trace& trace, const OpSpan& wait, const std::string&
 // lets a caller refuse a bad file name before the work of a check.
 std::string graph_format_problem(const std::string& path);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -3,7 +3,7 @@
 // names it gives whole.
 #include "html_report.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 std::string html_escaped(const std::string& text) {
     std::string out;
@@ -199,4 +199,4 @@ std::string to_html(const RunReport& report, const std::vector<std::string>& dra
     return html + "</body>\n</html>\n";
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

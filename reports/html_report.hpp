@@ -9,7 +9,7 @@
 
 #include "json_report.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // `text` with &, <, > and quotes as entities, for HTML text and attribute values.
 std::string html_escaped(const std::string& text);
@@ -22,4 +22,4 @@ std::string html_escaped(const std::string& text);
 std::string to_html(const RunReport& report, const std::vector<std::string>& drawings,
                     bool full_trace = false, const std::string& wait_drawing = "");
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -9,7 +9,7 @@
 
 #include "scheduler/one_line.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 const char* const kLockcheckVersion = LOCKCHECK_VERSION;
 
@@ -627,4 +627,4 @@ bool from_json(const std::string& text, RunReport& report, std::string& error) {
     return false;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -14,7 +14,7 @@
 #include "scheduler/violation.hpp"
 #include "text.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // The name and version every report carries at its top: a reader refuses any other.
 inline constexpr const char* kReportSchema = "lockcheck-report";
@@ -72,4 +72,4 @@ std::string to_json(const CheckAllReport& check_all);
 // Fields it does not know are ignored: later minor versions may add some.
 bool from_json(const std::string& text, RunReport& report, std::string& error);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

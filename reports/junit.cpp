@@ -6,7 +6,7 @@
 #include <optional>
 #include <string_view>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -179,4 +179,4 @@ std::string to_junit(const std::vector<RunReport>& runs, JUnitJudging judging) {
            ">\n" + cases + "  </testsuite>\n</testsuites>\n";
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -9,7 +9,7 @@
 
 #include "json_report.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // One <testsuites> holding one <testsuite name="lockcheck">, with per run
 //   <testcase classname="MODEL" name="VARIANT SIZE=N ..." time="SECONDS">
@@ -28,4 +28,4 @@ enum class JUnitJudging : std::uint8_t { any_violation_fails, against_declared_v
 std::string to_junit(const std::vector<RunReport>& runs,
                      JUnitJudging judging = JUnitJudging::any_violation_fails);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

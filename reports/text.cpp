@@ -9,7 +9,7 @@
 
 #include "scheduler/enum_names.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -559,4 +559,4 @@ std::string format_summary(const Summary& s) {
     return out;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

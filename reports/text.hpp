@@ -15,7 +15,7 @@
 #include "checker/trace.hpp"
 #include "scheduler/violation.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // The size of a reported counterexample, and of the first one found if minimizing changed it.
 struct CounterexampleSize {
@@ -176,4 +176,4 @@ std::string wait_bounds_text(const std::vector<WaitBound>& bounds,
 // EVALUATED (...)", or a check() always evaluated right after its task released a lock.
 std::string property_note(const PropertyStats& property);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

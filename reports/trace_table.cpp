@@ -9,7 +9,7 @@
 
 #include "text.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -445,4 +445,4 @@ std::string format_wait(const Trace& trace, const OpSpan& span) {
     return out;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 struct CallSite {
     std::string file; // the base name only, so that reports match between checkouts
@@ -32,4 +32,4 @@ CallSite call_site(const std::source_location& location);
 // so is clang's "setup(int)::(anonymous class)::operator()() const").
 std::string bare_function_name(std::string_view pretty);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -4,7 +4,7 @@
 // path is inline in the header; here, a step on no single object.
 #include "chain_depth.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 std::uint32_t ChainDepth::after_every_task(TaskId task, std::uint32_t depth) const {
     // It depends on every step before it: another task's deepest is its last.
@@ -19,4 +19,4 @@ void ChainDepth::take_global(TaskId task, const Operation& op) {
     global_ = m;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -15,7 +15,7 @@
 #include "operation.hpp"
 #include "task_set.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 class ChainDepth {
   public:
@@ -108,4 +108,4 @@ class ChainDepth {
     std::uint32_t deepest_ = 0;
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -6,7 +6,7 @@
 #include <iterator>
 #include <string_view>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // Sets `value` to the enumerator whose name in `names` is `name`; false if none is.
 template <class Enum, class Names>
@@ -19,4 +19,4 @@ bool parse_enum_name(const Names& names, std::string_view name, Enum& value) {
     return false;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

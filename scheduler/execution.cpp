@@ -14,7 +14,7 @@
 #include <typeinfo>
 #include <unistd.h>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace fc = boost::context::detail;
 
@@ -1077,4 +1077,4 @@ void Execution::unwind_all() {
     }
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

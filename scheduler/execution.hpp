@@ -36,7 +36,7 @@
 #include "violation.hpp"
 #include "watchdog.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // How an execution ended.
 enum class End : std::uint8_t {
@@ -677,4 +677,4 @@ inline void Execution::visible_spin(const char* op, std::source_location loc, En
         .name = op, .enabled = enabled, .location = loc, .read_only = true, .fallback = true});
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

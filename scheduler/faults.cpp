@@ -19,7 +19,7 @@
 
 #include "execution.hpp"
 
-namespace lockcheck::faults {
+namespace lockcheck::detail::faults {
 
 namespace {
 
@@ -132,9 +132,9 @@ void install() {
     std::call_once(installed, &install_handlers);
 }
 
-} // namespace lockcheck::faults
+} // namespace lockcheck::detail::faults
 
-namespace faults = lockcheck::faults;
+namespace faults = lockcheck::detail::faults;
 
 extern "C" {
 

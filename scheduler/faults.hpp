@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // How the running task's model code left it: run() abandons that task and reports this.
 struct Fault {
@@ -44,4 +44,4 @@ inline constexpr int kExitOutOfMemory = 3;
 void install();
 
 } // namespace faults
-} // namespace lockcheck
+} // namespace lockcheck::detail

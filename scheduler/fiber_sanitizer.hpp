@@ -17,7 +17,7 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
-namespace lockcheck::fiber_sanitizer {
+namespace lockcheck::detail::fiber_sanitizer {
 
 // Right before a switch to the stack `to`. `fake_stack_save` keeps the leaving fiber's
 // use-after-return frames until it is resumed (end_switch() gets them back); null when it is
@@ -48,4 +48,4 @@ inline void forget_frames([[maybe_unused]] const Stack& stack) {
 #endif
 }
 
-} // namespace lockcheck::fiber_sanitizer
+} // namespace lockcheck::detail::fiber_sanitizer

@@ -10,7 +10,7 @@
 #include <cxxabi.h>
 #include <exception>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 
@@ -72,4 +72,4 @@ void FiberUnwind::caught(_Unwind_Reason_Code, _Unwind_Exception* exception) {
     t_unwinding = nullptr;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

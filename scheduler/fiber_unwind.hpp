@@ -8,7 +8,7 @@
 #include <csetjmp>
 #include <unwind.h>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 class FiberUnwind {
   public:
@@ -62,4 +62,4 @@ class FiberUnwind {
     bool unwinding_ = false;
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

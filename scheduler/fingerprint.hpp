@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 struct Fingerprint {
     std::uint64_t a = 0;
@@ -51,4 +51,4 @@ class StateHasher {
     std::uint64_t b_ = 0x13198a2e03707344ULL;
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 enum class MemoryModel : std::uint8_t {
     sc,   // sequential consistency: every read sees the last write
@@ -20,4 +20,4 @@ constexpr MemoryModel memory_model_named(std::string_view name) {
     return name == memory_model_name(MemoryModel::lkmm) ? MemoryModel::lkmm : MemoryModel::sc;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

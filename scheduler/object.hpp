@@ -8,7 +8,7 @@
 
 #include "fingerprint.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 class Task;
 
@@ -97,4 +97,4 @@ class Object {
     std::uint32_t freed_at_ = 0; // the step of that kfree(), which a use-after-free cites
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

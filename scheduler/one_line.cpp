@@ -1,7 +1,7 @@
 // Escaping control characters for one-line messages.
 #include "one_line.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 std::string one_line(std::string_view text) {
     static constexpr char kHex[] = "0123456789abcdef";
@@ -23,4 +23,4 @@ std::string one_line(std::string_view text) {
     return out;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

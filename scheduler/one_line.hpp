@@ -6,11 +6,11 @@
 #include <string>
 #include <string_view>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // `text` with each control character written as an escape: "\n", "\r", "\t", or "\x1b".
 // Everything else, backslashes and bytes that are not ASCII included, is kept as it is, so a
 // message without control characters is unchanged.
 std::string one_line(std::string_view text);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

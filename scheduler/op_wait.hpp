@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // The waits of one named operation, over the instances that finished in an execution.
 struct OpWait {
@@ -36,4 +36,4 @@ struct WaitBound {
     bool declared = false; // by the model (max_wait()), not on the command line
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <source_location>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 class Object;
 class Task;
@@ -57,4 +57,4 @@ struct Operation {
     DataAccess access = DataAccess::sync;
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -12,7 +12,7 @@
 #include <cassert>
 #include <utility>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 thread_local std::vector<std::unique_ptr<RaceDetector::Tables>> RaceDetector::spare_tables_;
 thread_local std::size_t RaceDetector::tables_made_ = 0;
@@ -192,4 +192,4 @@ bool RaceDetector::check_access() {
     return false;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

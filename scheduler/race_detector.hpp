@@ -16,7 +16,7 @@
 #include "operation.hpp"
 #include "task_set.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // Happens-before is the synchronization order: program order; a task spawned by a running
 // task starts after that task's step; every operation of a synchronizing object acquires the
@@ -156,4 +156,4 @@ class RaceDetector {
     Race race_;
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -4,7 +4,7 @@
 #include "schedule.hpp"
 #include "strategy.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 class Replay final : public Strategy {
   public:
@@ -21,4 +21,4 @@ class Replay final : public Strategy {
     std::size_t next_ = 0; // the schedule holds task picks and choices in the order made
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

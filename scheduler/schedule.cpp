@@ -5,7 +5,7 @@
 
 #include "one_line.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 // The schedule of no step: a violation met while the tasks start, before any step is taken.
@@ -49,4 +49,4 @@ bool parse_schedule(std::string_view text, Schedule& schedule, std::string& erro
     return true;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -10,7 +10,7 @@
 
 #include "task_set.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 using Schedule = std::vector<TaskId>;
 
@@ -19,4 +19,4 @@ std::string format_schedule(const Schedule& schedule);
 // Parses format_schedule's output; on failure returns false and a one-line reason.
 bool parse_schedule(std::string_view text, Schedule& schedule, std::string& error);
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

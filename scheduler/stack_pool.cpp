@@ -10,7 +10,7 @@
 
 #include "fiber_sanitizer.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace ctx = boost::context;
 
@@ -63,4 +63,4 @@ void StackPool::release(Stack stack) {
     free_.push_back(stack);
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 struct Stack {
     void* top = nullptr; // highest address; stacks grow down
@@ -38,4 +38,4 @@ class StackPool {
     std::size_t made_ = 0;
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -9,7 +9,7 @@
 
 #include "task_set.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 class Execution;
 
@@ -77,4 +77,4 @@ class Strategy {
     virtual StateCounts states() const { return {}; }
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

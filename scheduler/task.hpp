@@ -12,7 +12,7 @@
 #include "stack_pool.hpp"
 #include "task_set.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 class Task {
   public:
@@ -105,4 +105,4 @@ class Task {
     FiberUnwind unwind_;      // tears the fiber down when its execution ends early
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -5,7 +5,7 @@
 #include <bit>
 #include <cstdint>
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 using TaskId = std::uint16_t;
 using TaskSet = std::uint64_t;
@@ -33,4 +33,4 @@ constexpr TaskSet first_n(std::uint32_t n) {
     return n >= 64 ? ~TaskSet{0} : (TaskSet{1} << n) - 1;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

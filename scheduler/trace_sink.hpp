@@ -7,7 +7,7 @@
 
 #include "task_set.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 class Execution;
 class Task;
@@ -39,4 +39,4 @@ class TraceSink {
     virtual void on_end(const Execution& ex) = 0;
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -8,7 +8,7 @@
 
 #include "enum_names.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 namespace {
 constexpr std::array<std::string_view, 22> kKindNames = {
@@ -130,4 +130,4 @@ std::string bare_function_name(std::string_view pretty) {
     return name;
 }
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

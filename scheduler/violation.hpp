@@ -8,7 +8,7 @@
 
 #include "call_site.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 enum class ViolationKind : std::uint8_t {
     check_failed,      // check(cond, message) in task code
@@ -77,4 +77,4 @@ struct Violation {
     }
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

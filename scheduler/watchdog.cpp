@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <vector>
 
-namespace lockcheck::watchdog {
+namespace lockcheck::detail::watchdog {
 
 thread_local constinit std::atomic<std::uint64_t> heartbeat{0};
 
@@ -213,4 +213,4 @@ const void* running(const void* what) {
     return this_runner().running.exchange(what);
 }
 
-} // namespace lockcheck::watchdog
+} // namespace lockcheck::detail::watchdog

@@ -10,7 +10,7 @@
 #include <atomic>
 #include <cstdint>
 
-namespace lockcheck::watchdog {
+namespace lockcheck::detail::watchdog {
 
 // The calling thread's: odd while a task runs, even while the scheduler does; changed at every
 // switch. Each call sets the parity rather than flipping it, so that an escape out of a task (a
@@ -43,4 +43,4 @@ void pause();
 // Tells the watchdog what the calling thread (armed) runs now; returns what it ran before.
 const void* running(const void* what);
 
-} // namespace lockcheck::watchdog
+} // namespace lockcheck::detail::watchdog

@@ -4,7 +4,7 @@
 
 #include "model/kernel.hpp"
 
-namespace lockcheck::testing {
+namespace lockcheck::detail::testing {
 
 namespace {
 
@@ -125,4 +125,4 @@ const std::vector<CountedModel>& counted_models() {
     return models;
 }
 
-} // namespace lockcheck::testing
+} // namespace lockcheck::detail::testing

@@ -7,7 +7,7 @@
 
 #include "checker/explorer.hpp"
 
-namespace lockcheck::testing {
+namespace lockcheck::detail::testing {
 
 struct CountedModel {
     const char* what;
@@ -17,4 +17,4 @@ struct CountedModel {
 
 const std::vector<CountedModel>& counted_models();
 
-} // namespace lockcheck::testing
+} // namespace lockcheck::detail::testing

@@ -15,6 +15,7 @@
 namespace faulty {
 
 using namespace lockcheck;
+using namespace lockcheck::detail;
 
 enum Fault : std::size_t {
     null_deref,

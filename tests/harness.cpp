@@ -6,7 +6,7 @@
 
 #include <CppUTest/TestHarness.h>
 
-namespace lockcheck::testing {
+namespace lockcheck::detail::testing {
 
 SearchResult check_model(const Setup& setup, CheckOptions options) {
     return check_model(setup, Search::dfs, options);
@@ -217,10 +217,10 @@ std::string report_of(SearchResult result) {
     return to_json(report);
 }
 
-} // namespace lockcheck::testing
+} // namespace lockcheck::detail::testing
 
-namespace lockcheck {
+namespace lockcheck::detail {
 SimpleString StringFrom(ViolationKind kind) {
     return SimpleString(std::string(kind_name(kind)).c_str());
 }
-} // namespace lockcheck
+} // namespace lockcheck::detail

@@ -15,7 +15,7 @@
 
 #include <CppUTest/SimpleString.h>
 
-namespace lockcheck::testing {
+namespace lockcheck::detail::testing {
 
 // Every execution of `setup` under DFS (stopping at the first violation unless the options
 // say keep_going).
@@ -106,12 +106,12 @@ bool contains(const std::string& text, const std::string& part);
 // The findings, one line each, for failure messages.
 std::string describe(const SearchResult& result);
 
-} // namespace lockcheck::testing
+} // namespace lockcheck::detail::testing
 
-namespace lockcheck {
+namespace lockcheck::detail {
 // So that CHECK_EQUAL can print a kind (found by argument-dependent lookup).
 SimpleString StringFrom(ViolationKind kind);
 // CppUTest's own overloads (int, strings, ...) would be hidden by the one above from code in
 // namespace lockcheck.
 using ::StringFrom;
-} // namespace lockcheck
+} // namespace lockcheck::detail

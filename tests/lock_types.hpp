@@ -5,7 +5,7 @@
 
 #include "model/kernel.hpp"
 
-namespace lockcheck::testing {
+namespace lockcheck::detail::testing {
 
 template <class Lock> struct lock_type;
 
@@ -38,4 +38,4 @@ template <class Test> void for_each_lock_type(Test test) {
     test.template operator()<rw_semaphore>();
 }
 
-} // namespace lockcheck::testing
+} // namespace lockcheck::detail::testing

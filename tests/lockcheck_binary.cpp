@@ -19,7 +19,7 @@
 
 extern char** environ;
 
-namespace lockcheck::testing {
+namespace lockcheck::detail::testing {
 
 namespace {
 
@@ -204,4 +204,4 @@ Run expect_same_output_on_one_and_two_threads(const std::vector<std::string>& ar
     return a;
 }
 
-} // namespace lockcheck::testing
+} // namespace lockcheck::detail::testing

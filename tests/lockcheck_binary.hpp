@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace lockcheck::testing {
+namespace lockcheck::detail::testing {
 
 struct Run {
     int exit_code = -1; // 128 + signal number if the process was killed by a signal
@@ -52,4 +52,4 @@ std::vector<std::string> replay_arguments(const std::string& out);
 // True if `text` is exactly one non-empty line, ending in a newline (as every CLI error is).
 bool is_one_line(const std::string& text);
 
-} // namespace lockcheck::testing
+} // namespace lockcheck::detail::testing

@@ -65,6 +65,51 @@ for target in quoted angled packaged; do
   }
 done
 
+# Namespace lockcheck holds the API alone: a model that names the checker's own types or
+# functions there does not build, while one written with kernel names does.
+names="$work/internal-names"
+mkdir -p "$names"
+cat >"$names/CMakeLists.txt" <<'END'
+cmake_minimum_required(VERSION 3.25)
+project(lockcheck-internal-names LANGUAGES CXX)
+find_package(lockcheck 0.2 REQUIRED)
+foreach(probe kernel_names execution task)
+  lockcheck_add_model(${probe} SOURCES ${probe}.cpp)
+endforeach()
+END
+probe_model() { # NAME STATEMENT: a model whose task runs STATEMENT
+  cat >"$names/$1.cpp" <<END
+#include <lockcheck/lockcheck.hpp>
+using namespace lockcheck;
+static Protocol probe() {
+    return Protocol{.name = "probe",
+                    .variants = {{"only", "a probe", Expectation::verified()}},
+                    .setup = [](std::size_t, const ParameterValues&) {
+                        spawn("t", [] { $2; });
+                    }};
+}
+LOCKCHECK_MODEL(probe);
+END
+}
+probe_model kernel_names 'struct mutex& m = model_state<struct mutex>("m"); mutex_lock(&m); mutex_unlock(&m)'
+probe_model execution 'this_execution()'
+probe_model task 'Task* t = nullptr; (void)t'
+cmake -S "$names" -B "$names/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
+  -DCMAKE_CXX_COMPILER="$compiler" >/dev/null
+cmake --build "$names/build" --target kernel_names >"$names/kernel_names.log" 2>&1 ||
+  { echo "a model written with kernel names only does not build:"; cat "$names/kernel_names.log"; exit 1; }
+for target in execution task; do
+  if cmake --build "$names/build" --target "$target" >"$names/$target.log" 2>&1; then
+    echo "a model naming lockcheck's internals ($target) builds: they are in namespace lockcheck"
+    exit 1
+  fi
+  grep -Eq "(this_execution|Task).*(was not declared|does not name|undeclared)" "$names/$target.log" || {
+    echo "$target: failed for another reason than the undeclared name:"
+    cat "$names/$target.log"
+    exit 1
+  }
+done
+
 bin="$work/build/my-lockcheck"
 list=$("$bin" list)
 grep -q '^handshake  *wait-event (default)  *verified' <<<"$list"

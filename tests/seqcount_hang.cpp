@@ -3,7 +3,7 @@
 
 #include "model/kernel.hpp"
 
-namespace lockcheck::testing {
+namespace lockcheck::detail::testing {
 
 namespace {
 
@@ -62,4 +62,4 @@ Protocol seqcount_hang_model() {
     };
 }
 
-} // namespace lockcheck::testing
+} // namespace lockcheck::detail::testing

@@ -6,11 +6,11 @@
 
 #include "checker/protocol.hpp"
 
-namespace lockcheck::testing {
+namespace lockcheck::detail::testing {
 
 // "isize-seqcount", one variant, "unlocked-extend", declared a hang: truncate writes i_size
 // under i_rwsem, extend writes it without, stat0 reads it. The default search finds an 81-step
 // counterexample whose last 67 steps are the reader's turns of READ_ONCE() and cpu_relax().
 Protocol seqcount_hang_model();
 
-} // namespace lockcheck::testing
+} // namespace lockcheck::detail::testing

@@ -8,7 +8,7 @@
 
 #include <CppUTest/TestHarness.h>
 
-namespace lockcheck::testing {
+namespace lockcheck::detail::testing {
 
 namespace {
 
@@ -106,4 +106,4 @@ split_schedules(const Setup& setup, std::unique_ptr<Strategy> root, unsigned eve
     return {log, splits};
 }
 
-} // namespace lockcheck::testing
+} // namespace lockcheck::detail::testing

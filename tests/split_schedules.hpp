@@ -10,11 +10,11 @@
 #include "checker/explorer.hpp"
 #include "scheduler/schedule.hpp"
 
-namespace lockcheck::testing {
+namespace lockcheck::detail::testing {
 
 // Every schedule a search runs, in order, split every `every` executions (0: never), with
 // --keep-going; and how many splits there were.
 std::pair<std::vector<Schedule>, unsigned>
 split_schedules(const Setup& setup, std::unique_ptr<Strategy> root, unsigned every);
 
-} // namespace lockcheck::testing
+} // namespace lockcheck::detail::testing

@@ -10,7 +10,7 @@
 
 #include <CppUTest/TestHarness.h>
 
-namespace lockcheck::testing {
+namespace lockcheck::detail::testing {
 
 namespace fs = std::filesystem;
 
@@ -46,4 +46,4 @@ std::string read_file(const std::string& path) {
     return text.str();
 }
 
-} // namespace lockcheck::testing
+} // namespace lockcheck::detail::testing

@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace lockcheck::testing {
+namespace lockcheck::detail::testing {
 
 class TempDir {
   public:
@@ -24,4 +24,4 @@ class TempDir {
 // The bytes of the file at `path` (empty if it cannot be read).
 std::string read_file(const std::string& path);
 
-} // namespace lockcheck::testing
+} // namespace lockcheck::detail::testing

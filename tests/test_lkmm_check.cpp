@@ -11,7 +11,7 @@
 #include "memory/graph.hpp"
 #include "memory/lkmm.hpp"
 
-using namespace lockcheck::memory;
+using namespace lockcheck::detail::memory;
 
 namespace {
 

@@ -15,7 +15,8 @@
 #include <CppUTest/TestHarness.h>
 
 using namespace lockcheck;
-using namespace lockcheck::testing;
+using namespace lockcheck::detail;
+using namespace lockcheck::detail::testing;
 
 namespace {
 
@@ -370,12 +371,12 @@ const Broken kBroken[] = {
 
 } // namespace
 
-namespace lockcheck {
+namespace lockcheck::detail {
 // So that CHECK_EQUAL can print a call site (found by argument-dependent lookup).
 SimpleString StringFrom(const CallSite& site) {
     return SimpleString(site.known() ? site.text().c_str() : "(unknown)");
 }
-} // namespace lockcheck
+} // namespace lockcheck::detail
 
 TEST_GROUP(FunctionName){};
 

@@ -9,7 +9,7 @@
 
 #include <CppUTest/TestHarness.h>
 
-using namespace lockcheck::testing;
+using namespace lockcheck::detail::testing;
 
 namespace {
 

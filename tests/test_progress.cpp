@@ -18,8 +18,9 @@
 #include <CppUTest/TestHarness.h>
 
 using namespace lockcheck;
-using namespace lockcheck::cli;
-using namespace lockcheck::testing;
+using namespace lockcheck::detail;
+using namespace lockcheck::detail::cli;
+using namespace lockcheck::detail::testing;
 
 namespace {
 

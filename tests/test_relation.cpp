@@ -7,7 +7,7 @@
 #include "CppUTest/TestHarness.h"
 #include "memory/relation.hpp"
 
-using lockcheck::memory::Relation;
+using lockcheck::detail::memory::Relation;
 
 namespace {
 

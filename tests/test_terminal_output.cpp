@@ -11,7 +11,7 @@
 
 #include <CppUTest/TestHarness.h>
 
-using namespace lockcheck::testing;
+using namespace lockcheck::detail::testing;
 
 namespace {
 

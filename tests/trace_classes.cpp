@@ -15,7 +15,7 @@
 #include "scheduler/execution.hpp"
 #include "scheduler/trace_sink.hpp"
 
-namespace lockcheck::testing {
+namespace lockcheck::detail::testing {
 
 namespace {
 
@@ -127,4 +127,4 @@ TraceClasses count_traces(const Setup& setup, Search search, std::uint32_t depth
     return count_traces(setup, *strategy, depth);
 }
 
-} // namespace lockcheck::testing
+} // namespace lockcheck::detail::testing

@@ -11,7 +11,7 @@
 #include "checker/explorer.hpp"
 #include "checker/search.hpp"
 
-namespace lockcheck::testing {
+namespace lockcheck::detail::testing {
 
 struct TraceClasses {
     std::uint64_t executions = 0;    // executions the search ran
@@ -33,4 +33,4 @@ struct TraceClasses {
 TraceClasses count_traces(const Setup& setup, Strategy& strategy, std::uint32_t depth);
 TraceClasses count_traces(const Setup& setup, Search search, std::uint32_t depth);
 
-} // namespace lockcheck::testing
+} // namespace lockcheck::detail::testing

@@ -33,7 +33,7 @@ void complete_work(work* w) {
 }
 
 void setup(std::size_t variant, const ParameterValues& sizes) {
-    work& w = this_execution().make<work>();
+    work& w = model_state<work>();
     for (int i = 0; i < sizes[0]; ++i)
         spawn("waiter" + std::to_string(i),
               [&w, variant] { variant == 0 ? wait_for_done(&w) : wait_for_done_racy(&w); });

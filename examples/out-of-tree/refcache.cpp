@@ -104,7 +104,7 @@ const Policy kPolicies[] = {{true, false}, {false, false}, {false, true}};
 
 // One execution: the cache's task and `lookups` tasks running `look_up`.
 void run(const Policy& p, int lookups, void (*look_up)(cache*, const Policy&)) {
-    cache& c = this_execution().make<cache>();
+    cache& c = model_state<cache>();
     the_cache = &c;
     spawn("cache", [&c, &p] { add_then_evict(&c, p); });
     for (int i = 0; i < lookups; ++i)
