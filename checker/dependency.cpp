@@ -8,7 +8,8 @@
 namespace lockcheck::detail {
 
 Access access_of(const Operation& op, const Task* task) {
-    const bool blocking = op.enabled != nullptr;
+    // A task an interrupt handler kept waiting had to wait as a lock's waiter does.
+    const bool blocking = op.enabled != nullptr || (task && task->was_blocked());
     if (!op.obj || op.global || op.fallback) return Access{-1, true, true, blocking, false, true};
     const bool held = task && op.obj->exclusive_holder() == task;
     return Access{op.obj->conflict_id(), !op.read_only, false, blocking, held, op.obj->watched()};

@@ -18,7 +18,7 @@ struct Access {
     std::int32_t object; // the object's conflict id; -1 when global
     bool write;          // changes the object (or may: a trylock, a failed cmpxchg)
     bool global;         // depends on every other step
-    bool blocking;       // may have to wait (a lock, a sleep): see Dpor::every_race
+    bool blocking;       // may have to wait (a lock, a sleep, an interrupt): see Dpor::every_race
     // The task held the object exclusively as the step began (an unlock): no other task's
     // waiting operation on it can run before this step, so DPOR does not try to.
     bool held;

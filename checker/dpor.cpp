@@ -91,10 +91,8 @@ void Dpor::commit_taken(const Execution& ex) {
 // step that made it depends on each of theirs, as a step that disables another does, so that
 // they are tried before it (one may break something of its own first).
 bool Dpor::disables_others(const Execution& ex, TaskId task) {
-    return std::any_of(ex.tasks().begin(), ex.tasks().end(), [task](const auto& t) {
-        const Operation& op = t->pending();
-        return t->id() != task && !t->finished() && (!op.enabled || op.enabled(op.obj, *t));
-    });
+    return std::any_of(ex.tasks().begin(), ex.tasks().end(),
+                       [task](const auto& t) { return t->id() != task && t->can_run(); });
 }
 
 TaskId Dpor::new_node(TaskSet enabled) {
@@ -419,8 +417,10 @@ void Dpor::end(const Execution& ex) {
     // step would: without them a search cut by its bound (or stopped by a deadlock or a
     // violation) would never try another task before the end.
     const auto beyond = static_cast<std::uint32_t>(path_.size());
+    // An idle task that cannot run (a softirq with nothing pending) would have taken no step.
     for (const auto& t : ex.tasks())
-        if (!t->finished()) record(t->id(), access_of(t->pending()), beyond, ex, false);
+        if (!t->finished() && (!t->idle() || t->can_run()))
+            record(t->id(), access_of(t->pending()), beyond, ex, false);
 }
 
 std::int32_t Dpor::last_event_before(TaskId task, std::uint32_t i) const {

@@ -13,6 +13,7 @@
 #include "extent_lock.hpp"
 #include "forget_reads.hpp"
 #include "inode.hpp"
+#include "irq.hpp"
 #include "kref.hpp"
 #include "list.hpp"
 #include "lockdep.hpp"

@@ -4,6 +4,7 @@
 #include <bit>
 #include <stdexcept>
 
+#include "irq.hpp"
 #include "weak_memory.hpp"
 
 namespace lockcheck::detail {
@@ -243,7 +244,7 @@ void cond_resched(std::source_location loc) {
 
 void preempt_point(const char* op, std::source_location loc) {
     cpus& c = state();
-    if (c.nr <= 1 || current()->preempt_count != 0) return;
+    if (c.nr <= 1 || current()->preempt_count != 0 || current()->irqs_off) return;
     this_execution().visible_read(op, &c.mask(), loc);
     resume_on_any_cpu();
 }
@@ -251,7 +252,7 @@ void preempt_point(const char* op, std::source_location loc) {
 void resume_on_any_cpu() {
     cpus& c = state();
     task_struct* me = current();
-    if (c.nr <= 1 || me->preempt_count != 0) return;
+    if (c.nr <= 1 || me->preempt_count != 0 || me->irqs_off) return;
     // Choice 0 stays; the others are the remaining online CPUs in order.
     std::vector<int> where{me->cpu};
     for (unsigned long b = c.mask().bits; b; b &= b - 1)
@@ -260,6 +261,7 @@ void resume_on_any_cpu() {
     me->cpu = where[this_execution().choose(static_cast<std::uint32_t>(where.size()),
                                             /*kept_in_state=*/true)];
     this_execution().note(me->cpu);
+    if (me->cpu != was) joined_cpu(me);
     if (weak_memory::on()) [[unlikely]]
         weak_memory::scheduled_on(me->cpu != was);
 }

@@ -1,6 +1,7 @@
 // schedule(), might_sleep() and cpu_relax() on top of the execution's scheduling points.
 #include "sched.hpp"
 
+#include "irq.hpp"
 #include "percpu.hpp"
 #include "weak_memory.hpp"
 
@@ -8,23 +9,24 @@ namespace lockcheck::detail {
 
 namespace {
 
-std::string held_spinlock(const task_struct* t) {
-    const held_lock* h = t->find_held("spinlock");
-    return h ? h->instance->name() : std::string("preemption disabled");
+// A task that may not sleep: preemption or interrupts off, or an interrupt handler.
+bool atomic(const task_struct* t) {
+    return t->preempt_count != 0 || t->irqs_off;
 }
 
 } // namespace
 
 void might_sleep(const char* what, const Object* obj, std::source_location loc) {
     task_struct* me = current();
-    if (me->preempt_count == 0) return;
+    if (!atomic(me)) [[likely]]
+        return;
     std::string op = what;
     if (obj) op += "(" + obj->name() + ")";
     this_execution().fail_attempt(
         Operation{.name = what, .obj = obj, .location = loc}, ViolationKind::sleep_in_atomic,
         "sleep-in-atomic",
         "BUG: sleeping function called from invalid context: " + me->name() + " calls " + op +
-            " while atomic (holding " + held_spinlock(me) + ")");
+            " while atomic (" + atomic_reason(me) + ")");
 }
 
 namespace {
@@ -48,12 +50,12 @@ void __set_current_state(long state, std::source_location loc) {
 
 void schedule(std::source_location loc) {
     task_struct* me = current();
-    if (me->preempt_count != 0)
+    if (atomic(me))
         this_execution().fail_attempt(
             Operation{.name = "schedule", .obj = me->sleeping_on, .location = loc},
             ViolationKind::sleep_in_atomic, "sleep-in-atomic",
-            "BUG: scheduling while atomic: " + me->name() + " calls schedule() holding " +
-                held_spinlock(me));
+            "BUG: scheduling while atomic: " + me->name() + " calls schedule() " +
+                atomic_reason(me));
     this_execution().visible("schedule", me->sleeping_on, loc, [](const Object*, const Task& t) {
         return static_cast<const task_struct&>(t).state == TASK_RUNNING;
     });

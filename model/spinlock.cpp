@@ -1,6 +1,9 @@
 // spin_lock and friends; the preempt count they raise is what might_sleep() checks.
 #include "spinlock.hpp"
 
+#include <cstdint>
+
+#include "irq.hpp"
 #include "lock_misuse.hpp"
 #include "percpu.hpp"
 #include "weak_memory.hpp"
@@ -22,13 +25,40 @@ void acquire(spinlock_t* lock, task_struct* me, int subclass, bool trylock,
     lock_acquired(me, lock, "spinlock", &lock->dep_map, loc, subclass, trylock);
 }
 
-void lock(const char* op, spinlock_t* lock, int subclass, std::source_location loc) {
+// What the _irq, _irqsave and _bh forms do beside the lock: at the lock's step interrupts or
+// bottom halves go off (first, as the kernel turns them off before it spins), and at the
+// unlock's step back on after the release.
+enum class Beside : std::uint8_t { nothing, irqs, bh };
+
+// Returns what local_irq_save() would (Beside::irqs).
+unsigned long lock(const char* op, spinlock_t* lock, int subclass, std::source_location loc,
+                   Beside beside = Beside::nothing) {
     task_struct* me = current();
     if (lock->owner == me) report_recursive_locking(op, lock, loc);
     lock_acquire(op, lock, &lock->dep_map, subclass, false, loc);
     this_execution().visible(op, lock, loc, &unlocked);
     if (this_execution().current_task().was_blocked()) ++this_execution().counters().spins;
+    unsigned long flags = 0;
+    if (beside == Beside::irqs) flags = irq_section_begin(me);
+    if (beside == Beside::bh) bh_disable(me);
     acquire(lock, me, subclass, false, loc);
+    return flags;
+}
+
+// `restore`: local_irq_restore(flags) rather than local_irq_enable() (Beside::irqs).
+void unlock(const char* op, spinlock_t* lock, std::source_location loc,
+            Beside beside = Beside::nothing, unsigned long flags = 0, bool restore = false) {
+    this_execution().visible(op, lock, loc);
+    task_struct* me = current();
+    if (lock->owner != me) report_bad_unlock(op, lock, lock->owner, loc);
+    lock->owner = nullptr;
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::lock_released(*lock);
+    if (lock_released(me, lock)) --me->preempt_count;
+    if (beside == Beside::irqs) irq_section_end(me, op, lock, flags, !restore, loc);
+    if (beside == Beside::bh) bh_enable(me);
+    // The unlock ends in preempt_enable(): a preemptible task may resume elsewhere.
+    resume_on_any_cpu();
 }
 
 } // namespace
@@ -61,15 +91,36 @@ int spin_trylock(spinlock_t* lock, std::source_location loc) {
 }
 
 void spin_unlock(spinlock_t* lock, std::source_location loc) {
-    this_execution().visible("spin_unlock", lock, loc);
-    task_struct* me = current();
-    if (lock->owner != me) report_bad_unlock("spin_unlock", lock, lock->owner, loc);
-    lock->owner = nullptr;
-    if (weak_memory::on()) [[unlikely]]
-        weak_memory::lock_released(*lock);
-    if (lock_released(me, lock)) --me->preempt_count;
-    // spin_unlock() ends in preempt_enable(): a preemptible task may resume elsewhere.
-    resume_on_any_cpu();
+    unlock("spin_unlock", lock, loc);
+}
+
+void spin_lock_irq(spinlock_t* l, std::source_location loc) {
+    lock("spin_lock_irq", l, 0, loc, Beside::irqs);
+}
+
+void spin_unlock_irq(spinlock_t* l, std::source_location loc) {
+    unlock("spin_unlock_irq", l, loc, Beside::irqs);
+}
+
+void spin_lock_irqsave(spinlock_t* l, unsigned long& flags, std::source_location loc) {
+    flags = lock("spin_lock_irqsave", l, 0, loc, Beside::irqs);
+}
+
+void spin_lock_irqsave_nested(spinlock_t* l, unsigned long& flags, int subclass,
+                              std::source_location loc) {
+    flags = lock("spin_lock_irqsave_nested", l, subclass, loc, Beside::irqs);
+}
+
+void spin_unlock_irqrestore(spinlock_t* l, unsigned long flags, std::source_location loc) {
+    unlock("spin_unlock_irqrestore", l, loc, Beside::irqs, flags, true);
+}
+
+void spin_lock_bh(spinlock_t* l, std::source_location loc) {
+    lock("spin_lock_bh", l, 0, loc, Beside::bh);
+}
+
+void spin_unlock_bh(spinlock_t* l, std::source_location loc) {
+    unlock("spin_unlock_bh", l, loc, Beside::bh);
 }
 
 bool spin_is_locked(spinlock_t* lock, std::source_location loc) {

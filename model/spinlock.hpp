@@ -25,6 +25,20 @@ void spin_lock_nested(spinlock_t* lock, int subclass,
 // 1 if the lock was taken, 0 if it is held.
 int spin_trylock(spinlock_t* lock, std::source_location loc = std::source_location::current());
 void spin_unlock(spinlock_t* lock, std::source_location loc = std::source_location::current());
+// The forms that also turn interrupts (model/irq.hpp) or bottom halves off while the lock is
+// held: at the lock's step, and back at the unlock's. spin_unlock_irq() turns interrupts on
+// whatever they were before, which inside an enclosing local_irq_save() or in a hardirq
+// handler is reported (irq-flags); _irqsave/_irqrestore put back what they found.
+void spin_lock_irq(spinlock_t* lock, std::source_location loc = std::source_location::current());
+void spin_unlock_irq(spinlock_t* lock, std::source_location loc = std::source_location::current());
+void spin_lock_irqsave(spinlock_t* lock, unsigned long& flags,
+                       std::source_location loc = std::source_location::current());
+void spin_lock_irqsave_nested(spinlock_t* lock, unsigned long& flags, int subclass,
+                              std::source_location loc = std::source_location::current());
+void spin_unlock_irqrestore(spinlock_t* lock, unsigned long flags,
+                            std::source_location loc = std::source_location::current());
+void spin_lock_bh(spinlock_t* lock, std::source_location loc = std::source_location::current());
+void spin_unlock_bh(spinlock_t* lock, std::source_location loc = std::source_location::current());
 bool spin_is_locked(spinlock_t* lock, std::source_location loc = std::source_location::current());
 
 } // namespace lockcheck::detail

@@ -55,6 +55,9 @@ void task_struct::fingerprint(StateHasher& h) const {
     h.add(static_cast<std::uint64_t>(preempt_count));
     h.add(sleeping_on ? static_cast<std::uint64_t>(sleeping_on->id()) : ~0ULL);
     h.add(static_cast<std::uint64_t>(cpu));
+    h.add(static_cast<std::uint64_t>(context) | static_cast<std::uint64_t>(irqs_off) << 8 |
+          static_cast<std::uint64_t>(irq_sections) << 16 |
+          static_cast<std::uint64_t>(bh_disabled) << 24);
     h.add(lockdep_asked);
     h.add(static_cast<std::uint64_t>(lockdep_depth));
     for (int i = 0; i < lockdep_depth; ++i) {

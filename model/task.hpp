@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <source_location>
 #include <string>
@@ -46,6 +47,14 @@ class task_struct final : public Task {
     std::array<held_lock, kMaxHeldLocks> held_locks{};
     int lockdep_depth = 0;
     int cpu = 0; // the CPU it runs on (see percpu.hpp)
+    // Interrupt context (model/irq.hpp): what the task is (a task, or a softirq or hardirq
+    // handler), whether it has interrupts off, how many local_irq_save()/spin_lock_irq()
+    // sections it is inside that need them off (a handler's own counts as one), and how deep
+    // its local_bh_disable()s go.
+    std::uint8_t context = 0; // irq_context
+    bool irqs_off = false;
+    std::uint8_t irq_sections = 0;
+    std::uint8_t bh_disabled = 0;
     // Its pending lock request recorded lockdep dependencies, which name the step that
     // takes the lock (lockdep_acquired()).
     bool lockdep_asked = false;

@@ -267,13 +267,13 @@ Task* Execution::advance() {
     }
     TaskSet enabled = 0;
     TaskSet spinning = 0;
-    bool unfinished = false;
+    bool unfinished = false; // a task that keeps the execution going (not idle) has not finished
     for (auto& tp : tasks_) {
         Task& t = *tp;
         if (t.finished_) continue;
-        unfinished = true;
+        unfinished |= !t.idle_;
         const Operation& op = t.pending_;
-        if (!op.enabled || op.enabled(op.obj, t)) {
+        if (!t.interrupted_by_ && (!op.enabled || op.enabled(op.obj, t))) {
             enabled |= task_bit(t.id_);
         } else {
             t.blocked_ = true;
@@ -283,20 +283,20 @@ Task* Execution::advance() {
             if (op.fallback) spinning |= task_bit(t.id_);
         }
     }
+    if (!unfinished) [[unlikely]] {
+        if (end_hook_) end_hook_(*this);
+        run_final_checks();
+        return nullptr;
+    }
     // Whether nothing was written for --spin-bound steps: then the picked task's operation is
     // remembered, to tell a loop that changes nothing (see watch_repeats()).
     bool watched = false;
     if (!enabled) [[unlikely]] {
         if (!spinning) {
-            if (unfinished) {
-                // No task can go on: the execution is whole, and a race the end hook finds in it
-                // comes before the hang, as the race detector's would under sc.
-                if (end_hook_) end_hook_(*this);
-                if (!failed()) report_blocked();
-            } else {
-                if (end_hook_) end_hook_(*this);
-                run_final_checks();
-            }
+            // No task can go on: the execution is whole, and a race the end hook finds in it
+            // comes before the hang, as the race detector's would under sc.
+            if (end_hook_) end_hook_(*this);
+            if (!failed()) report_blocked();
             return nullptr;
         }
         const TaskId spinner = next_spinner(spinning);
@@ -568,7 +568,8 @@ TaskId Execution::next_spinner(TaskSet spinning) {
     if (tasks_[next]->idle_turns_ < limits_.spin_bound) return next;
     std::string who;
     for (const auto& t : tasks_)
-        if (!t->finished_) who += (who.empty() ? "" : ", ") + t->name() + " in " + blocked_on(*t);
+        if (!t->finished_ && !t->idle_)
+            who += (who.empty() ? "" : ", ") + t->name() + " in " + blocked_on(*t);
     fail(ViolationKind::hang, "hang",
          "hang: nothing changes while tasks spin: " + who + " (each spun " +
              std::to_string(limits_.spin_bound) + " turns with nothing changed: --spin-bound " +
@@ -828,9 +829,12 @@ void Execution::report_blocked() {
     std::string cycle;
     for (auto& tp : tasks_) {
         const Task& t = *tp;
-        if (t.finished_) continue;
+        if (t.finished_ || t.idle_) continue;
         std::string line =
-            t.name() + ": blocked in " + blocked_on(t) + made_at(t.pending_.location);
+            t.interrupted_by_
+                ? t.name() + ": interrupted by " + t.interrupted_by_->name() + " in " +
+                      blocked_on(t) + made_at(t.pending_.location)
+                : t.name() + ": blocked in " + blocked_on(t) + made_at(t.pending_.location);
         if (const Object* obj = t.pending_.obj) {
             std::string state;
             obj->describe(state);
@@ -840,8 +844,11 @@ void Execution::report_blocked() {
         if (!cycle.empty()) continue;
         std::vector<const Task*> chain{&t};
         for (;;) {
+            // An interrupted task waits for its handler to return, else for what it asked.
             const Object* obj = chain.back()->pending_.obj;
-            const Task* next = obj ? obj->holder_for(*chain.back()) : nullptr;
+            const Task* next = chain.back()->interrupted_by_ ? chain.back()->interrupted_by_
+                               : obj                         ? obj->holder_for(*chain.back())
+                                                             : nullptr;
             if (!next || next->finished_ || next == chain.back()) break;
             if (next == &t) {
                 for (const Task* c : chain)
@@ -860,7 +867,7 @@ void Execution::report_blocked() {
     }
     std::string who;
     for (auto& tp : tasks_) {
-        if (tp->finished_) continue;
+        if (tp->finished_ || tp->idle_) continue;
         if (!who.empty()) who += ", ";
         who += tp->name() + " in " + blocked_on(*tp);
     }

@@ -40,6 +40,21 @@ class Task {
     // The step after which it started: 0 when spawned at set-up, else its spawner's step.
     std::uint32_t started_after() const { return started_after_; }
 
+    // The task that runs in its place on its CPU (an interrupt handler that interrupted it),
+    // or null: while there is one, it cannot go on. The model layer sets it (model/irq.cpp).
+    const Task* interrupted_by() const { return interrupted_by_; }
+    void set_interrupted_by(const Task* handler) { interrupted_by_ = handler; }
+    // Parked where its execution may end with it (an interrupt that may still fire, a softirq
+    // with nothing to do): it does not keep the execution going, and once every task that
+    // does has finished, it is torn down where it waits.
+    bool idle() const { return idle_; }
+    void set_idle(bool idle) { idle_ = idle; }
+    // Whether it can take its pending step now.
+    bool can_run() const {
+        return !finished_ && !interrupted_by_ &&
+               (!pending_.enabled || pending_.enabled(pending_.obj, *this));
+    }
+
     // Checks when the task's body has returned, run on its fiber (locks still held...).
     virtual void on_exit() {}
     // Adds the task's state beyond its model code's position (a sleep state, held locks) to a
@@ -53,6 +68,8 @@ class Task {
     bool finished_ = false;
     bool torn_down_ = false;
     bool blocked_ = false;
+    bool idle_ = false;
+    const Task* interrupted_by_ = nullptr;
     // Started but not yet at its first scheduling point, where it returns to `starter_`.
     bool starting_ = false;
     Task* starter_ = nullptr; // null: the main context

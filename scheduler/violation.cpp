@@ -11,14 +11,14 @@
 namespace lockcheck::detail {
 
 namespace {
-constexpr std::array<std::string_view, 22> kKindNames = {
+constexpr std::array<std::string_view, 23> kKindNames = {
     "check-failed", "invariant",       "final-check",       "deadlock",  "hang",
     "lock-misuse",  "sleep-in-atomic", "lock-held-at-exit", "exception", "stack-overflow",
     "no-progress",  "lock-order",      "list-corruption",   "preempt",   "data-race",
     "refcount",     "use-after-free",  "invalid-free",      "crash",     "exit",
-    "livelock",     "wait-bound",
+    "livelock",     "wait-bound",      "irq-flags",
 };
-static_assert(kKindNames.size() == static_cast<std::size_t>(ViolationKind::wait_bound) + 1,
+static_assert(kKindNames.size() == static_cast<std::size_t>(ViolationKind::irq_flags) + 1,
               "a name for every kind");
 } // namespace
 

@@ -33,6 +33,7 @@ enum class ViolationKind : std::uint8_t {
     exit,              // model code called exit(), quick_exit() or _exit()
     livelock,          // tasks that can run go round loops that change nothing, for ever
     wait_bound,        // a named operation waited longer than its bound (--max-wait)
+    irq_flags,         // interrupts turned on inside a section that needs them off, a bad restore
 };
 
 std::string_view kind_name(ViolationKind kind);

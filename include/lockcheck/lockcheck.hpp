@@ -281,6 +281,51 @@ using detail::this_cpu_read;
 using detail::this_cpu_sub;
 using detail::this_cpu_write;
 
+// Interrupt contexts (model/irq.hpp): hardirq handlers, softirqs, and the interrupt state of
+// the running task; the _irq, _irqsave and _bh forms of spin_lock (model/spinlock.hpp).
+using detail::BLOCK_SOFTIRQ;
+using detail::HI_SOFTIRQ;
+using detail::HRTIMER_SOFTIRQ;
+using detail::in_atomic;
+using detail::in_hardirq;
+using detail::in_interrupt;
+using detail::in_irq;
+using detail::in_serving_softirq;
+using detail::in_softirq;
+using detail::in_task;
+using detail::IRQ_HANDLED;
+using detail::irq_handler_t;
+using detail::irq_may_fire;
+using detail::IRQ_NONE;
+using detail::IRQ_POLL_SOFTIRQ;
+using detail::IRQ_WAKE_THREAD;
+using detail::irqreturn_t;
+using detail::irqs_disabled;
+using detail::local_bh_disable;
+using detail::local_bh_enable;
+using detail::local_irq_disable;
+using detail::local_irq_enable;
+using detail::local_irq_restore;
+using detail::local_irq_save;
+using detail::NET_RX_SOFTIRQ;
+using detail::NET_TX_SOFTIRQ;
+using detail::NR_SOFTIRQS;
+using detail::open_softirq;
+using detail::raise_softirq;
+using detail::raise_softirq_irqoff;
+using detail::RCU_SOFTIRQ;
+using detail::request_irq;
+using detail::SCHED_SOFTIRQ;
+using detail::spin_lock_bh;
+using detail::spin_lock_irq;
+using detail::spin_lock_irqsave;
+using detail::spin_lock_irqsave_nested;
+using detail::spin_unlock_bh;
+using detail::spin_unlock_irq;
+using detail::spin_unlock_irqrestore;
+using detail::TASKLET_SOFTIRQ;
+using detail::TIMER_SOFTIRQ;
+
 // The VFS inode's locks, size and direct-I/O count (model/inode.hpp).
 using detail::i_size_read;
 using detail::i_size_write;

@@ -1,0 +1,260 @@
+// Interrupt contexts: a hardirq handler may run at every step its CPU takes interrupts, and at
+// none; what it interrupts waits for it; spin_lock_irq*() and local_irq_*() keep it out; the
+// kernel's findings about contexts (the handler that spins on its own CPU's lock, sleeping in
+// a handler, interrupts turned on inside a section that needs them off, a restore of flags
+// never saved); softirqs run once raised and never while bottom halves are off. Every
+// exhaustive search finds the same.
+#include <string>
+
+#include "checker/trace.hpp"
+
+#include "harness.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace lockcheck;
+using namespace lockcheck::detail;
+using namespace lockcheck::detail::testing;
+
+namespace {
+
+// A device whose completion interrupt and a task both count completions under one lock.
+struct dev {
+    spinlock_t lock{"dev->lock"};
+    shared<int> completed{"dev->completed"};
+};
+
+// How the task takes the lock the handler also takes.
+enum class Locking { plain, irq, irqsave, irqsave_then_unlock_irq };
+
+irqreturn_t dev_irq(int, void* data) {
+    auto* d = static_cast<dev*>(data);
+    spin_lock(&d->lock);
+    d->completed.write(d->completed.read() + 1);
+    spin_unlock(&d->lock);
+    return IRQ_HANDLED;
+}
+
+Setup counter_shared_with_irq(Locking locking) {
+    return [locking] {
+        dev& d = model_state<dev>();
+        request_irq(17, dev_irq, 0, "dev", &d);
+        irq_may_fire(17);
+        spawn("submit", [&d, locking] {
+            unsigned long flags = 0;
+            switch (locking) {
+            case Locking::plain:
+                spin_lock(&d.lock);
+                break;
+            case Locking::irq:
+                spin_lock_irq(&d.lock);
+                break;
+            case Locking::irqsave:
+                spin_lock_irqsave(&d.lock, flags);
+                break;
+            case Locking::irqsave_then_unlock_irq:
+                local_irq_save(flags);
+                spin_lock_irq(&d.lock);
+                break;
+            }
+            d.completed.write(d.completed.read() + 1);
+            switch (locking) {
+            case Locking::plain:
+                spin_unlock(&d.lock);
+                break;
+            case Locking::irq:
+                spin_unlock_irq(&d.lock);
+                break;
+            case Locking::irqsave:
+                spin_unlock_irqrestore(&d.lock, flags);
+                break;
+            case Locking::irqsave_then_unlock_irq:
+                spin_unlock_irq(&d.lock);
+                local_irq_restore(flags);
+                break;
+            }
+        });
+    };
+}
+
+} // namespace
+
+TEST_GROUP(Irq){};
+
+TEST(Irq, a_handler_that_spins_on_the_lock_the_task_it_interrupted_holds_is_a_deadlock) {
+    for (Search search : kExhaustiveSearches) {
+        const SearchResult r = check_model(counter_shared_with_irq(Locking::plain), search, {});
+        const Violation& v = only_violation(r, search_name(search));
+        CHECK_EQUAL(ViolationKind::deadlock, v.kind);
+        CHECK_TEXT(contains(v.message, "irq/17-dev -> submit -> irq/17-dev"), v.message.c_str());
+        bool interrupted = false;
+        for (const std::string& line : v.details)
+            interrupted = interrupted || contains(line, "submit: interrupted by irq/17-dev");
+        CHECK_TEXT(interrupted, describe(r).c_str());
+    }
+}
+
+TEST(Irq, spin_lock_irq_keeps_the_handler_out_and_every_search_verifies_it) {
+    expect_verified_by_every_search(counter_shared_with_irq(Locking::irq), "spin_lock_irq");
+    expect_verified_by_every_search(counter_shared_with_irq(Locking::irqsave), "irqsave");
+}
+
+TEST(Irq, spin_unlock_irq_inside_local_irq_save_turns_interrupts_on_too_early) {
+    expect_found_by_every_search(counter_shared_with_irq(Locking::irqsave_then_unlock_irq),
+                                 ViolationKind::irq_flags, "irq-enabled-in-section",
+                                 "spin_unlock_irq inside local_irq_save");
+}
+
+TEST(Irq, the_handler_runs_at_every_step_and_at_none_steps_plus_one_executions) {
+    // Three steps of a task the handler does not touch: it fires before each, or never.
+    const Setup setup = [] {
+        dev& d = model_state<dev>();
+        request_irq(17, dev_irq, 0, "dev", &d);
+        irq_may_fire(17);
+        spawn("t", [] {
+            shared<int>& x = model_state<shared<int>>("x");
+            for (int i = 0; i < 3; ++i)
+                x.write(i);
+        });
+    };
+    for (Search search : kExhaustiveSearches) {
+        const SearchResult r = check_model(setup, search, {});
+        expect_verified(r, search_name(search));
+        CHECK_EQUAL_TEXT(4u, r.stats.executions, search_name(search));
+    }
+}
+
+TEST(Irq, a_handler_that_never_fires_leaves_no_task_behind_and_no_handler_fires_after_the_end) {
+    // The handler records that it ran; with no task the execution is over before it can.
+    int fired = 0;
+    int executions = 0;
+    const Setup setup = [&] {
+        ++executions;
+        request_irq(
+            3,
+            [](int, void* counter) {
+                ++*static_cast<int*>(counter);
+                return IRQ_HANDLED;
+            },
+            0, "idle", &fired);
+        irq_may_fire(3, 0, 2);
+    };
+    const SearchResult r = check_model(setup);
+    expect_verified(r);
+    CHECK_EQUAL(1u, r.stats.executions);
+    CHECK_EQUAL(0, fired);
+}
+
+TEST(Irq, sleeping_in_a_hardirq_handler_is_reported_in_its_context) {
+    struct state {
+        struct mutex m {
+            "m"
+        };
+    };
+    const Setup setup = [] {
+        state& s = model_state<state>();
+        request_irq(
+            9,
+            [](int, void* p) {
+                mutex_lock(&static_cast<state*>(p)->m);
+                mutex_unlock(&static_cast<state*>(p)->m);
+                return IRQ_HANDLED;
+            },
+            0, "sleepy", &s);
+        irq_may_fire(9);
+        spawn("t", [] { cpu_relax(); });
+    };
+    const SearchResult r = check_model(setup);
+    const Violation& v = only_violation(r);
+    CHECK_EQUAL(ViolationKind::sleep_in_atomic, v.kind);
+    CHECK_TEXT(contains(v.message, "irq/9-sleepy calls mutex_lock(m) while atomic (in hardirq "
+                                   "context)"),
+               v.message.c_str());
+}
+
+TEST(Irq, local_irq_restore_of_flags_never_saved_is_reported) {
+    const Setup setup = [] {
+        spawn("t", [] {
+            unsigned long flags = 0;
+            local_irq_disable();
+            local_irq_restore(flags);
+        });
+    };
+    const SearchResult r = check_model(setup);
+    const Violation& v = only_violation(r);
+    CHECK_EQUAL(ViolationKind::irq_flags, v.kind);
+    CHECK_EQUAL(std::string("irq-restore-unsaved"), v.property);
+}
+
+TEST(Irq, the_contexts_answer_in_hardirq_in_softirq_and_in_task) {
+    static thread_local std::string seen;
+    const Setup setup = [] {
+        seen.clear();
+        set_nr_cpus(1);
+        open_softirq(BLOCK_SOFTIRQ, [] {
+            seen += std::string("softirq:") + (in_serving_softirq() ? "serving " : "") +
+                    (in_interrupt() ? "interrupt " : "") + (in_hardirq() ? "hardirq " : "");
+        });
+        request_irq(
+            1,
+            [](int, void*) {
+                seen += std::string("hardirq:") + (in_hardirq() ? "hardirq " : "") +
+                        (irqs_disabled() ? "irqs-off " : "") + (in_task() ? "task " : "");
+                raise_softirq(BLOCK_SOFTIRQ);
+                return IRQ_HANDLED;
+            },
+            0, "raiser", nullptr);
+        irq_may_fire(1);
+        spawn("t", [] {
+            local_bh_disable();
+            seen +=
+                std::string("task:") + (in_softirq() ? "bh-off " : "") + (in_task() ? "task " : "");
+            local_bh_enable();
+        });
+    };
+    // Every order: the softirq comes after the hardirq that raised it and never while the task
+    // has bottom halves off.
+    const SearchResult r = check_model(setup);
+    expect_verified(r);
+    const Schedule fire_first{1, 1, 1, 0, 0, 2, 2};
+    const ReplayResult rr = replay(setup, fire_first, CheckOptions{});
+    CHECK_TEXT(rr.ok, rr.error.c_str());
+    CHECK_EQUAL(std::string("hardirq:hardirq irqs-off softirq:serving interrupt task:bh-off "),
+                seen);
+    CHECK_EQUAL(std::string("irq_handler_entry"), rr.trace.steps[0].operation);
+    CHECK_EQUAL(std::string("cpu0"), rr.trace.steps[0].object);
+    CHECK_EQUAL(std::string("in hardirq irq/1-raiser, interrupting t"), rr.trace.steps[0].state);
+}
+
+TEST(Irq, a_softirq_that_takes_a_lock_the_task_holds_with_bottom_halves_on_deadlocks) {
+    struct state {
+        spinlock_t lock{"lock"};
+    };
+    static thread_local state* s = nullptr;
+    for (bool bh : {false, true}) {
+        const Setup setup = [bh] {
+            s = &model_state<state>();
+            open_softirq(NET_RX_SOFTIRQ, [] {
+                spin_lock(&s->lock);
+                spin_unlock(&s->lock);
+            });
+            spawn("t", [bh] {
+                if (bh)
+                    spin_lock_bh(&s->lock);
+                else
+                    spin_lock(&s->lock);
+                raise_softirq(NET_RX_SOFTIRQ);
+                if (bh)
+                    spin_unlock_bh(&s->lock);
+                else
+                    spin_unlock(&s->lock);
+            });
+        };
+        const SearchResult r = check_model(setup);
+        if (bh) {
+            expect_verified(r, "spin_lock_bh");
+        } else {
+            CHECK_EQUAL(ViolationKind::deadlock, only_violation(r, "spin_lock").kind);
+        }
+    }
+}
