@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "percpu.hpp"
+#include "weak_memory.hpp"
 
 namespace lockcheck::detail {
 
@@ -70,6 +71,16 @@ struct irq_state {
 
 irq_state& state() {
     return this_execution().local<irq_state>();
+}
+
+// LKMM says nothing of how a handler's accesses order against those of the task it
+// interrupted on the same CPU; taking it for another CPU's thread would allow reorderings no
+// CPU makes between them. Refused rather than answered wrongly.
+void refuse_lkmm(const char* what) {
+    if (weak_memory::on())
+        throw std::invalid_argument(std::string(what) +
+                                    ": interrupt contexts are not modelled under --memory-model "
+                                    "lkmm (use sc)");
 }
 
 const task_struct& as_task(const std::unique_ptr<Task>& t) {
@@ -188,25 +199,30 @@ int request_irq(unsigned int irq, irq_handler_t handler, unsigned long, const ch
     return 0;
 }
 
-void irq_may_fire(unsigned int irq, int cpu, int times, std::source_location loc) {
+namespace {
+
+// irq_may_fire() and irq_fires(): `optional`, whether the execution may end before it fired.
+void declare_firing(const char* what, unsigned int irq, int cpu, int times, bool optional,
+                    std::source_location loc) {
+    refuse_lkmm(what);
     irq_state& s = state();
     const auto line = s.lines.find(irq);
     if (line == s.lines.end())
-        throw std::invalid_argument("irq_may_fire(" + std::to_string(irq) +
+        throw std::invalid_argument(std::string(what) + "(" + std::to_string(irq) +
                                     "): no request_irq() for that line");
     if (cpu < 0 || cpu >= nr_cpu_ids() || times < 1)
-        throw std::invalid_argument("irq_may_fire(" + std::to_string(irq) + ", " +
+        throw std::invalid_argument(std::string(what) + "(" + std::to_string(irq) + ", " +
                                     std::to_string(cpu) + ", " + std::to_string(times) +
                                     "): CPU 0.." + std::to_string(nr_cpu_ids() - 1) +
                                     ", at least once");
     irq_cpu* where = &s.cpu(cpu);
     const irq_line handler = line->second;
     spawn_on(cpu, "irq/" + std::to_string(irq) + "-" + handler.name,
-             [where, handler, irq, times, loc] {
+             [where, handler, irq, times, optional, loc] {
                  task_struct* me = current();
                  Execution& ex = this_execution();
                  for (int i = 0; i < times; ++i) {
-                     me->set_idle(true);
+                     me->set_idle(optional);
                      ex.visible_global("irq_handler_entry", where, loc, &hardirq_can_fire);
                      me->set_idle(false);
                      enter(me, *where, IN_HARDIRQ);
@@ -218,10 +234,21 @@ void irq_may_fire(unsigned int irq, int cpu, int times, std::source_location loc
              });
 }
 
+} // namespace
+
+void irq_may_fire(unsigned int irq, int cpu, int times, std::source_location loc) {
+    declare_firing("irq_may_fire", irq, cpu, times, true, loc);
+}
+
+void irq_fires(unsigned int irq, int cpu, int times, std::source_location loc) {
+    declare_firing("irq_fires", irq, cpu, times, false, loc);
+}
+
 void open_softirq(int nr, void (*action)()) {
     if (nr < 0 || nr >= NR_SOFTIRQS)
         throw std::invalid_argument("open_softirq(" + std::to_string(nr) + "): vectors are 0.." +
                                     std::to_string(NR_SOFTIRQS - 1));
+    refuse_lkmm("open_softirq");
     irq_state& s = state();
     s.actions[static_cast<std::size_t>(nr)] = action;
     for (int cpu = 0; cpu < nr_cpu_ids(); ++cpu) {

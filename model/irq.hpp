@@ -29,6 +29,10 @@ int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags, co
 // step at which that CPU takes interrupts (the search tries every such step, and none).
 void irq_may_fire(unsigned int irq, int cpu = 0, int times = 1,
                   std::source_location loc = std::source_location::current());
+// The same, but it fires exactly `times` times (a device that completes the requests it was
+// given): an execution does not end before it has, and one in which it cannot is a hang.
+void irq_fires(unsigned int irq, int cpu = 0, int times = 1,
+               std::source_location loc = std::source_location::current());
 
 // The kernel's softirq vectors, in the order __do_softirq() serves them.
 enum {

@@ -268,6 +268,7 @@ Task* Execution::advance() {
     TaskSet enabled = 0;
     TaskSet spinning = 0;
     bool unfinished = false; // a task that keeps the execution going (not idle) has not finished
+    TaskSet idle = 0;
     for (auto& tp : tasks_) {
         Task& t = *tp;
         if (t.finished_) continue;
@@ -275,6 +276,8 @@ Task* Execution::advance() {
         const Operation& op = t.pending_;
         if (!t.interrupted_by_ && (!op.enabled || op.enabled(op.obj, t))) {
             enabled |= task_bit(t.id_);
+            if (t.idle_) [[unlikely]]
+                idle |= task_bit(t.id_);
         } else {
             t.blocked_ = true;
             // The next step is another task's: this one waits (a retrying task's wait is
@@ -288,6 +291,10 @@ Task* Execution::advance() {
         run_final_checks();
         return nullptr;
     }
+    // An idle task goes on at a step of the others (an interrupt arrives while they run), not
+    // in their stead: when none of them can, it is as if it never came.
+    if (enabled == idle) [[unlikely]]
+        enabled = 0;
     // Whether nothing was written for --spin-bound steps: then the picked task's operation is
     // remembered, to tell a loop that changes nothing (see watch_repeats()).
     bool watched = false;

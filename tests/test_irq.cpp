@@ -4,6 +4,7 @@
 // a handler, interrupts turned on inside a section that needs them off, a restore of flags
 // never saved); softirqs run once raised and never while bottom halves are off. Every
 // exhaustive search finds the same.
+#include <stdexcept>
 #include <string>
 
 #include "checker/trace.hpp"
@@ -162,7 +163,8 @@ TEST(Irq, sleeping_in_a_hardirq_handler_is_reported_in_its_context) {
             },
             0, "sleepy", &s);
         irq_may_fire(9);
-        spawn("t", [] { cpu_relax(); });
+        shared<int>& x = model_state<shared<int>>("x");
+        spawn("t", [&x] { x.write(1); });
     };
     const SearchResult r = check_model(setup);
     const Violation& v = only_violation(r);
@@ -257,4 +259,44 @@ TEST(Irq, a_softirq_that_takes_a_lock_the_task_holds_with_bottom_halves_on_deadl
             CHECK_EQUAL(ViolationKind::deadlock, only_violation(r, "spin_lock").kind);
         }
     }
+}
+
+TEST(Irq,
+     a_task_that_waits_for_an_interrupt_that_may_never_fire_hangs_and_one_that_fires_does_not) {
+    struct state {
+        struct completion done {
+            "done"
+        };
+    };
+    for (bool must : {false, true}) {
+        const Setup setup = [must] {
+            state& s = model_state<state>();
+            request_irq(
+                5,
+                [](int, void* p) {
+                    complete(&static_cast<state*>(p)->done);
+                    return IRQ_HANDLED;
+                },
+                0, "disk", &s);
+            if (must)
+                irq_fires(5);
+            else
+                irq_may_fire(5);
+            spawn("reader", [&s] { wait_for_completion(&s.done); });
+        };
+        for (Search search : kExhaustiveSearches) {
+            const SearchResult r = check_model(setup, search, {});
+            if (must) {
+                expect_verified(r, search_name(search));
+            } else {
+                CHECK_EQUAL(ViolationKind::hang, only_violation(r, search_name(search)).kind);
+            }
+        }
+    }
+}
+
+TEST(Irq, lkmm_refuses_a_model_with_interrupt_contexts) {
+    CheckOptions lkmm;
+    lkmm.memory_model = MemoryModel::lkmm;
+    CHECK_THROWS(std::invalid_argument, check_model(counter_shared_with_irq(Locking::irq), lkmm));
 }

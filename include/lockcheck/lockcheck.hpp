@@ -294,6 +294,7 @@ using detail::in_serving_softirq;
 using detail::in_softirq;
 using detail::in_task;
 using detail::IRQ_HANDLED;
+using detail::irq_fires;
 using detail::irq_handler_t;
 using detail::irq_may_fire;
 using detail::IRQ_NONE;
