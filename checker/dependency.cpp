@@ -10,9 +10,13 @@ namespace lockcheck::detail {
 Access access_of(const Operation& op, const Task* task) {
     // A task an interrupt handler kept waiting had to wait as a lock's waiter does.
     const bool blocking = op.enabled != nullptr || (task && task->was_blocked());
-    if (!op.obj || op.global || op.fallback) return Access{-1, true, true, blocking, false, true};
+    // A step of a CPU not known depends on every step of its CPU: on every step.
+    if (!op.obj || op.global || op.fallback || (op.cpu_wide && !task))
+        return global_access(blocking);
     const bool held = task && op.obj->exclusive_holder() == task;
-    return Access{op.obj->conflict_id(), !op.read_only, false, blocking, held, op.obj->watched()};
+    const auto cpu = static_cast<std::int8_t>(task ? task->cpu() : -1);
+    return Access{op.obj->conflict_id(), !op.read_only, false,      blocking, held,
+                  op.obj->watched(),     cpu,           op.cpu_wide};
 }
 
 WriteOrder write_order(const Execution& ex) {

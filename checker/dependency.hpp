@@ -23,8 +23,16 @@ struct Access {
     // waiting operation on it can run before this step, so DPOR does not try to.
     bool held;
     bool watched; // a property can read the object (Object::watched())
+    // The CPU of the task that takes it (-1: not known), and whether it depends on every step
+    // of that CPU's tasks (Operation::cpu_wide).
+    std::int8_t cpu;
+    bool cpu_wide;
     bool operator==(const Access&) const = default;
 };
+// The access of a step that depends on every other.
+inline Access global_access(bool blocking) {
+    return Access{-1, true, true, blocking, false, true, -1, false};
+}
 
 // The access of `op`; with the task about to take it, whether that task holds the object.
 Access access_of(const Operation& op, const Task* task = nullptr);
@@ -46,8 +54,16 @@ inline bool ordered_write(Access a, WriteOrder order) {
     return a.write && (order == WriteOrder::all || (order == WriteOrder::watched && a.watched));
 }
 
+// Whether a step that changes what runs on its CPU meets a step of that CPU (or of one not
+// known).
+inline bool same_cpu(Access wide, Access other) {
+    return wide.cpu_wide && (other.cpu == wide.cpu || other.cpu < 0 || wide.cpu < 0);
+}
+
 inline bool dependent(Access a, Access b, WriteOrder order) {
     if (a.global || b.global) return true;
+    if ((a.cpu_wide || b.cpu_wide) && (same_cpu(a, b) || same_cpu(b, a))) [[unlikely]]
+        return true;
     if (a.object == b.object) return a.write || b.write;
     return ordered_write(a, order) && ordered_write(b, order);
 }

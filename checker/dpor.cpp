@@ -31,6 +31,7 @@ void Dpor::begin_execution() {
     last_event_.fill(-1);
     last_global_ = -1;
     last_ordered_write_ = -1;
+    last_cpu_wide_.fill(-1);
     last_write_.assign(last_write_.size(), -1);
     for (auto& r : reads_)
         r.clear();
@@ -70,7 +71,7 @@ void Dpor::commit_taken(const Execution& ex) {
     taken_.recorded = true;
     Access access = taken_.access;
     if (ex.last_step_global() || (ex.failed() && disables_others(ex, taken_.task)))
-        access = Access{-1, true, true, access.blocking, false, true};
+        access = global_access(access.blocking);
     Node& node = path_[taken_.node];
     const TaskId task = taken_.task;
     node.parked[task] = access;
@@ -177,6 +178,24 @@ void Dpor::record(TaskId task, Access access, std::uint32_t node, const Executio
                 add(static_cast<std::int32_t>(r));
             if (ordered_write(access, writes_)) add(last_ordered_write_);
         }
+        if (access.cpu_wide) [[unlikely]] {
+            // Each other task's last step on the CPU: its earlier ones there come before it.
+            TaskSet found = task_bit(task);
+            for (std::uint32_t j = i;
+                 j-- > 0 && found != first_n(static_cast<std::uint32_t>(ex.tasks().size()));) {
+                const Event& e = events_[j];
+                if (contains(found, e.task)) continue;
+                if (e.access.cpu == access.cpu || e.access.cpu < 0) {
+                    add(static_cast<std::int32_t>(j));
+                    found |= task_bit(e.task);
+                }
+            }
+        } else if (access.cpu >= 0) {
+            add(last_cpu_wide_[static_cast<std::size_t>(access.cpu)]);
+        } else {
+            for (std::int32_t e : last_cpu_wide_)
+                add(e);
+        }
     }
     Clock before; // read only for the tasks that exist
     for (std::size_t t = 0; t < width; ++t)
@@ -208,6 +227,8 @@ void Dpor::record(TaskId task, Access access, std::uint32_t node, const Executio
 void Dpor::note_access(std::uint32_t i) {
     const auto [task, access, node] = events_[i];
     last_event_[task] = static_cast<std::int32_t>(i);
+    if (access.cpu_wide) [[unlikely]]
+        last_cpu_wide_[static_cast<std::size_t>(access.cpu)] = static_cast<std::int32_t>(i);
     if (access.global) {
         last_global_ = static_cast<std::int32_t>(i);
     } else if (access.write) {
@@ -420,7 +441,7 @@ void Dpor::end(const Execution& ex) {
     // An idle task that cannot run (a softirq with nothing pending) would have taken no step.
     for (const auto& t : ex.tasks())
         if (!t->finished() && (!t->idle() || t->can_run()))
-            record(t->id(), access_of(t->pending()), beyond, ex, false);
+            record(t->id(), access_of(t->pending(), t.get()), beyond, ex, false);
 }
 
 std::int32_t Dpor::last_event_before(TaskId task, std::uint32_t i) const {

@@ -228,7 +228,10 @@ class Dpor final : public Strategy {
     std::vector<std::uint8_t> clock_width_; // entries of step i's slot that may be nonzero
     std::array<std::int32_t, kMaxTasks> last_event_{}; // of each task, -1 before its first
     std::int32_t last_global_ = -1;
-    std::int32_t last_ordered_write_ = -1;          // of the writes writes_ orders
+    std::int32_t last_ordered_write_ = -1; // of the writes writes_ orders
+    // The last step on each CPU that depends on every step of the CPU's tasks
+    // (Access::cpu_wide), -1 for none: every later step of that CPU depends on it.
+    std::array<std::int32_t, kMaxCpus> last_cpu_wide_{};
     std::vector<std::int32_t> last_write_;          // by conflict id
     std::vector<std::vector<std::uint32_t>> reads_; // since that write, by conflict id
     std::vector<std::uint32_t> preds_;              // scratch: a step's direct predecessors

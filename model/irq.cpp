@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "percpu.hpp"
-#include "weak_memory.hpp"
 
 namespace lockcheck::detail {
 
@@ -29,8 +28,9 @@ struct irq_cpu final : Object {
     void describe(std::string& out) const override {
         const task_struct* handler = hardirq ? hardirq : softirq;
         if (handler) {
+            const Task* under = hardirq ? under_hardirq : under_softirq;
             out += (hardirq ? "in hardirq " : "in softirq ") + handler->name() + ", interrupting " +
-                   (interrupted ? interrupted->name() : std::string("no task"));
+                   (under ? under->name() : std::string("no task"));
         } else {
             out += "in process context";
         }
@@ -44,7 +44,8 @@ struct irq_cpu final : Object {
     int nr;
     task_struct* hardirq = nullptr;      // the hardirq handler running here
     task_struct* softirq = nullptr;      // the softirq context running here (perhaps interrupted)
-    const Task* interrupted = nullptr;   // what the innermost handler interrupted, for traces
+    const Task* under_hardirq = nullptr; // what each handler interrupted, for traces
+    const Task* under_softirq = nullptr;
     std::uint32_t pending = 0;           // raised softirqs, by vector
     task_struct* softirq_task = nullptr; // the context that serves them here
 };
@@ -73,15 +74,6 @@ irq_state& state() {
     return this_execution().local<irq_state>();
 }
 
-// LKMM says nothing of how a handler's accesses order against those of the task it
-// interrupted on the same CPU; taking it for another CPU's thread would allow reorderings no
-// CPU makes between them. Refused rather than answered wrongly.
-void refuse_lkmm(const char* what) {
-    if (weak_memory::on())
-        throw std::invalid_argument(std::string(what) +
-                                    ": interrupt contexts are not modelled under --memory-model "
-                                    "lkmm (use sc)");
-}
 
 const task_struct& as_task(const std::unique_ptr<Task>& t) {
     return static_cast<const task_struct&>(*t);
@@ -91,7 +83,7 @@ const task_struct& as_task(const std::unique_ptr<Task>& t) {
 bool held_off(int cpu, bool bh) {
     for (const auto& tp : Execution::current().tasks()) {
         const task_struct& t = as_task(tp);
-        if (!t.finished() && t.cpu == cpu && (t.irqs_off || (bh && t.bh_disabled))) return true;
+        if (!t.finished() && t.cpu() == cpu && (t.irqs_off || (bh && t.bh_disabled))) return true;
     }
     return false;
 }
@@ -113,27 +105,30 @@ const Task* running_on(const irq_cpu& cpu, const task_struct* handler) {
     const Task* last = nullptr;
     for (const auto& tp : Execution::current().tasks()) {
         const task_struct& t = as_task(tp);
-        if (&t == handler || t.finished() || t.idle() || t.cpu != cpu.nr) continue;
+        if (&t == handler || t.finished() || t.context != IN_TASK || t.cpu() != cpu.nr) continue;
         if (!last || t.last_step() > last->last_step()) last = &t;
     }
     return last;
 }
 
-// The handler `me` starts on `cpu`: everything else there waits until it returns.
-void enter(task_struct* me, irq_cpu& cpu, irq_context context) {
-    me->context = context;
+// The handler `me` (its task's context is that of its handler for good) starts on `cpu`: the
+// tasks there, and a softirq a hardirq comes in on, wait until it returns. Other handlers of
+// the CPU are kept out by their own entries' conditions.
+void enter(task_struct* me, irq_cpu& cpu) {
     ++me->preempt_count;
-    if (context == IN_HARDIRQ) {
+    if (me->context == IN_HARDIRQ) {
+        cpu.under_hardirq = running_on(cpu, me);
         me->irqs_off = true;
         me->irq_sections = 1; // the handler's own: it must not turn interrupts on
         cpu.hardirq = me;
+        if (cpu.softirq && !cpu.softirq->interrupted_by()) cpu.softirq->set_interrupted_by(me);
     } else {
+        cpu.under_softirq = running_on(cpu, me);
         cpu.softirq = me;
     }
-    cpu.interrupted = running_on(cpu, me);
     for (const auto& tp : Execution::current().tasks()) {
         auto& t = static_cast<task_struct&>(*tp);
-        if (&t != me && !t.finished() && t.cpu == cpu.nr && !t.interrupted_by())
+        if (t.context == IN_TASK && !t.finished() && t.cpu() == cpu.nr && !t.interrupted_by())
             t.set_interrupted_by(me);
     }
 }
@@ -141,14 +136,10 @@ void enter(task_struct* me, irq_cpu& cpu, irq_context context) {
 void leave(task_struct* me, irq_cpu& cpu) {
     for (const auto& tp : Execution::current().tasks())
         if (tp->interrupted_by() == me) tp->set_interrupted_by(nullptr);
-    if (cpu.hardirq == me) {
+    if (cpu.hardirq == me)
         cpu.hardirq = nullptr;
-        cpu.interrupted = cpu.softirq ? running_on(cpu, cpu.softirq) : nullptr;
-    } else {
+    else
         cpu.softirq = nullptr;
-        cpu.interrupted = nullptr;
-    }
-    me->context = IN_TASK;
     --me->preempt_count;
     me->irqs_off = false;
     me->irq_sections = 0;
@@ -163,25 +154,26 @@ void softirq_context(irq_cpu& cpu) {
     task_struct* me = current();
     Execution& ex = this_execution();
     const std::source_location loc = state().softirq_loc;
+    me->context = IN_SOFTIRQ;
     for (;;) {
         me->set_idle(cpu.pending == 0);
-        ex.visible_global("softirq_entry", &cpu, loc, &softirq_can_run);
+        ex.visible_cpu_wide("softirq_entry", &cpu, loc, &softirq_can_run);
         me->set_idle(false);
-        enter(me, cpu, IN_SOFTIRQ);
+        enter(me, cpu);
         // __do_softirq(): the pending vectors in order, again while handlers raise more.
         while (cpu.pending) {
             const int nr = std::countr_zero(cpu.pending);
             cpu.pending &= cpu.pending - 1;
             if (void (*action)() = state().actions[static_cast<std::size_t>(nr)]) action();
         }
-        ex.visible_global("softirq_exit", &cpu, loc);
+        ex.visible_cpu_wide("softirq_exit", &cpu, loc);
         leave(me, cpu);
         returned(me);
     }
 }
 
 irq_cpu& my_cpu() {
-    return state().cpu(current()->cpu);
+    return state().cpu(current()->cpu());
 }
 
 void section_violation(const char* property, std::string message, std::source_location loc) {
@@ -204,7 +196,6 @@ namespace {
 // irq_may_fire() and irq_fires(): `optional`, whether the execution may end before it fired.
 void declare_firing(const char* what, unsigned int irq, int cpu, int times, bool optional,
                     std::source_location loc) {
-    refuse_lkmm(what);
     irq_state& s = state();
     const auto line = s.lines.find(irq);
     if (line == s.lines.end())
@@ -220,14 +211,20 @@ void declare_firing(const char* what, unsigned int irq, int cpu, int times, bool
     spawn_on(cpu, "irq/" + std::to_string(irq) + "-" + handler.name,
              [where, handler, irq, times, optional, loc] {
                  task_struct* me = current();
+                 me->context = IN_HARDIRQ;
                  Execution& ex = this_execution();
                  for (int i = 0; i < times; ++i) {
                      me->set_idle(optional);
-                     ex.visible_global("irq_handler_entry", where, loc, &hardirq_can_fire);
+                     // An interrupt that may never come races with every step: the
+                     // execution may end before any of them, which only it changes.
+                     if (optional)
+                         ex.visible_global("irq_handler_entry", where, loc, &hardirq_can_fire);
+                     else
+                         ex.visible_cpu_wide("irq_handler_entry", where, loc, &hardirq_can_fire);
                      me->set_idle(false);
-                     enter(me, *where, IN_HARDIRQ);
+                     enter(me, *where);
                      handler.handler(static_cast<int>(irq), handler.dev);
-                     ex.visible_global("irq_handler_exit", where, loc);
+                     ex.visible_cpu_wide("irq_handler_exit", where, loc);
                      leave(me, *where);
                      returned(me);
                  }
@@ -248,7 +245,6 @@ void open_softirq(int nr, void (*action)()) {
     if (nr < 0 || nr >= NR_SOFTIRQS)
         throw std::invalid_argument("open_softirq(" + std::to_string(nr) + "): vectors are 0.." +
                                     std::to_string(NR_SOFTIRQS - 1));
-    refuse_lkmm("open_softirq");
     irq_state& s = state();
     s.actions[static_cast<std::size_t>(nr)] = action;
     for (int cpu = 0; cpu < nr_cpu_ids(); ++cpu) {
@@ -384,8 +380,8 @@ std::string atomic_reason(const task_struct* me) {
 
 void joined_cpu(task_struct* me) {
     irq_state* s = this_execution().find_local<irq_state>();
-    if (!s || static_cast<std::size_t>(me->cpu) >= s->cpus.size()) return;
-    const irq_cpu& cpu = *s->cpus[static_cast<std::size_t>(me->cpu)];
+    if (!s || static_cast<std::size_t>(me->cpu()) >= s->cpus.size()) return;
+    const irq_cpu& cpu = *s->cpus[static_cast<std::size_t>(me->cpu())];
     // The outermost handler: the task goes on once it returns, as those it interrupted do.
     if (const task_struct* handler = cpu.softirq ? cpu.softirq : cpu.hardirq)
         me->set_interrupted_by(handler);

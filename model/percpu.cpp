@@ -58,7 +58,7 @@ bool no_atomic_section_on(const Object*, const Task& t) {
     const int cpu = static_cast<int>(t.pending().args.v[0]);
     for (const auto& other : Execution::current().tasks()) {
         const auto* task = static_cast<const task_struct*>(other.get());
-        if (task != &t && !task->finished() && task->cpu == cpu && task->preempt_count != 0)
+        if (task != &t && !task->finished() && task->cpu() == cpu && task->preempt_count != 0)
             return false;
     }
     return true;
@@ -82,7 +82,7 @@ void cpumask::describe(std::string& out) const {
 
 void set_nr_cpus(int n) {
     // A set-up error, reported by the CLI as such (the online mask is one word).
-    if (n < 1 || n > 64)
+    if (n < 1 || n > kMaxCpus)
         throw std::invalid_argument("set_nr_cpus(" + std::to_string(n) +
                                     "): a model has 1 to 64 CPUs");
     cpus& c = state();
@@ -164,7 +164,7 @@ void remove_cpu(int cpu, std::source_location loc) {
     const int fallback = std::countr_zero(mask.bits);
     for (const auto& t : this_execution().tasks()) {
         auto* task = static_cast<task_struct*>(t.get());
-        if (task->cpu == cpu && !task->finished()) task->cpu = fallback;
+        if (task->cpu() == cpu && !task->finished()) task->set_cpu(fallback);
     }
     if (weak_memory::on()) weak_memory::stop_machine_left();
     // The CPU-dead callbacks, on the control CPU after stop_machine() (CPUHP_..._DEAD states).
@@ -180,7 +180,7 @@ void add_cpu(int cpu, std::source_location loc) {
 }
 
 int raw_smp_processor_id() {
-    return observed(current()->cpu);
+    return observed(current()->cpu());
 }
 
 int smp_processor_id(std::source_location loc) {
@@ -191,7 +191,7 @@ int smp_processor_id(std::source_location loc) {
             "smp-processor-id-preemptible",
             "BUG: using smp_processor_id() in preemptible code: " + me->name() +
                 " (this_cpu_ptr() without preempt_disable())");
-    return observed(me->cpu);
+    return observed(me->cpu());
 }
 
 void preempt_disable(std::source_location loc) {
@@ -206,8 +206,8 @@ void preempt_disable(std::source_location loc) {
     // Hotplug may move the task off a dying CPU while it waits here: then it waits again, for
     // the CPU it is on now.
     int cpu = -1;
-    while (cpu != me->cpu) {
-        cpu = me->cpu;
+    while (cpu != me->cpu()) {
+        cpu = me->cpu();
         this_execution().visible("preempt_disable", &c.rq(cpu), loc, &cpu_not_atomic);
     }
     runqueue& rq = c.rq(cpu);
@@ -222,7 +222,7 @@ void preempt_enable(std::source_location loc) {
     task_struct* me = current();
     // The runqueue is held only under lkmm, by the outermost preempt_disable().
     if (me->preempt_count == 1 && weak_memory::on()) [[unlikely]] {
-        runqueue& rq = state().rq(me->cpu);
+        runqueue& rq = state().rq(me->cpu());
         if (rq.atomic == me) {
             // Still atomic while other tasks may run (the scheduling point): none takes the CPU.
             this_execution().visible("preempt_enable", &rq, loc);
@@ -254,16 +254,16 @@ void resume_on_any_cpu() {
     task_struct* me = current();
     if (c.nr <= 1 || me->preempt_count != 0 || me->irqs_off) return;
     // Choice 0 stays; the others are the remaining online CPUs in order.
-    std::vector<int> where{me->cpu};
+    std::vector<int> where{me->cpu()};
     for (unsigned long b = c.mask().bits; b; b &= b - 1)
-        if (std::countr_zero(b) != me->cpu) where.push_back(std::countr_zero(b));
-    const int was = me->cpu;
-    me->cpu = where[this_execution().choose(static_cast<std::uint32_t>(where.size()),
-                                            /*kept_in_state=*/true)];
-    this_execution().note(me->cpu);
-    if (me->cpu != was) joined_cpu(me);
+        if (std::countr_zero(b) != me->cpu()) where.push_back(std::countr_zero(b));
+    const int was = me->cpu();
+    me->set_cpu(where[this_execution().choose(static_cast<std::uint32_t>(where.size()),
+                                              /*kept_in_state=*/true)]);
+    this_execution().note(me->cpu());
+    if (me->cpu() != was) joined_cpu(me);
     if (weak_memory::on()) [[unlikely]]
-        weak_memory::scheduled_on(me->cpu != was);
+        weak_memory::scheduled_on(me->cpu() != was);
 }
 
 void cpuhp_setup_state(Object* owner, cpu_dead_fn dead) {

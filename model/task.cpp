@@ -20,7 +20,7 @@ void spawn_on(int cpu, std::string comm, std::function<void()> body) {
         throw std::invalid_argument("spawn_on(" + std::to_string(cpu) + ", " + comm +
                                     "): the model has CPUs 0.." + std::to_string(nr_cpu_ids() - 1));
     auto task = std::make_unique<task_struct>(std::move(comm));
-    task->cpu = cpu;
+    task->set_cpu(cpu);
     const task_struct& child = *task;
     Execution& ex = Execution::current();
     ex.spawn(std::move(task), std::move(body));
@@ -54,7 +54,7 @@ void task_struct::fingerprint(StateHasher& h) const {
     h.add(static_cast<std::uint64_t>(state));
     h.add(static_cast<std::uint64_t>(preempt_count));
     h.add(sleeping_on ? static_cast<std::uint64_t>(sleeping_on->id()) : ~0ULL);
-    h.add(static_cast<std::uint64_t>(cpu));
+    h.add(static_cast<std::uint64_t>(cpu()));
     h.add(static_cast<std::uint64_t>(context) | static_cast<std::uint64_t>(irqs_off) << 8 |
           static_cast<std::uint64_t>(irq_sections) << 16 |
           static_cast<std::uint64_t>(bh_disabled) << 24);

@@ -46,7 +46,6 @@ class task_struct final : public Task {
     const Object* sleeping_on = nullptr; // what schedule() would sleep on, for reports
     std::array<held_lock, kMaxHeldLocks> held_locks{};
     int lockdep_depth = 0;
-    int cpu = 0; // the CPU it runs on (see percpu.hpp)
     // Interrupt context (model/irq.hpp): what the task is (a task, or a softirq or hardirq
     // handler), whether it has interrupts off, how many local_irq_save()/spin_lock_irq()
     // sections it is inside that need them off (a handler's own counts as one), and how deep

@@ -235,6 +235,10 @@ class Execution {
     // Operation::global).
     void visible_global(const char* op, const Object* obj, std::source_location loc,
                         EnabledFn enabled = nullptr, OpArgs args = {});
+    // visible() for an operation that changes what can run on the task's CPU (see
+    // Operation::cpu_wide).
+    void visible_cpu_wide(const char* op, const Object* obj, std::source_location loc,
+                          EnabledFn enabled = nullptr);
     // A scheduling point for an operation that only reads shared state.
     void visible_read(const char* op, const Object* obj, std::source_location loc,
                       OpArgs args = {});
@@ -627,6 +631,7 @@ inline void Execution::declare(const Operation& op) {
     pending.read_only = op.read_only;
     pending.fallback = op.fallback;
     pending.global = op.global;
+    pending.cpu_wide = op.cpu_wide;
     pending.access = op.access;
     self.blocked_ = false;
     if (self.starting_) [[unlikely]] {
@@ -655,6 +660,12 @@ inline void Execution::visible_global(const char* op, const Object* obj, std::so
                                       EnabledFn enabled, OpArgs args) {
     declare(Operation{
         .name = op, .obj = obj, .enabled = enabled, .location = loc, .args = args, .global = true});
+}
+
+inline void Execution::visible_cpu_wide(const char* op, const Object* obj, std::source_location loc,
+                                        EnabledFn enabled) {
+    declare(
+        Operation{.name = op, .obj = obj, .enabled = enabled, .location = loc, .cpu_wide = true});
 }
 
 inline void Execution::visible_read(const char* op, const Object* obj, std::source_location loc,

@@ -54,6 +54,9 @@ struct Operation {
     // It reads or changes state beyond `obj` that no object stands for (other tasks' CPUs and
     // preemption counts): for partial-order reduction it depends on every other operation.
     bool global = false;
+    // It changes what can run on its task's CPU (an interrupt handler's entry or exit): for
+    // partial-order reduction it depends on every step of that CPU's tasks, and on no other.
+    bool cpu_wide = false;
     DataAccess access = DataAccess::sync;
 };
 

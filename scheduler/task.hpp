@@ -49,6 +49,10 @@ class Task {
     // does has finished, it is torn down where it waits.
     bool idle() const { return idle_; }
     void set_idle(bool idle) { idle_ = idle; }
+    // The CPU it runs on (the model layer's, model/percpu.hpp); partial-order reduction reads
+    // it for the steps that depend on every step of a CPU's tasks (Operation::cpu_wide).
+    int cpu() const { return cpu_; }
+    void set_cpu(int cpu) { cpu_ = cpu; }
     // Whether it can take its pending step now.
     bool can_run() const {
         return !finished_ && !interrupted_by_ &&
@@ -69,6 +73,7 @@ class Task {
     bool torn_down_ = false;
     bool blocked_ = false;
     bool idle_ = false;
+    int cpu_ = 0;
     const Task* interrupted_by_ = nullptr;
     // Started but not yet at its first scheduling point, where it returns to `starter_`.
     bool starting_ = false;

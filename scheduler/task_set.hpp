@@ -12,6 +12,8 @@ using TaskSet = std::uint64_t;
 
 // One bit per task keeps the enabled set a register-sized value.
 inline constexpr int kMaxTasks = 64;
+// The most CPUs a model has (the online mask is one word).
+inline constexpr int kMaxCpus = 64;
 // Returned by a strategy that has no further choice to make (a replay that ran out).
 inline constexpr TaskId kNoTask = 0xffff;
 

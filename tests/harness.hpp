@@ -36,7 +36,7 @@ Setup default_setup(const Protocol& protocol, std::size_t variant);
 // with it there: not on tree-lock and log-during-commit (docs/dpor.md), nor on rename-pin's
 // no-pin and pin-after-unlink, whose fsync runs beside the rename without waiting for it (ten
 // million executions once past the first violation), nor on cil-push's percpu-rwsem variants
-// (24 million).
+// (24 million), nor on iomap-uptodate (three interrupt contexts on two CPUs).
 bool dfs_exhausts(const Protocol& protocol, std::size_t variant);
 // The depth tests run DFS to on a shipped variant: its own where DFS exhausts it, else a bound
 // within which DFS exhausts it in seconds (and cuts most of its executions).

@@ -65,6 +65,10 @@ const PinnedCount kPinnedCounts[] = {
     {"log-during-commit", "after", 12, 12},
     {"log-during-commit", "no-super-wait", 1, 42},
     {"log-during-commit", "before-wake-nomb", 12, 12},
+    {"iomap-uptodate", "irqsave", 5851, 5851},
+    {"iomap-uptodate", "unlocked", 234, 54842},
+    {"iomap-uptodate", "spin-lock", 283, 6035},
+    {"iomap-uptodate", "spin-lock-bh", 283, 6035},
 };
 
 SearchResult check_variant(const Protocol& p, std::size_t variant, bool keep_going = false,

@@ -3,6 +3,7 @@
 // interleaving, and the distinct ones are counted.
 #include "trace_classes.hpp"
 
+#include <array>
 #include <functional>
 #include <queue>
 #include <string>
@@ -30,12 +31,23 @@ struct Step {
 // Records the steps of one execution.
 class StepRecorder final : public TraceSink {
   public:
-    void on_start(const Execution&) override {}
+    void on_start(const Execution& ex) override {
+        for (const auto& t : ex.tasks())
+            cpu_[t->id()] = t->cpu();
+        known_ = ex.tasks().size();
+    }
     void on_step(const Execution& ex, std::uint32_t, const Task& task, const Operation& op,
                  std::optional<std::int64_t>, Context) override {
-        Access access = access_of(op);
+        Access access = access_of(op, &task);
+        // The CPU it took the step on: the one it had after its step before (its code after
+        // this one may have moved it since), or where it was spawned.
+        if (access.cpu >= 0) access.cpu = static_cast<std::int8_t>(cpu_[task.id()]);
+        for (const auto& t : ex.tasks())
+            if (t->id() >= known_) cpu_[t->id()] = t->cpu();
+        known_ = ex.tasks().size();
+        cpu_[task.id()] = task.cpu();
         // A step whose code called check() read all shared state (as DPOR counts it).
-        if (ex.last_step_global()) access = Access{-1, true, true, access.blocking, false, true};
+        if (ex.last_step_global()) access = global_access(access.blocking);
         // The schedule entries since the previous step: this step's pick, then its choices.
         const Schedule& schedule = ex.schedule();
         std::string label = task.name();
@@ -50,6 +62,8 @@ class StepRecorder final : public TraceSink {
 
   private:
     std::size_t seen_ = 0;
+    std::array<int, kMaxTasks> cpu_{}; // where each task is now, as of its last step
+    std::size_t known_ = 0;            // the tasks cpu_ holds
 };
 
 // The lexicographically least interleaving equivalent to `steps`, as the labels of its steps
