@@ -330,7 +330,8 @@ Task* Execution::advance() {
         outcome_.end = End::stopped;
         return nullptr;
     }
-    if (id >= tasks_.size() || !contains(enabled, id)) [[unlikely]] {
+    // `enabled` has bits for existing tasks only: a task id inside the bits is in range.
+    if (id >= kMaxTasks || !contains(enabled, id)) [[unlikely]] {
         outcome_.end = End::diverged;
         outcome_.diverged_task = id;
         return nullptr;
