@@ -7,7 +7,7 @@
 
 #include "task_set.hpp"
 
-namespace lockcheck {
+namespace lockcheck::detail {
 
 // A step, or the deepest of several, as its successors see it: its depth and its task. Depths
 // are signed so that "no step" is one less than the first step's depth, 0: a step follows any
@@ -26,4 +26,4 @@ struct ObjectSteps {
     std::int32_t other_read = ChainMark::kNone;
 };
 
-} // namespace lockcheck
+} // namespace lockcheck::detail

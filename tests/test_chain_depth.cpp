@@ -12,7 +12,8 @@
 #include <CppUTest/TestHarness.h>
 
 using namespace lockcheck;
-using namespace lockcheck::testing;
+using namespace lockcheck::detail;
+using namespace lockcheck::detail::testing;
 
 namespace {
 
