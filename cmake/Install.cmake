@@ -49,8 +49,9 @@ set(lockcheck_detail_headers
   model/mutex.hpp model/op.hpp model/percpu.hpp model/percpu_counter.hpp model/plain_state.hpp
   model/refcount.hpp model/rwsem.hpp model/sched.hpp model/shared.hpp model/slab.hpp
   model/spinlock.hpp model/task.hpp model/this_cpu.hpp model/wait.hpp model/weak_memory.hpp
-  scheduler/call_site.hpp scheduler/chain_depth.hpp scheduler/execution.hpp scheduler/faults.hpp
-  scheduler/fiber_sanitizer.hpp scheduler/fiber_unwind.hpp scheduler/fingerprint.hpp
+  scheduler/call_site.hpp scheduler/chain_depth.hpp scheduler/chain_marks.hpp
+  scheduler/execution.hpp scheduler/faults.hpp scheduler/fiber_sanitizer.hpp
+  scheduler/fiber_unwind.hpp scheduler/fingerprint.hpp
   scheduler/memory_model.hpp scheduler/object.hpp scheduler/op_wait.hpp scheduler/operation.hpp
   scheduler/race_detector.hpp scheduler/schedule.hpp scheduler/stack_pool.hpp
   scheduler/strategy.hpp scheduler/task.hpp scheduler/task_set.hpp scheduler/trace_sink.hpp

@@ -108,16 +108,16 @@ template <class Neighbours> void splice_init(list_head* list, Neighbours neighbo
 } // namespace
 
 namespace {
-// The conflict id of every list_head of the execution: the first one's id.
+// Every list_head of the execution conflicts as the first one.
 struct list_heads {
-    int conflict_id = -1;
+    const Object* first = nullptr;
 };
 } // namespace
 
 list_head::list_head(std::string name) : Object(std::move(name)) {
     list_heads& all = this_execution().local<list_heads>();
-    if (all.conflict_id < 0) all.conflict_id = id();
-    conflicts_as(all.conflict_id);
+    if (!all.first) all.first = this;
+    conflicts_as(*all.first);
 }
 
 void list_head::describe(std::string& out) const {

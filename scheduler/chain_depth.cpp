@@ -6,17 +6,18 @@
 
 namespace lockcheck::detail {
 
-std::uint32_t ChainDepth::after_every_task(TaskId task, std::uint32_t depth) const {
+std::int32_t ChainDepth::after_every_task(TaskId task, std::int32_t depth) const {
     // It depends on every step before it: another task's deepest is its last.
     for (std::size_t u = 0; u < tasks_; ++u)
-        if (u != task) depth = std::max(depth, task_mark_[u]);
+        if (u != task) depth = max(depth, task_depth_[u] + 1);
     return depth;
 }
 
 void ChainDepth::take_global(TaskId task, const Operation& op) {
-    const Mark m{of(task, op) + 1, task};
+    const Mark m{static_cast<std::int32_t>(of(task, op)), task};
     record_task(m);
     global_ = m;
+    last_ = Repeat{};
 }
 
 } // namespace lockcheck::detail

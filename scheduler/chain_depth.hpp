@@ -6,11 +6,10 @@
 // step the same depth, so a depth bound cuts the same executions under DFS and every reduction.
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
-#include <vector>
 
+#include "chain_marks.hpp"
 #include "object.hpp"
 #include "operation.hpp"
 #include "task_set.hpp"
@@ -19,93 +18,98 @@ namespace lockcheck::detail {
 
 class ChainDepth {
   public:
-    // An object registered: steps may touch it from now on. Not on the hot path.
-    void add_object(int conflict_id) {
-        if (static_cast<std::size_t>(conflict_id) >= objects_.size())
-            objects_.resize(static_cast<std::size_t>(conflict_id) + 1);
-    }
+    // A task spawned: a step that depends on every other looks at the tasks spawned so far.
+    void add_task() { ++tasks_; }
     // The depth the step of `task` with `op` would have, taken next.
     std::uint32_t of(TaskId task, const Operation& op) const {
-        const std::uint32_t own = task_mark_[task];
-        const std::uint32_t depth = std::max(own ? own - 1 : 0, after(global_, task));
         if (global(op)) [[unlikely]]
-            return after_every_task(task, depth);
-        return on_object(task, op, objects_[static_cast<std::size_t>(op.obj->conflict_id())],
-                         depth);
+            return static_cast<std::uint32_t>(after_every_task(task, before(task)));
+        return static_cast<std::uint32_t>(on_object(task, op, op.obj->chain_steps(), before(task)));
     }
     // The step of `task` with `op` is taken: it is recorded at its depth. Inline, as of(): it is
     // part of every scheduling step.
-    void take(TaskId task, const Operation& op) {
+    [[gnu::always_inline]] void take(TaskId task, const Operation& op) {
+        if (repeats(task, op)) [[likely]]
+            return;
         if (global(op)) [[unlikely]] {
             take_global(task, op);
             return;
         }
-        const std::uint32_t own = task_mark_[task];
-        ObjectSteps& o = objects_[static_cast<std::size_t>(op.obj->conflict_id())];
-        const std::uint32_t depth =
-            on_object(task, op, o, std::max(own ? own - 1 : 0, after(global_, task)));
-        const Mark m{depth + 1, task};
+        last_ = Repeat{op.obj, task, op.read_only};
+        ObjectSteps& o = op.obj->chain_steps();
+        const Mark m{on_object(task, op, o, before(task)), task};
         record_task(m);
         if (!op.read_only)
-            o = ObjectSteps{m, {}, 0};
+            o = ObjectSteps{m, {}, kNone};
         else
             record_read(o, m);
     }
     // The deepest step taken so far: no step can be deeper than one more.
-    std::uint32_t deepest() const { return deepest_; }
+    std::uint32_t deepest() const { return static_cast<std::uint32_t>(deepest_); }
 
   private:
-    // A step, or the deepest of several, as its successors see it: its depth plus one (0: no
-    // step) and its task.
-    struct Mark {
-        std::uint32_t mark = 0;
+    using Mark = ChainMark;
+    static constexpr std::int32_t kNone = ChainMark::kNone;
+    // The step before, as a repetition of it sees it. Only a step on an object that is not
+    // global() is kept, so none is kept before the first step or after a global() one.
+    struct Repeat {
+        const Object* obj = nullptr;
         TaskId task = kNoTask;
+        bool read_only = false;
     };
-    // What a step of an object depends on there: its last write, and the reads since, by the
-    // deepest read (with its task) and the deepest read of any other task than that one's.
-    struct ObjectSteps {
-        Mark write;
-        Mark read;
-        std::uint32_t other_read = 0;
-    };
-    // The depth a step of `task` would have after `m`.
-    static std::uint32_t after(Mark m, TaskId task) {
-        return m.mark == 0 ? 0 : m.mark - 1 + (m.task != task);
+    // Whether the step before was this task's too, on the same object, and this one reads or
+    // both write (a polling or retry loop's turn, a run of atomics): then its depth is that
+    // step's, and what it would record changes nothing a later step can see (a read of the
+    // task's own write is as deep as the write, which every later writer depends on). Not a
+    // write after a read: it also depends on the others' reads since the last write.
+    bool repeats(TaskId task, const Operation& op) const {
+        return op.obj == last_.obj && task == last_.task && !(op.global | op.fallback) &&
+               op.read_only >= last_.read_only;
     }
+    static std::int32_t max(std::int32_t a, std::int32_t b) { return a < b ? b : a; }
+    // The depth a step of `task` would have after `m`: after no step (kNoTask), 0.
+    static std::int32_t after(Mark m, TaskId task) { return m.depth + (m.task != task); }
     static bool global(const Operation& op) { return !op.obj || op.global || op.fallback; }
-    // With `depth` from the task's own last step and the last global one: through the object.
-    static std::uint32_t on_object(TaskId task, const Operation& op, const ObjectSteps& o,
-                                   std::uint32_t depth) {
-        depth = std::max(depth, after(o.write, task));
+    // The depth from what every step depends on: the task's own last step and the last global
+    // one.
+    std::int32_t before(TaskId task) const { return max(task_depth_[task], after(global_, task)); }
+    // With `depth` from before(): through the object.
+    static std::int32_t on_object(TaskId task, const Operation& op, const ObjectSteps& o,
+                                  std::int32_t depth) {
+        depth = max(depth, after(o.write, task));
         if (op.read_only) return depth;
         // A read of its own task counts without a hand-over, any other's with one.
-        return std::max(depth, o.read.task == task
-                                   ? std::max(o.read.mark ? o.read.mark - 1 : 0, o.other_read)
-                                   : o.read.mark);
+        return max(depth,
+                   o.read.task == task ? max(o.read.depth, o.other_read + 1) : o.read.depth + 1);
     }
     void record_task(Mark m) {
-        task_mark_[m.task] = m.mark;
-        if (m.task >= tasks_) tasks_ = static_cast<std::size_t>(m.task) + 1;
-        if (m.mark - 1 > deepest_) deepest_ = m.mark - 1;
+        task_depth_[m.task] = m.depth;
+        deepest_ = max(deepest_, m.depth);
     }
     static void record_read(ObjectSteps& o, Mark m) {
         if (o.read.task == m.task) {
-            o.read.mark = std::max(o.read.mark, m.mark);
-        } else if (m.mark >= o.read.mark) {
-            o.other_read = o.read.mark;
+            o.read.depth = max(o.read.depth, m.depth);
+        } else if (m.depth >= o.read.depth) {
+            o.other_read = o.read.depth;
             o.read = m;
         } else {
-            o.other_read = std::max(o.other_read, m.mark);
+            o.other_read = max(o.other_read, m.depth);
         }
     }
-    std::uint32_t after_every_task(TaskId task, std::uint32_t depth) const;
+    std::int32_t after_every_task(TaskId task, std::int32_t depth) const;
     void take_global(TaskId task, const Operation& op);
 
-    std::array<std::uint32_t, kMaxTasks> task_mark_{}; // each task's last step, as Mark::mark
-    std::size_t tasks_ = 0; // task_mark_[tasks_, kMaxTasks) are 0: those tasks took no step
-    std::vector<ObjectSteps> objects_; // by conflict id
-    Mark global_;                      // the last step that depends on every other (global())
-    std::uint32_t deepest_ = 0;
+    std::array<std::int32_t, kMaxTasks> task_depth_ = filled(kNone); // each task's last step
+    std::size_t tasks_ = 0; // the tasks spawned: task_depth_[tasks_, kMaxTasks) unused
+    Mark global_;           // the last step that depends on every other (global())
+    Repeat last_;           // the step before, unless it was global()
+    std::int32_t deepest_ = 0;
+
+    static constexpr std::array<std::int32_t, kMaxTasks> filled(std::int32_t v) {
+        std::array<std::int32_t, kMaxTasks> a{};
+        a.fill(v);
+        return a;
+    }
 };
 
 } // namespace lockcheck::detail

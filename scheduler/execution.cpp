@@ -70,7 +70,6 @@ Execution::~Execution() {
 
 int Execution::register_object(Object* obj, ObjectKind kind) {
     objects_.push_back(obj);
-    chain_.add_object(static_cast<int>(objects_.size()) - 1);
     const int id = static_cast<int>(objects_.size() - 1);
     races_.add_object(id, kind);
     return id;
@@ -92,6 +91,7 @@ void Execution::spawn(std::unique_ptr<Task> task, std::function<void()> body) {
         return;
     }
     task->id_ = static_cast<TaskId>(tasks_.size());
+    chain_.add_task();
     races_.add_task(task->id_, running_ ? running_->id_ : kNoTask, step_);
     task->body_ = std::move(body);
     tasks_.push_back(std::move(task));
@@ -330,7 +330,8 @@ Task* Execution::advance() {
         outcome_.end = End::stopped;
         return nullptr;
     }
-    if (id >= tasks_.size() || !contains(enabled, id)) [[unlikely]] {
+    // `enabled` has bits for existing tasks only: a task id inside the bits is in range.
+    if (id >= kMaxTasks || !contains(enabled, id)) [[unlikely]] {
         outcome_.end = End::diverged;
         outcome_.diverged_task = id;
         return nullptr;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "chain_marks.hpp"
 #include "fingerprint.hpp"
 
 namespace lockcheck::detail {
@@ -55,6 +56,8 @@ class Object {
     // conflict: its own, unless its operations reach other objects of a structure (a list
     // entry's neighbours), which then all share one.
     int conflict_id() const { return conflict_id_; }
+    // What a step here depends on for its depth (chain_depth.hpp): shared, as the conflict id.
+    ObjectSteps& chain_steps() const { return *chain_steps_; }
 
     // The task that holds this object, if one does (the owner of a lock).
     virtual const Task* holder() const { return nullptr; }
@@ -83,7 +86,11 @@ class Object {
     bool watched() const { return watched_; }
 
   protected:
-    void conflicts_as(int conflict_id) { conflict_id_ = conflict_id; }
+    // Its operations conflict with `first`'s, as one object's (a list entry with every other).
+    void conflicts_as(const Object& first) {
+        conflict_id_ = first.conflict_id_;
+        chain_steps_ = first.chain_steps_;
+    }
     // For objects with nothing a property can peek() at: locks, wait queues.
     void unwatched() { watched_ = false; }
 
@@ -92,6 +99,9 @@ class Object {
     std::string name_;
     int id_;
     int conflict_id_;
+    // Kept beside the object, not by conflict id in ChainDepth: the step reads it with no lookup.
+    mutable ObjectSteps own_chain_steps_;
+    ObjectSteps* chain_steps_ = &own_chain_steps_;
     bool watched_ = true;
     const Object* freed_with_ = nullptr;
     std::uint32_t freed_at_ = 0; // the step of that kfree(), which a use-after-free cites
