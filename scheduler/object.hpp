@@ -81,6 +81,9 @@ class Object {
     // Whether a property can read the object (it has a peek()): invariants order the writes
     // to such objects only (checker/dependency.hpp).
     bool watched() const { return watched_; }
+    // The CPU whose per-CPU data this object is (one of a percpu<T>'s), or -1.
+    int owner_cpu() const { return owner_cpu_; }
+    void set_owner_cpu(int cpu) { owner_cpu_ = static_cast<std::int8_t>(cpu); }
 
   protected:
     void conflicts_as(int conflict_id) { conflict_id_ = conflict_id; }
@@ -93,6 +96,7 @@ class Object {
     int id_;
     int conflict_id_;
     bool watched_ = true;
+    std::int8_t owner_cpu_ = -1;
     const Object* freed_with_ = nullptr;
     std::uint32_t freed_at_ = 0; // the step of that kfree(), which a use-after-free cites
 };

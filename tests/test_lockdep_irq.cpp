@@ -321,8 +321,7 @@ const Assertion kAssertions[] = {
          lockdep_assert_irqs_enabled();
          local_irq_enable();
      },
-     [] { lockdep_assert_irqs_enabled(); }, ViolationKind::irq_flags,
-     "lockdep-assert-irqs-enabled",
+     [] { lockdep_assert_irqs_enabled(); }, ViolationKind::irq_flags, "lockdep-assert-irqs-enabled",
      "WARNING: lockdep_assert_irqs_enabled() failed: t runs with interrupts disabled"},
     {"in_softirq", [] { lockdep_assert_in_softirq(); },
      [] {
@@ -366,8 +365,7 @@ const Assertion kAssertions[] = {
          spin_unlock(assert_lock);
      },
      [] { lockdep_assert_none_held_once(); }, ViolationKind::lock_misuse,
-     "lockdep-assert-none-held-once",
-     "WARNING: lockdep_assert_none_held_once() failed: t holds l"},
+     "lockdep-assert-none-held-once", "WARNING: lockdep_assert_none_held_once() failed: t holds l"},
 };
 
 Setup asserting(void (*body)()) {
@@ -423,4 +421,136 @@ TEST(LockdepAssert, a_softirq_and_a_hardirq_handler_answer_the_context_assertion
     CHECK_EQUAL(std::string("WARNING: lockdep_assert_in_softirq() failed: irq/5-five runs in "
                             "hardirq context"),
                 v.message);
+}
+
+namespace {
+
+// A per-CPU counter and two locks, as a driver's per-CPU statistics are.
+struct pcpu_stats {
+    percpu<shared<int>> count{"count"};
+    spinlock_t a{"a"};
+    spinlock_t b{"b"};
+};
+
+thread_local pcpu_stats* stats = nullptr;
+
+// How a task keeps its CPU while it updates its CPU's counter.
+enum class Section { preempt, irq, bh, spin_lock, spin_lock_irq };
+
+void count_one(Section section, spinlock_t* lock) {
+    switch (section) {
+    case Section::preempt:
+        preempt_disable();
+        break;
+    case Section::irq:
+        local_irq_disable();
+        break;
+    case Section::bh:
+        local_bh_disable();
+        break;
+    case Section::spin_lock:
+        spin_lock(lock);
+        break;
+    case Section::spin_lock_irq:
+        spin_lock_irq(lock);
+        break;
+    }
+    shared<int>* c = this_cpu_ptr(&stats->count);
+    c->write(c->read() + 1);
+    switch (section) {
+    case Section::preempt:
+        preempt_enable();
+        break;
+    case Section::irq:
+        local_irq_enable();
+        break;
+    case Section::bh:
+        local_bh_enable();
+        break;
+    case Section::spin_lock:
+        spin_unlock(lock);
+        break;
+    case Section::spin_lock_irq:
+        spin_unlock_irq(lock);
+        break;
+    }
+}
+
+// Two tasks of CPU 0, each in its own non-preemptible section (under two different locks).
+Setup two_tasks_of_one_cpu(Section section) {
+    return [section] {
+        stats = &model_state<pcpu_stats>();
+        spawn("t0", [section] { count_one(section, &stats->a); });
+        spawn("t1", [section] { count_one(section, &stats->b); });
+    };
+}
+
+// A task of CPU 0 in a section, and an interrupt handler of CPU 0 that counts too.
+Setup task_and_handler(Section section) {
+    return [section] {
+        stats = &model_state<pcpu_stats>();
+        request_irq(
+            9,
+            [](int, void*) {
+                shared<int>* c = this_cpu_ptr(&stats->count);
+                c->write(c->read() + 1);
+                return IRQ_HANDLED;
+            },
+            0, "stats", nullptr);
+        irq_may_fire(9);
+        spawn("t0", [section] { count_one(section, &stats->a); });
+    };
+}
+
+const char* section_name(Section s) {
+    switch (s) {
+    case Section::preempt:
+        return "preempt_disable";
+    case Section::irq:
+        return "local_irq_disable";
+    case Section::bh:
+        return "local_bh_disable";
+    case Section::spin_lock:
+        return "spin_lock";
+    case Section::spin_lock_irq:
+        return "spin_lock_irq";
+    }
+    return "";
+}
+
+} // namespace
+
+TEST_GROUP(PerCpuContexts){};
+
+TEST(PerCpuContexts, two_tasks_of_one_cpu_in_non_preemptible_sections_do_not_race_on_its_data) {
+    for (Section s :
+         {Section::preempt, Section::irq, Section::bh, Section::spin_lock, Section::spin_lock_irq})
+        expect_verified_by_every_search(two_tasks_of_one_cpu(s), section_name(s));
+}
+
+TEST(PerCpuContexts, a_handler_that_can_interrupt_the_section_races_on_the_cpus_data) {
+    for (Section s : {Section::preempt, Section::bh, Section::spin_lock})
+        expect_found_by_every_search(task_and_handler(s), ViolationKind::data_race,
+                                     "data race on count@cpu0", section_name(s));
+}
+
+TEST(PerCpuContexts, a_handler_kept_out_by_the_section_does_not_race_on_the_cpus_data) {
+    for (Section s : {Section::irq, Section::spin_lock_irq})
+        expect_verified_by_every_search(task_and_handler(s), section_name(s));
+}
+
+TEST(PerCpuContexts, another_cpus_task_reaching_in_with_per_cpu_ptr_still_races) {
+    const Setup setup = [] {
+        set_nr_cpus(2);
+        stats = &model_state<pcpu_stats>();
+        spawn_on(0, "t0", [] { count_one(Section::preempt, nullptr); });
+        spawn_on(1, "t1", [] {
+            preempt_disable();
+            shared<int>* c = per_cpu_ptr(&stats->count, 0);
+            c->write(c->read() + 1);
+            preempt_enable();
+        });
+    };
+    expect_found_by_every_search(setup, ViolationKind::data_race, "data race on count@cpu0",
+                                 "per_cpu_ptr from CPU 1");
 }
