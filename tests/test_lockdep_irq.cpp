@@ -51,7 +51,7 @@ Setup after_the_interrupt(Submit task) {
     return [task] {
         dev& d = model_state<dev>();
         request_irq(17, dev_irq, 0, "dev", &d);
-        irq_may_fire(17);
+        irq_fires(17); // the device completes: the task may wait for it
         spawn("submit", [&d, task] {
             wait_for_completion(&d.irq_seen);
             unsigned long flags = 0, inner = 0;
