@@ -413,7 +413,7 @@ TEST(LockdepAssert, a_softirq_and_a_hardirq_handler_answer_the_context_assertion
                 return IRQ_HANDLED;
             },
             0, "five", nullptr);
-        irq_may_fire(5);
+        irq_fires(5);
         spawn("t", [] { cpu_relax(); });
     };
     const SearchResult r = check_model(setup);
