@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "lockdep.hpp"
 #include "percpu.hpp"
 
 namespace lockcheck::detail {
@@ -298,7 +299,10 @@ void irq_section_end(task_struct* me, const char* op, const Object* obj, unsigne
                           loc);
         return;
     }
+    const bool was_off = me->irqs_off;
     me->irqs_off = !on;
+    // Locks held across the enable are taken with interrupts on, to lockdep.
+    if (was_off && on && me->lockdep_depth) lockdep_hardirqs_on(me, op, loc);
 }
 
 void bh_disable(task_struct* me) {
@@ -306,10 +310,11 @@ void bh_disable(task_struct* me) {
     ++me->preempt_count;
 }
 
-void bh_enable(task_struct* me) {
+void bh_enable(task_struct* me, const char* op, std::source_location loc) {
     if (!me->bh_disabled) return;
     --me->bh_disabled;
     --me->preempt_count;
+    if (!me->bh_disabled && me->lockdep_depth) lockdep_softirqs_on(me, op, loc);
 }
 
 void local_irq_disable(std::source_location loc) {
@@ -340,7 +345,7 @@ void local_bh_disable(std::source_location loc) {
 
 void local_bh_enable(std::source_location loc) {
     this_execution().visible("local_bh_enable", &my_cpu(), loc);
-    bh_enable(current());
+    bh_enable(current(), "local_bh_enable", loc);
 }
 
 bool in_hardirq() {

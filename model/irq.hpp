@@ -87,7 +87,8 @@ unsigned long irq_section_begin(task_struct* me);
 void irq_section_end(task_struct* me, const char* op, const Object* obj, unsigned long flags,
                      bool enable, std::source_location loc);
 void bh_disable(task_struct* me);
-void bh_enable(task_struct* me);
+// `op` at `loc` turns bottom halves back on (the outermost local_bh_enable()).
+void bh_enable(task_struct* me, const char* op, std::source_location loc);
 // Why the running task may not sleep or be preempted: "holding spinlock l", "in hardirq
 // context", ...; empty if it may.
 std::string atomic_reason(const task_struct* me);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 
 #include "task.hpp"
@@ -30,19 +31,44 @@ void lockdep_off();
 // Whether the model called lockdep_off() in `ex`: the checker's summary says lockdep was off.
 bool lockdep_turned_off(const Execution& ex);
 
+// What a lock's own step turns off before it takes the lock (spin_lock_irq*(), spin_lock_bh()):
+// lockdep checks the acquisition with that state, as the kernel's spin_acquire() comes after
+// local_irq_disable() or local_bh_disable().
+enum class lockdep_irqs_off : std::uint8_t { none, hardirqs, softirqs };
+
 // Called by every lock before it may block: records and checks the dependencies from the
-// locks the current task holds. A trylock adds none (it cannot wait, so it cannot deadlock).
-// `op(lock)` at `loc`: the model's call that takes the lock; a report makes it the last step
-// of the trace.
+// locks the current task holds, and the lock class's irq usage (taken in hardirq or softirq
+// context, taken with them enabled). A trylock adds no dependency (it cannot wait, so it
+// cannot deadlock). `op(lock)` at `loc`: the model's call that takes the lock; a report makes
+// it the last step of the trace.
 void lock_acquire(const char* op, const Object* lock, const lockdep_map* map, int subclass,
-                  bool trylock, std::source_location loc);
+                  bool trylock, std::source_location loc,
+                  lockdep_irqs_off turned_off = lockdep_irqs_off::none);
+// The running task turns hardirqs (softirqs) back on with `op` at its step, holding locks:
+// each held lock's class becomes irq-unsafe, as lockdep's mark_held_locks() marks them.
+void lockdep_hardirqs_on(task_struct* me, const char* op, std::source_location loc);
+void lockdep_softirqs_on(task_struct* me, const char* op, std::source_location loc);
 // `task` took the lock it asked for last (its step is being run): the dependencies that
 // request recorded (task->lockdep_asked) name this step.
 void lockdep_acquired(task_struct* task);
 
-// lockdep_assert_held(): the current task must hold `lock` (any lock of the model).
+// lockdep's assertions (include/linux/lockdep.h), each a WARN with the kernel's text when the
+// running task's state is not what it says; none is a scheduling point (each reads the task's
+// own state). lockdep_assert_held(): the task holds `lock` (any lock of the model).
 void lockdep_assert_held(const Object* lock,
                          std::source_location loc = std::source_location::current());
+void lockdep_assert_held_once(const Object* lock,
+                              std::source_location loc = std::source_location::current());
+// The task holds no lock lockdep tracks.
+void lockdep_assert_none_held_once(std::source_location loc = std::source_location::current());
+// Hardirqs are on (off) where the task runs.
+void lockdep_assert_irqs_enabled(std::source_location loc = std::source_location::current());
+void lockdep_assert_irqs_disabled(std::source_location loc = std::source_location::current());
+// In a softirq, or with bottom halves disabled, and not in a hardirq.
+void lockdep_assert_in_softirq(std::source_location loc = std::source_location::current());
+// The task may (may not) be preempted: preemption and interrupts enabled (either disabled).
+void lockdep_assert_preemption_enabled(std::source_location loc = std::source_location::current());
+void lockdep_assert_preemption_disabled(std::source_location loc = std::source_location::current());
 
 // "name" or "name/subclass", as lockdep prints a class.
 std::string lock_class_name(const lockdep_map* map, int subclass);

@@ -185,7 +185,8 @@ int raw_smp_processor_id() {
 
 int smp_processor_id(std::source_location loc) {
     task_struct* me = current();
-    if (me->preempt_count == 0)
+    // As check_preemption_disabled(): with interrupts off the task cannot be preempted either.
+    if (me->preempt_count == 0 && !me->irqs_off)
         this_execution().fail_attempt(
             Operation{.name = "smp_processor_id", .location = loc}, ViolationKind::preempt,
             "smp-processor-id-preemptible",
@@ -264,6 +265,28 @@ void resume_on_any_cpu() {
     if (me->cpu() != was) joined_cpu(me);
     if (weak_memory::on()) [[unlikely]]
         weak_memory::scheduled_on(me->cpu() != was);
+}
+
+std::uint16_t percpu_section(int cpu) {
+    const task_struct* me = current();
+    if (me->cpu != cpu) return 0;
+    // What the task keeps out of its CPU: every context (interrupts off, or it is a hardirq
+    // handler), softirqs and tasks (bottom halves off, or it is a softirq), other tasks
+    // (preemption off, as a spinlock also turns it off); or nothing.
+    int excludes = -1;
+    if (me->irqs_off || me->context == IN_HARDIRQ)
+        excludes = IN_HARDIRQ;
+    else if (me->bh_disabled || me->context == IN_SOFTIRQ)
+        excludes = IN_SOFTIRQ;
+    else if (me->preempt_count)
+        excludes = IN_TASK;
+    return excludes < 0 ? 0 : cpu_section(cpu, me->context, excludes);
+}
+
+void owned_by_cpu(std::size_t first, int cpu) {
+    const std::vector<Object*>& objects = this_execution().objects();
+    for (std::size_t i = first; i < objects.size(); ++i)
+        objects[i]->set_owner_cpu(cpu);
 }
 
 void cpuhp_setup_state(Object* owner, cpu_dead_fn dead) {

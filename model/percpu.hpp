@@ -6,6 +6,7 @@
 // cond_resched, schedule): the search explores every CPU it could resume on.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -61,12 +62,24 @@ void resume_on_any_cpu();
 using cpu_dead_fn = void (*)(Object* owner, int cpu);
 void cpuhp_setup_state(Object* owner, cpu_dead_fn dead);
 
+// The section of `cpu` in which the running task accesses that CPU's data: 0 if it runs
+// elsewhere (per_cpu_ptr() from another CPU) or could be preempted there; else its context and
+// what it keeps out (Operation::cpu_section).
+std::uint16_t percpu_section(int cpu);
+// Marks the objects made since the execution had `first` as `cpu`'s per-CPU data.
+void owned_by_cpu(std::size_t first, int cpu);
+
 // One T per possible CPU, each named "<name>@cpu<N>" (T takes its name in its constructor).
+// Every object a T is made of belongs to its CPU: the tasks of that CPU that cannot be
+// preempted access it one at a time (race_detector.hpp).
 template <class T> class percpu {
   public:
     explicit percpu(const std::string& name) {
-        for (int cpu = 0; cpu < nr_cpu_ids(); ++cpu)
+        for (int cpu = 0; cpu < nr_cpu_ids(); ++cpu) {
+            const std::size_t first = Execution::current().objects().size();
             per_cpu_.push_back(std::make_unique<T>(name + "@cpu" + std::to_string(cpu)));
+            owned_by_cpu(first, cpu);
+        }
     }
     T* at(int cpu) { return per_cpu_[static_cast<std::size_t>(cpu)].get(); }
     const T* at(int cpu) const { return per_cpu_[static_cast<std::size_t>(cpu)].get(); }

@@ -9,6 +9,7 @@
 #include <string>
 #include <type_traits>
 
+#include "percpu.hpp"
 #include "task.hpp"
 #include "weak_memory.hpp"
 
@@ -86,7 +87,7 @@ template <class T> class shared final : public Object {
     T load(const char* op, DataAccess access, std::source_location loc,
            Ordering order = Ordering::relaxed) const {
         Execution& ex = this_execution();
-        ex.visible_data(op, this, loc, false, access);
+        ex.visible_data(op, this, loc, false, access, {}, section());
         T seen = value_;
         if (weak_memory::on()) [[unlikely]]
             seen =
@@ -97,7 +98,7 @@ template <class T> class shared final : public Object {
     void store(T v, const char* op, DataAccess access, std::source_location loc,
                Ordering order = Ordering::relaxed) {
         Execution& ex = this_execution();
-        ex.visible_data(op, this, loc, true, access);
+        ex.visible_data(op, this, loc, true, access, {}, section());
         // Under lkmm a store that LKMM places before another in coherence order leaves the
         // variable holding the later one.
         if (!weak_memory::on() || weak_memory::store(*this, static_cast<std::int64_t>(value_),
@@ -105,6 +106,9 @@ template <class T> class shared final : public Object {
             value_ = v;
         ex.note(static_cast<std::int64_t>(v));
     }
+
+    // Per-CPU data: the section of its CPU the running task accesses it in.
+    std::uint16_t section() const { return owner_cpu() < 0 ? 0 : percpu_section(owner_cpu()); }
 
     T value_;
 };

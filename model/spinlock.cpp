@@ -35,7 +35,10 @@ unsigned long lock(const char* op, spinlock_t* lock, int subclass, std::source_l
                    Beside beside = Beside::nothing) {
     task_struct* me = current();
     if (lock->owner == me) report_recursive_locking(op, lock, loc);
-    lock_acquire(op, lock, &lock->dep_map, subclass, false, loc);
+    lock_acquire(op, lock, &lock->dep_map, subclass, false, loc,
+                 beside == Beside::irqs ? lockdep_irqs_off::hardirqs
+                 : beside == Beside::bh ? lockdep_irqs_off::softirqs
+                                        : lockdep_irqs_off::none);
     this_execution().visible(op, lock, loc, &unlocked);
     if (this_execution().current_task().was_blocked()) ++this_execution().counters().spins;
     unsigned long flags = 0;
@@ -56,7 +59,7 @@ void unlock(const char* op, spinlock_t* lock, std::source_location loc,
         weak_memory::lock_released(*lock);
     if (lock_released(me, lock)) --me->preempt_count;
     if (beside == Beside::irqs) irq_section_end(me, op, lock, flags, !restore, loc);
-    if (beside == Beside::bh) bh_enable(me);
+    if (beside == Beside::bh) bh_enable(me, op, loc);
     // The unlock ends in preempt_enable(): a preemptible task may resume elsewhere.
     resume_on_any_cpu();
 }

@@ -244,8 +244,9 @@ class Execution {
                       OpArgs args = {});
     // A scheduling point for an access of a shared variable (`access` is not sync): a read,
     // or a write when `write`. Checked for data races (race_detector.hpp).
+    // `cpu_section`: Operation::cpu_section.
     void visible_data(const char* op, const Object* var, std::source_location loc, bool write,
-                      DataAccess access, OpArgs args = {});
+                      DataAccess access, OpArgs args = {}, std::uint16_t cpu_section = 0);
     // A scheduling point that is enabled when `enabled` says so, or else when no other task
     // can run (a turn of a spin loop; see Operation::fallback). It changes nothing.
     void visible_spin(const char* op, std::source_location loc, EnabledFn enabled);
@@ -633,6 +634,7 @@ inline void Execution::declare(const Operation& op) {
     pending.global = op.global;
     pending.cpu_wide = op.cpu_wide;
     pending.access = op.access;
+    pending.cpu_section = op.cpu_section;
     self.blocked_ = false;
     if (self.starting_) [[unlikely]] {
         started(self);
@@ -674,13 +676,15 @@ inline void Execution::visible_read(const char* op, const Object* obj, std::sour
 }
 
 inline void Execution::visible_data(const char* op, const Object* var, std::source_location loc,
-                                    bool write, DataAccess access, OpArgs args) {
+                                    bool write, DataAccess access, OpArgs args,
+                                    std::uint16_t cpu_section) {
     declare(Operation{.name = op,
                       .obj = var,
                       .location = loc,
                       .args = args,
                       .read_only = !write,
-                      .access = access});
+                      .access = access,
+                      .cpu_section = cpu_section});
 }
 
 inline void Execution::visible_spin(const char* op, std::source_location loc, EnabledFn enabled) {

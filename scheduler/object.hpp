@@ -84,6 +84,9 @@ class Object {
     // Whether a property can read the object (it has a peek()): invariants order the writes
     // to such objects only (checker/dependency.hpp).
     bool watched() const { return watched_; }
+    // The CPU whose per-CPU data this object is (one of a percpu<T>'s), or -1.
+    int owner_cpu() const { return owner_cpu_; }
+    void set_owner_cpu(int cpu) { owner_cpu_ = static_cast<std::int8_t>(cpu); }
 
   protected:
     // Its operations conflict with `first`'s, as one object's (a list entry with every other).
@@ -103,6 +106,7 @@ class Object {
     mutable ObjectSteps own_chain_steps_;
     ObjectSteps* chain_steps_ = &own_chain_steps_;
     bool watched_ = true;
+    std::int8_t owner_cpu_ = -1;
     const Object* freed_with_ = nullptr;
     std::uint32_t freed_at_ = 0; // the step of that kfree(), which a use-after-free cites
 };

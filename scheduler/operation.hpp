@@ -3,6 +3,7 @@
 // sleeper was woken); a task whose operation is not enabled is blocked.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <source_location>
 
@@ -58,6 +59,27 @@ struct Operation {
     // partial-order reduction it depends on every step of that CPU's tasks, and on no other.
     bool cpu_wide = false;
     DataAccess access = DataAccess::sync;
+    // A data access of a CPU's per-CPU data made on that CPU, in code that keeps some of the
+    // CPU's contexts out (cpu_section()); 0: none. The race detector orders it with the
+    // accesses of that data the section and the context exclude (race_detector.hpp).
+    std::uint16_t cpu_section = 0;
 };
+
+// The contexts code runs in on a CPU, in the order they can interrupt each other: a task, a
+// softirq, a hardirq handler (model/irq.hpp's irq_context).
+inline constexpr int kCpuContexts = 3;
+// An access on `cpu` from `context` in a section that keeps the contexts up to `excludes` out
+// (0: other tasks, as preempt_disable() does; 1: softirqs too, as local_bh_disable() does; 2:
+// every context, as local_irq_disable() or a hardirq handler does).
+constexpr std::uint16_t cpu_section(int cpu, int context, int excludes) {
+    return static_cast<std::uint16_t>(0x8000 | cpu | context << 6 | excludes << 8);
+}
+// cpu_section()'s arguments back.
+struct CpuSection {
+    std::size_t cpu, context, excludes;
+};
+constexpr CpuSection unpack(std::uint16_t section) {
+    return {section & 0x3fU, (section >> 6) & 3U, (section >> 8) & 3U};
+}
 
 } // namespace lockcheck::detail

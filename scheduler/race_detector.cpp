@@ -28,6 +28,7 @@ RaceDetector::RaceDetector() {
     spare_tables_.pop_back();
     t_->task_clocks.clear();
     t_->sync_clocks.clear();
+    t_->cpu_clocks.clear();
     t_->variable_ids.clear();
     t_->variable_of.clear();
     t_->seen.clear(); // `last` is read only where `seen` says: it keeps what it holds
@@ -78,6 +79,7 @@ void RaceDetector::widen(std::size_t width) {
     };
     restride(t_->task_clocks);
     restride(t_->sync_clocks);
+    restride(t_->cpu_clocks);
     t_->last.resize(variables_ * kClasses * width_);
     restride(t_->last);
     width_ = width;
@@ -119,7 +121,11 @@ void RaceDetector::catch_up(std::uint32_t step) {
         // Plain and marked accesses order nothing; atomic ones do, as operations on their
         // variable's clock. Operations on no object, spin turns and global operations use the
         // execution-wide clock (row 0).
-        if (e.access == DataAccess::plain || e.access == DataAccess::marked) continue;
+        if (e.access == DataAccess::plain || e.access == DataAccess::marked) {
+            if (e.cpu_section) [[unlikely]]
+                order_in_cpu_section(clock, e.cpu_section);
+            continue;
+        }
         if (e.access == DataAccess::acquire || e.access == DataAccess::release) {
             // A release joins the task's clock into its variable's, an acquire the variable's
             // into the task's: only one direction each, unlike an atomic operation.
@@ -141,6 +147,28 @@ void RaceDetector::catch_up(std::uint32_t step) {
         if (e.read_only) continue;
         for (std::uint32_t* row : rows)
             if (row) std::copy_n(clock, width, row); // the clock is the join now
+    }
+}
+
+void RaceDetector::order_in_cpu_section(std::uint32_t* clock, std::uint16_t section) {
+    const std::size_t width = width_;
+    const auto [cpu, context, excludes] = unpack(section);
+    const std::size_t rows = (cpu + 1) * kCpuContexts * kCpuContexts;
+    if (t_->cpu_clocks.size() < rows * width) t_->cpu_clocks.resize(rows * width, 0);
+    auto row = [&](std::size_t from, std::size_t to) {
+        return &t_->cpu_clocks[((cpu * kCpuContexts + from) * kCpuContexts + to) * width];
+    };
+    // After the accesses from the contexts it keeps out whose sections keep its own out...
+    for (std::size_t from = 0; from <= excludes; ++from) {
+        const std::uint32_t* r = row(from, context);
+        for (std::size_t i = 0; i < width; ++i)
+            clock[i] = std::max(clock[i], r[i]);
+    }
+    // ... and before the later ones of the contexts it keeps out.
+    for (std::size_t to = 0; to <= excludes; ++to) {
+        std::uint32_t* r = row(context, to);
+        for (std::size_t i = 0; i < width; ++i)
+            r[i] = std::max(r[i], clock[i]);
     }
 }
 

@@ -26,6 +26,19 @@ namespace lockcheck::detail {
 // atomic_inc or a failed trylock orders nothing), so it may miss a race, never invent one.
 // Two accesses of one variable by different tasks, at least one a write and at least one
 // plain, that it leaves unordered are a data race.
+//
+// Per-CPU data is accessed on its CPU by code that cannot be preempted there instead of under
+// a lock: two tasks of the CPU with preemption off (or a task with interrupts off and the
+// CPU's interrupt handler) cannot both be inside their sections, so their accesses cannot
+// overlap, while a handler that may interrupt the section can break into it. The model lets
+// such sections interleave (the search would cost more if it did not), so the detector orders
+// these accesses itself: an access in a section of its CPU (Operation::cpu_section) orders
+// after every earlier one of that CPU whose context it keeps out and whose section keeps its
+// own context out, which is exactly when the kernel would have run one section to its end
+// before the other began. One clock per CPU and pair of contexts carries that order (an
+// access from context c keeping out up to p releases into (c, b) for b <= p and acquires
+// (a, c) for a <= p). Only per-CPU data: the model's tasks all run on CPU 0 unless it says
+// otherwise, and two of them holding different spinlocks may still race on anything else.
 class RaceDetector {
   public:
     // One access of a race, as a report names it.
@@ -44,13 +57,22 @@ class RaceDetector {
     };
 
     // Whether `a` and `b`, pending for two tasks at once, race whichever runs first: accesses
-    // of one variable, at least one a write and at least one plain. Nothing can order two
-    // steps with none between them, so the detector reports the second.
+    // of one variable, at least one a write and at least one plain, not in sections of a CPU
+    // that keep each other out. Nothing else can order two steps with none between them, so
+    // the detector reports the second.
     static bool races(const Operation& a, const Operation& b) {
         if (a.access == DataAccess::sync || b.access == DataAccess::sync || a.obj != b.obj)
             return false;
         return (!a.read_only || !b.read_only) &&
-               (a.access == DataAccess::plain || b.access == DataAccess::plain);
+               (a.access == DataAccess::plain || b.access == DataAccess::plain) &&
+               !exclusive(a.cpu_section, b.cpu_section);
+    }
+    // Whether accesses in CPU sections `a` and `b` cannot overlap: both on one CPU, each
+    // keeping the other's context out.
+    static bool exclusive(std::uint16_t a, std::uint16_t b) {
+        if (!a || !b) return false;
+        const CpuSection x = unpack(a), y = unpack(b);
+        return x.cpu == y.cpu && x.excludes >= y.context && y.excludes >= x.context;
     }
 
     RaceDetector();
@@ -73,8 +95,8 @@ class RaceDetector {
         if (op.access != DataAccess::sync) [[unlikely]]
             begin_access(task, step, op);
         if (log_)
-            log_[step - first_] =
-                Entry{op.obj, task, op.read_only, op.fallback, op.global, op.access};
+            log_[step - first_] = Entry{op.obj,    task,      op.read_only,  op.fallback,
+                                        op.global, op.access, op.cpu_section};
     }
     // The step is over: a data access is checked against the other tasks' accesses of its
     // variable. Returns the race found, if any (valid until the next step).
@@ -94,6 +116,7 @@ class RaceDetector {
         bool fallback;
         bool global;
         DataAccess access;
+        std::uint16_t cpu_section;
     };
     // A task's last access of a variable in one class; step 0: none.
     struct Last {
@@ -112,6 +135,8 @@ class RaceDetector {
         std::vector<std::uint32_t> task_clocks;
         // Row 0: operations on no object; row 1 + conflict id: a synchronizing object.
         std::vector<std::uint32_t> sync_clocks;
+        // Per-CPU data's order: row (cpu * kCpuContexts + from) * kCpuContexts + to.
+        std::vector<std::uint32_t> cpu_clocks;
         std::vector<int> variable_ids;         // by variable index: its object id
         std::vector<std::int32_t> variable_of; // by object id: its variable index, or -1
         std::vector<Last> last;    // by (variable * kClasses + class) * width + task, where seen
@@ -136,6 +161,8 @@ class RaceDetector {
     void index_variables();
     // Brings every clock up to step `step` of the log.
     void catch_up(std::uint32_t step);
+    // Orders `clock`, an access in CPU section `section`, after the accesses it cannot overlap.
+    void order_in_cpu_section(std::uint32_t* clock, std::uint16_t section);
     bool check_access();
     // Makes every clock `width` entries wide.
     void widen(std::size_t width);
