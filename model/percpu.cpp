@@ -269,7 +269,7 @@ void resume_on_any_cpu() {
 
 std::uint16_t percpu_section(int cpu) {
     const task_struct* me = current();
-    if (me->cpu != cpu) return 0;
+    if (me->cpu() != cpu) return 0;
     // What the task keeps out of its CPU: every context (interrupts off, or it is a hardirq
     // handler), softirqs and tasks (bottom halves off, or it is a softirq), other tasks
     // (preemption off, as a spinlock also turns it off); or nothing.
