@@ -40,6 +40,15 @@ void lock_acquire(const char* op, const Object* lock, const lockdep_map* map, in
 // request recorded (task->lockdep_asked) name this step.
 void lockdep_acquired(task_struct* task);
 
+// lockdep_maps that stand for no lock (a work item, a workqueue, a timer: what flush_work()
+// and del_timer_sync() wait for), held as the kernel's lock_map_acquire() and
+// lock_map_release() hold them around a work's function or a timer's callback: called right
+// after the step of `op` on `obj`, which the map stands for; a report makes lock_map_acquire()
+// on `obj` the trace's last step. (A map only passed through, acquired and released at once,
+// is lock_acquire() before the step and lockdep_acquired() after it, as a lock's.)
+void lock_map_acquire(const Object* obj, const lockdep_map* map, std::source_location loc);
+void lock_map_release(const Object* obj);
+
 // lockdep_assert_held(): the current task must hold `lock` (any lock of the model).
 void lockdep_assert_held(const Object* lock,
                          std::source_location loc = std::source_location::current());

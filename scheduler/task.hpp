@@ -49,6 +49,14 @@ class Task {
     // does has finished, it is torn down where it waits.
     bool idle() const { return idle_; }
     void set_idle(bool idle) { idle_ = idle; }
+    // Another task gave it something to do (it stops being idle): until it next takes a step,
+    // the step it waits to take counts for partial-order reduction as one it could have taken,
+    // even once it is idle again with nothing to do (a work queued, then cancelled).
+    void wake() {
+        idle_ = false;
+        woken_ = true;
+    }
+    bool woken() const { return woken_; }
     // Whether it can take its pending step now.
     bool can_run() const {
         return !finished_ && !interrupted_by_ &&
@@ -69,6 +77,7 @@ class Task {
     bool torn_down_ = false;
     bool blocked_ = false;
     bool idle_ = false;
+    bool woken_ = false;
     const Task* interrupted_by_ = nullptr;
     // Started but not yet at its first scheduling point, where it returns to `starter_`.
     bool starting_ = false;
