@@ -438,9 +438,10 @@ void Dpor::end(const Execution& ex) {
     // step would: without them a search cut by its bound (or stopped by a deadlock or a
     // violation) would never try another task before the end.
     const auto beyond = static_cast<std::uint32_t>(path_.size());
-    // An idle task that cannot run (a softirq with nothing pending) would have taken no step.
+    // An idle task that cannot run (a softirq with nothing pending) would have taken no step,
+    // unless it was given something to do since its last one (a work queued, then cancelled).
     for (const auto& t : ex.tasks())
-        if (!t->finished() && (!t->idle() || t->can_run()))
+        if (!t->finished() && (!t->idle() || t->can_run() || t->woken()))
             record(t->id(), access_of(t->pending(), t.get()), beyond, ex, false);
 }
 

@@ -49,6 +49,13 @@ struct irq_cpu final : Object {
     const Task* under_softirq = nullptr;
     std::uint32_t pending = 0;           // raised softirqs, by vector
     task_struct* softirq_task = nullptr; // the context that serves them here
+    const struct irq_state* state = nullptr;
+};
+
+// Softirq work that is not raised but due (softirq_due()).
+struct softirq_source {
+    bool (*due)(int cpu, const Task& softirq) = nullptr;
+    bool (*owed)(int cpu) = nullptr;
 };
 
 struct irq_line {
@@ -61,20 +68,36 @@ struct irq_state {
     std::vector<std::unique_ptr<irq_cpu>> cpus;
     std::map<unsigned, irq_line> lines;
     std::array<void (*)(), NR_SOFTIRQS> actions{};
+    std::array<softirq_source, NR_SOFTIRQS> sources{};
+    std::uint32_t sourced = 0; // the vectors with a source
     std::source_location softirq_loc{};
 
     irq_cpu& cpu(int nr) {
-        while (cpus.size() <= static_cast<std::size_t>(nr))
+        while (cpus.size() <= static_cast<std::size_t>(nr)) {
             cpus.push_back(std::make_unique<irq_cpu>("cpu" + std::to_string(cpus.size()),
                                                      static_cast<int>(cpus.size())));
+            cpus.back()->state = this;
+        }
         return *cpus[static_cast<std::size_t>(nr)];
+    }
+    // The vectors with work due on `cpu` without being raised.
+    std::uint32_t due(const irq_cpu& cpu, const Task& softirq) const {
+        std::uint32_t vectors = 0;
+        for (std::uint32_t v = sourced; v; v &= v - 1)
+            if (sources[static_cast<std::size_t>(std::countr_zero(v))].due(cpu.nr, softirq))
+                vectors |= v & -v;
+        return vectors;
+    }
+    bool owed(const irq_cpu& cpu) const {
+        for (std::uint32_t v = sourced; v; v &= v - 1)
+            if (sources[static_cast<std::size_t>(std::countr_zero(v))].owed(cpu.nr)) return true;
+        return false;
     }
 };
 
 irq_state& state() {
     return this_execution().local<irq_state>();
 }
-
 
 const task_struct& as_task(const std::unique_ptr<Task>& t) {
     return static_cast<const task_struct&>(*t);
@@ -94,9 +117,10 @@ bool hardirq_can_fire(const Object* obj, const Task&) {
     return !cpu.hardirq && !held_off(cpu.nr, false);
 }
 
-bool softirq_can_run(const Object* obj, const Task&) {
+bool softirq_can_run(const Object* obj, const Task& me) {
     const auto& cpu = *static_cast<const irq_cpu*>(obj);
-    return cpu.pending && !cpu.hardirq && !cpu.softirq && !held_off(cpu.nr, true);
+    return (cpu.pending || (cpu.state->sourced && cpu.state->due(cpu, me))) && !cpu.hardirq &&
+           !cpu.softirq && !held_off(cpu.nr, true);
 }
 
 // The task the handler finds running on the CPU: an interrupted softirq, else the task of the
@@ -157,14 +181,23 @@ void softirq_context(irq_cpu& cpu) {
     const std::source_location loc = state().softirq_loc;
     me->context = IN_SOFTIRQ;
     for (;;) {
-        me->set_idle(cpu.pending == 0);
-        ex.visible_cpu_wide("softirq_entry", &cpu, loc, &softirq_can_run);
+        me->set_idle(cpu.pending == 0 && !state().owed(cpu));
+        // Idle, it may run (a periodic timer) or not before the execution ends: as an
+        // interrupt that may never come, it races with every step.
+        if (me->idle())
+            ex.visible_global("softirq_entry", &cpu, loc, &softirq_can_run);
+        else
+            ex.visible_cpu_wide("softirq_entry", &cpu, loc, &softirq_can_run);
         me->set_idle(false);
         enter(me, cpu);
-        // __do_softirq(): the pending vectors in order, again while handlers raise more.
-        while (cpu.pending) {
-            const int nr = std::countr_zero(cpu.pending);
-            cpu.pending &= cpu.pending - 1;
+        // __do_softirq(): the pending vectors in order, again while handlers raise more; a
+        // vector due without being raised, once (one expired timer a run: another may expire
+        // after any later step).
+        std::uint32_t due = state().due(cpu, *me) & ~cpu.pending;
+        while (cpu.pending | due) {
+            const int nr = std::countr_zero(cpu.pending | due);
+            cpu.pending &= ~(1U << nr);
+            due &= ~(1U << nr);
             if (void (*action)() = state().actions[static_cast<std::size_t>(nr)]) action();
         }
         ex.visible_cpu_wide("softirq_exit", &cpu, loc);
@@ -254,6 +287,23 @@ void open_softirq(int nr, void (*action)()) {
         spawn_on(cpu, "softirq/" + std::to_string(cpu), [&c] { softirq_context(c); });
         c.softirq_task = static_cast<task_struct*>(this_execution().tasks().back().get());
     }
+}
+
+void softirq_due(unsigned nr, bool (*due)(int cpu, const Task& softirq), bool (*owed)(int cpu)) {
+    irq_state& s = state();
+    s.sources[nr] = softirq_source{due, owed};
+    s.sourced |= 1U << nr;
+}
+
+void softirq_changed(int cpu) {
+    irq_state& s = state();
+    irq_cpu& c = s.cpu(cpu);
+    // A context that runs sets its own when it next waits.
+    if (!c.softirq_task || c.softirq == c.softirq_task) return;
+    if (c.pending == 0 && !s.owed(c))
+        c.softirq_task->set_idle(true);
+    else
+        c.softirq_task->wake();
 }
 
 void raise_softirq_irqoff(unsigned int nr, std::source_location loc) {

@@ -94,5 +94,11 @@ void bh_enable(task_struct* me, const char* op, std::source_location loc);
 std::string atomic_reason(const task_struct* me);
 // A task that moved to `cpu` (resume_on_any_cpu()) finds its handler there, if one runs.
 void joined_cpu(task_struct* me);
+// Softirq work that is due without being raised (armed timers, model/timer.cpp): `due(cpu,
+// softirq)`, whether vector `nr` has work on `cpu` now, for the softirq context `softirq` of that
+// CPU; `owed(cpu)`, whether that work must be done before the execution ends. A due vector's
+// action runs once per softirq run. softirq_changed() after either may have changed.
+void softirq_due(unsigned nr, bool (*due)(int cpu, const Task& softirq), bool (*owed)(int cpu));
+void softirq_changed(int cpu);
 
 } // namespace lockcheck::detail

@@ -30,4 +30,6 @@
 #include "spinlock.hpp"
 #include "task.hpp"
 #include "this_cpu.hpp"
+#include "timer.hpp"
 #include "wait.hpp"
+#include "workqueue.hpp"

@@ -265,6 +265,15 @@ void lock_acquire(const char* op, const Object* lock, const lockdep_map* map, in
     }
 }
 
+void lock_map_acquire(const Object* obj, const lockdep_map* map, std::source_location loc) {
+    lock_acquire("lock_map_acquire", obj, map, 0, false, loc);
+    lock_acquired(current(), obj, "lockdep_map", map, loc);
+}
+
+void lock_map_release(const Object* obj) {
+    lock_released(current(), obj);
+}
+
 void lockdep_acquired(task_struct* task) {
     task->lockdep_asked = false;
     auto take = [task](lockdep_trace& t) {

@@ -52,6 +52,15 @@ void lockdep_softirqs_on(task_struct* me, const char* op, std::source_location l
 // request recorded (task->lockdep_asked) name this step.
 void lockdep_acquired(task_struct* task);
 
+// lockdep_maps that stand for no lock (a work item, a workqueue, a timer: what flush_work()
+// and del_timer_sync() wait for), held as the kernel's lock_map_acquire() and
+// lock_map_release() hold them around a work's function or a timer's callback: called right
+// after the step of `op` on `obj`, which the map stands for; a report makes lock_map_acquire()
+// on `obj` the trace's last step. (A map only passed through, acquired and released at once,
+// is lock_acquire() before the step and lockdep_acquired() after it, as a lock's.)
+void lock_map_acquire(const Object* obj, const lockdep_map* map, std::source_location loc);
+void lock_map_release(const Object* obj);
+
 // lockdep's assertions (include/linux/lockdep.h), each a WARN with the kernel's text when the
 // running task's state is not what it says; none is a scheduling point (each reads the task's
 // own state). lockdep_assert_held(): the task holds `lock` (any lock of the model).

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "debugobjects.hpp"
 #include "weak_memory.hpp"
 
 namespace lockcheck::detail {
@@ -81,6 +82,7 @@ void kfree(const void* objp, std::source_location loc) {
     ex.visible_global("kfree", slab, loc);
     if (weak_memory::on()) weak_memory::orders_nothing();
     if (slab && slab->memory() == objp && !slab->freed_at) {
+        debug_check_no_obj_freed(*slab, slab->memory(), slab->size(), loc);
         slab->freed_by = current();
         slab->freed_at = ex.step();
         ex.free_memory(*slab, slab->memory(), slab->size());

@@ -347,6 +347,7 @@ Task* Execution::advance() {
     ++step_;
     schedule_.push_back(id);
     t.last_step_ = step_;
+    t.woken_ = false;
     ++t.own_steps_;
     races_.begin_step(t.id_, step_, t.pending_);
     // The task declares its next operation while it runs: keep what finishing the step needs.

@@ -53,6 +53,14 @@ class Task {
     // it for the steps that depend on every step of a CPU's tasks (Operation::cpu_wide).
     int cpu() const { return cpu_; }
     void set_cpu(int cpu) { cpu_ = cpu; }
+    // Another task gave it something to do (it stops being idle): until it next takes a step,
+    // the step it waits to take counts for partial-order reduction as one it could have taken,
+    // even once it is idle again with nothing to do (a work queued, then cancelled).
+    void wake() {
+        idle_ = false;
+        woken_ = true;
+    }
+    bool woken() const { return woken_; }
     // Whether it can take its pending step now.
     bool can_run() const {
         return !finished_ && !interrupted_by_ &&
@@ -74,6 +82,7 @@ class Task {
     bool blocked_ = false;
     bool idle_ = false;
     int cpu_ = 0;
+    bool woken_ = false;
     const Task* interrupted_by_ = nullptr;
     // Started but not yet at its first scheduling point, where it returns to `starter_`.
     bool starting_ = false;

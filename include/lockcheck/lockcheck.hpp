@@ -334,6 +334,58 @@ using detail::spin_unlock_irqrestore;
 using detail::TASKLET_SOFTIRQ;
 using detail::TIMER_SOFTIRQ;
 
+// Deferred work (model/workqueue.hpp, model/timer.hpp): work items run by kworker tasks, timers
+// whose callbacks run in TIMER_SOFTIRQ; time is abstract (jiffies and HZ are taken and ignored).
+using detail::__WQ_ORDERED;
+using detail::add_timer;
+using detail::alloc_ordered_workqueue;
+using detail::alloc_workqueue;
+using detail::cancel_delayed_work;
+using detail::cancel_delayed_work_sync;
+using detail::cancel_work;
+using detail::cancel_work_sync;
+using detail::del_timer;
+using detail::del_timer_sync;
+using detail::delayed_work;
+using detail::destroy_workqueue;
+using detail::drain_workqueue;
+using detail::flush_delayed_work;
+using detail::flush_work;
+using detail::flush_workqueue;
+using detail::from_timer;
+using detail::HZ;
+using detail::INIT_DELAYED_WORK;
+using detail::INIT_WORK;
+using detail::jiffies;
+using detail::mod_delayed_work;
+using detail::mod_timer;
+using detail::queue_delayed_work;
+using detail::queue_work;
+using detail::schedule_delayed_work;
+using detail::schedule_work;
+using detail::system_wq;
+using detail::TIMER_DEFERRABLE;
+using detail::timer_delete;
+using detail::timer_delete_sync;
+using detail::TIMER_IRQSAFE;
+using detail::timer_list;
+using detail::timer_pending;
+using detail::TIMER_PINNED;
+using detail::timer_setup;
+using detail::timer_shutdown_sync;
+using detail::work_func_t;
+using detail::work_pending;
+using detail::work_struct;
+using detail::workqueue_struct;
+using detail::WQ_BH;
+using detail::WQ_CPU_INTENSIVE;
+using detail::WQ_FREEZABLE;
+using detail::WQ_HIGHPRI;
+using detail::WQ_MEM_RECLAIM;
+using detail::WQ_POWER_EFFICIENT;
+using detail::WQ_SYSFS;
+using detail::WQ_UNBOUND;
+
 // The VFS inode's locks, size and direct-I/O count (model/inode.hpp).
 using detail::i_size_read;
 using detail::i_size_write;
