@@ -182,9 +182,10 @@ void softirq_context(irq_cpu& cpu) {
     me->context = IN_SOFTIRQ;
     for (;;) {
         me->set_idle(cpu.pending == 0 && !state().owed(cpu));
-        // Idle, it may run (a periodic timer) or not before the execution ends: as an
-        // interrupt that may never come, it races with every step.
-        if (me->idle())
+        // Idle where work may fall due without being raised (a periodic timer), it may run or
+        // not before the execution ends: as an interrupt that may never come, it races with
+        // every step. Raised work only ever makes it run: then only its CPU's steps matter.
+        if (me->idle() && state().sourced)
             ex.visible_global("softirq_entry", &cpu, loc, &softirq_can_run);
         else
             ex.visible_cpu_wide("softirq_entry", &cpu, loc, &softirq_can_run);

@@ -63,10 +63,10 @@ const std::array<UptodateVariant, 4>& variants() {
           Expectation::violation(ViolationKind::check_failed, kReadSucceeds)},
          {L::none}},
         {{"spin-lock", "uptodate_lock taken with a plain spin_lock() in interrupt context",
-          Expectation::violation(ViolationKind::deadlock, "deadlock")},
+          Expectation::violation(ViolationKind::lock_order, "inconsistent-lock-state")},
          {L::plain}},
         {{"spin-lock-bh", "uptodate_lock taken with spin_lock_bh(): hardirqs still come in",
-          Expectation::violation(ViolationKind::deadlock, "deadlock")},
+          Expectation::violation(ViolationKind::lock_order, "inconsistent-lock-state")},
          {L::bh}},
     }};
     return table;

@@ -31,21 +31,16 @@ struct Step {
 // Records the steps of one execution.
 class StepRecorder final : public TraceSink {
   public:
-    void on_start(const Execution& ex) override {
-        for (const auto& t : ex.tasks())
-            cpu_[t->id()] = t->cpu();
-        known_ = ex.tasks().size();
-    }
+    void on_start(const Execution& ex) override { note_tasks(ex); }
     void on_step(const Execution& ex, std::uint32_t, const Task& task, const Operation& op,
                  std::optional<std::int64_t>, Context) override {
+        // As DPOR saw the step when it was taken: on the CPU the task had, idle or not, after
+        // its step before (its code after this one may have changed both since).
         Access access = access_of(op, &task);
-        // The CPU it took the step on: the one it had after its step before (its code after
-        // this one may have moved it since), or where it was spawned.
-        if (access.cpu >= 0) access.cpu = static_cast<std::int8_t>(cpu_[task.id()]);
-        for (const auto& t : ex.tasks())
-            if (t->id() >= known_) cpu_[t->id()] = t->cpu();
-        known_ = ex.tasks().size();
-        cpu_[task.id()] = task.cpu();
+        const Where was = where_[task.id()];
+        if (access.cpu >= 0)
+            access.cpu = static_cast<std::int8_t>(was.cpu);
+        note_tasks(ex);
         // A step whose code called check() read all shared state (as DPOR counts it).
         if (ex.last_step_global()) access = global_access(access.blocking);
         // The schedule entries since the previous step: this step's pick, then its choices.
@@ -61,9 +56,16 @@ class StepRecorder final : public TraceSink {
     std::vector<Step> steps;
 
   private:
+    struct Where {
+        int cpu = 0;
+        bool idle = false;
+    };
+    void note_tasks(const Execution& ex) {
+        for (const auto& t : ex.tasks())
+            where_[t->id()] = Where{t->cpu(), t->idle()};
+    }
     std::size_t seen_ = 0;
-    std::array<int, kMaxTasks> cpu_{}; // where each task is now, as of its last step
-    std::size_t known_ = 0;            // the tasks cpu_ holds
+    std::array<Where, kMaxTasks> where_{}; // each task as of the last step taken
 };
 
 // The lexicographically least interleaving equivalent to `steps`, as the labels of its steps
