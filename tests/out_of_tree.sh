@@ -103,7 +103,9 @@ for target in execution task; do
     echo "a model naming lockcheck's internals ($target) builds: they are in namespace lockcheck"
     exit 1
   fi
-  grep -Eq "(this_execution|Task).*(was not declared|does not name|undeclared)" "$names/$target.log" || {
+  # GCC: "'Task' was not declared"; clang: "use of undeclared identifier 'Task'".
+  grep -E "this_execution|Task" "$names/$target.log" |
+    grep -Eq "was not declared|does not name|undeclared identifier|unknown type name" || {
     echo "$target: failed for another reason than the undeclared name:"
     cat "$names/$target.log"
     exit 1
