@@ -2,6 +2,8 @@
 // on the result.
 #include "harness.hpp"
 
+#include <regex>
+
 #include "reports/json_report.hpp"
 
 #include <CppUTest/TestHarness.h>
@@ -25,11 +27,17 @@ Setup default_setup(const Protocol& protocol, std::size_t variant) {
 
 namespace {
 // Every object and its state: executions that end here are indistinguishable to the model.
+// The objects as they describe themselves, but for the steps they name ("freed by mount at
+// step 38"): two executions that differ only in the order of independent steps end in one
+// state, though its steps are numbered differently.
 std::string state_of(const Execution& ex) {
+    static const std::regex kStep("at step [0-9]+");
     std::string s;
     for (const Object* obj : ex.objects()) {
         s += obj->name() + "=";
-        obj->describe(s);
+        std::string state;
+        obj->describe(state);
+        s += std::regex_replace(state, kStep, "at step _");
         s += ";";
     }
     return s;

@@ -69,6 +69,10 @@ const PinnedCount kPinnedCounts[] = {
     {"iomap-uptodate", "unlocked", 234, 54842},
     {"iomap-uptodate", "spin-lock", 1, 6035},
     {"iomap-uptodate", "spin-lock-bh", 1, 6035},
+    {"ext4-error-teardown", "flush-then-del", 104, 104},
+    {"ext4-error-teardown", "del-then-flush", 1, 386},
+    {"ext4-error-teardown", "del-only", 1, 132},
+    {"ext4-error-teardown", "cancel-then-del", 2, 131},
 };
 
 SearchResult check_variant(const Protocol& p, std::size_t variant, bool keep_going = false,
