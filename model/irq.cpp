@@ -136,6 +136,21 @@ const Task* running_on(const irq_cpu& cpu, const task_struct* handler) {
     return last;
 }
 
+// A handler's scheduling point before it enters, enabled by `can_enter`; `idle`: the execution
+// may end with it waiting there. One that may or may not come before the end
+// (`races_every_step`) depends on every step, as the end, which only it changes, may come
+// before any of them; else on its CPU's steps alone.
+void await_entry(const char* op, irq_cpu& cpu, std::source_location loc, EnabledFn can_enter,
+                 bool idle, bool races_every_step) {
+    task_struct* me = current();
+    me->set_idle(idle);
+    if (races_every_step)
+        this_execution().visible_global(op, &cpu, loc, can_enter);
+    else
+        this_execution().visible_cpu_wide(op, &cpu, loc, can_enter);
+    me->set_idle(false);
+}
+
 // The handler `me` (its task's context is that of its handler for good) starts on `cpu`: the
 // tasks there, and a softirq a hardirq comes in on, wait until it returns. Other handlers of
 // the CPU are kept out by their own entries' conditions.
@@ -181,15 +196,10 @@ void softirq_context(irq_cpu& cpu) {
     const std::source_location loc = state().softirq_loc;
     me->context = IN_SOFTIRQ;
     for (;;) {
-        me->set_idle(cpu.pending == 0 && !state().owed(cpu));
         // Idle where work may fall due without being raised (a periodic timer), it may run or
-        // not before the execution ends: as an interrupt that may never come, it races with
-        // every step. Raised work only ever makes it run: then only its CPU's steps matter.
-        if (me->idle() && state().sourced)
-            ex.visible_global("softirq_entry", &cpu, loc, &softirq_can_run);
-        else
-            ex.visible_cpu_wide("softirq_entry", &cpu, loc, &softirq_can_run);
-        me->set_idle(false);
+        // not before the execution ends; raised work only ever makes it run.
+        const bool idle = cpu.pending == 0 && !state().owed(cpu);
+        await_entry("softirq_entry", cpu, loc, &softirq_can_run, idle, idle && state().sourced);
         enter(me, cpu);
         // __do_softirq(): the pending vectors in order, again while handlers raise more; a
         // vector due without being raised, once (one expired timer a run: another may expire
@@ -249,14 +259,8 @@ void declare_firing(const char* what, unsigned int irq, int cpu, int times, bool
                  me->context = IN_HARDIRQ;
                  Execution& ex = this_execution();
                  for (int i = 0; i < times; ++i) {
-                     me->set_idle(optional);
-                     // An interrupt that may never come races with every step: the
-                     // execution may end before any of them, which only it changes.
-                     if (optional)
-                         ex.visible_global("irq_handler_entry", where, loc, &hardirq_can_fire);
-                     else
-                         ex.visible_cpu_wide("irq_handler_entry", where, loc, &hardirq_can_fire);
-                     me->set_idle(false);
+                     await_entry("irq_handler_entry", *where, loc, &hardirq_can_fire, optional,
+                                 optional);
                      enter(me, *where);
                      handler.handler(static_cast<int>(irq), handler.dev);
                      ex.visible_cpu_wide("irq_handler_exit", where, loc);

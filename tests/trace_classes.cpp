@@ -34,12 +34,10 @@ class StepRecorder final : public TraceSink {
     void on_start(const Execution& ex) override { note_tasks(ex); }
     void on_step(const Execution& ex, std::uint32_t, const Task& task, const Operation& op,
                  std::optional<std::int64_t>, Context) override {
-        // As DPOR saw the step when it was taken: on the CPU the task had, idle or not, after
-        // its step before (its code after this one may have changed both since).
+        // As DPOR saw the step when it was taken: on the CPU the task had after its step before
+        // (its code after this one may have moved it since).
         Access access = access_of(op, &task);
-        const Where was = where_[task.id()];
-        if (access.cpu >= 0)
-            access.cpu = static_cast<std::int8_t>(was.cpu);
+        if (access.cpu >= 0) access.cpu = static_cast<std::int8_t>(cpu_[task.id()]);
         note_tasks(ex);
         // A step whose code called check() read all shared state (as DPOR counts it).
         if (ex.last_step_global()) access = global_access(access.blocking);
@@ -56,16 +54,12 @@ class StepRecorder final : public TraceSink {
     std::vector<Step> steps;
 
   private:
-    struct Where {
-        int cpu = 0;
-        bool idle = false;
-    };
     void note_tasks(const Execution& ex) {
         for (const auto& t : ex.tasks())
-            where_[t->id()] = Where{t->cpu(), t->idle()};
+            cpu_[t->id()] = t->cpu();
     }
     std::size_t seen_ = 0;
-    std::array<Where, kMaxTasks> where_{}; // each task as of the last step taken
+    std::array<int, kMaxTasks> cpu_{}; // each task's CPU as of the last step taken
 };
 
 // The lexicographically least interleaving equivalent to `steps`, as the labels of its steps
