@@ -36,6 +36,8 @@
 
 #include <lockcheck/lockcheck.hpp>
 
+#include "blk_mq.hpp"
+
 namespace lockcheck::protocols {
 
 namespace {
@@ -89,33 +91,26 @@ struct iomap_page {
     bitmap_word uptodate{"iop->uptodate"};
 };
 
-// A block's request, and how its hardware queue completes it.
-struct request {
-    explicit request(int block) : ipi_list("rq" + std::to_string(block) + "->ipi_list") {}
-    list_head ipi_list;
-    int block = 0;
-    bool in_softirq = false; // blk_mq_complete_request() hands it to BLOCK_SOFTIRQ
+// A block's request.
+struct block_request {
+    explicit block_request(int block) : rq("rq" + std::to_string(block)), block(block) {}
+    request rq;
+    int block;
 };
 
 struct readpage {
-    readpage(int blocks, const UptodatePolicy& p)
-        : iop(blocks), blocks(blocks), policy(p), blk_cpu_done("blk_cpu_done"),
-          local_list("local_list") {
-        for (int b = 0; b < blocks; ++b) {
-            rq[b] = std::make_unique<request>(b);
-            rq[b]->block = b;
-        }
+    readpage(int blocks, const UptodatePolicy& p) : iop(blocks), blocks(blocks), policy(p) {
+        for (int b = 0; b < blocks; ++b)
+            rq[b] = std::make_unique<block_request>(b);
     }
     page pg;
     iomap_page iop;
-    std::array<std::unique_ptr<request>, kMaxBlocks> rq;
+    std::array<std::unique_ptr<block_request>, kMaxBlocks> rq;
     int blocks;
     const UptodatePolicy& policy;
-    percpu<list_head> blk_cpu_done;
-    percpu<list_head> local_list; // blk_done_softirq()'s list on its stack
 };
 
-thread_local readpage* the_read = nullptr; // for the softirq action, which has no argument
+thread_local readpage* the_read = nullptr; // for bi_end_io, which has only its request
 
 // Where block b's hardware queue interrupts and how it completes: block 0 in BLOCK_SOFTIRQ on
 // CPU 0, block 1 in the hardirq on CPU 1, block 2 in the hardirq on CPU 0, block 3 in
@@ -174,35 +169,9 @@ void iomap_read_end_io(readpage* r, int block) {
     iomap_read_finish(r);
 }
 
-// --- block/blk-mq.c, block/blk-softirq.c ---
-
-void blk_mq_complete_request(readpage* r, request* rq) {
-    if (!rq->in_softirq) {
-        iomap_read_end_io(r, rq->block);
-        return;
-    }
-    list_add_tail(&rq->ipi_list, this_cpu_ptr(&r->blk_cpu_done));
-    raise_softirq_irqoff(BLOCK_SOFTIRQ);
-}
-
-void blk_done_softirq() {
-    readpage* r = the_read;
-    list_head* local_list = this_cpu_ptr(&r->local_list);
-    local_irq_disable();
-    list_splice_init(this_cpu_ptr(&r->blk_cpu_done), local_list);
-    local_irq_enable();
-    while (!list_empty(local_list)) {
-        request* rq = container_of(local_list->next, &request::ipi_list);
-        list_del_init(&rq->ipi_list);
-        iomap_read_end_io(r, rq->block);
-    }
-}
-
-// The NVMe queue's interrupt: its one request is done.
-irqreturn_t nvme_irq(int, void* data) {
-    auto* rq = static_cast<request*>(data);
-    blk_mq_complete_request(the_read, rq);
-    return IRQ_HANDLED;
+// bi_end_io of the bio that read one block.
+void iomap_read_bio_end_io(request* rq) {
+    iomap_read_end_io(the_read, container_of(rq, &block_request::rq)->block);
 }
 
 // --- mm/filemap.c: generic_file_buffered_read() waits for the read it started ---
@@ -218,14 +187,15 @@ void setup(std::size_t variant, const ParameterValues& values) {
     set_nr_cpus(2);
     readpage& r = model_state<readpage>(values[0], variants()[variant].policy);
     the_read = &r;
-    open_softirq(BLOCK_SOFTIRQ, blk_done_softirq);
+    blk_mq_init();
     static const std::array<const char*, kMaxBlocks> kQueues = {"nvme0q1", "nvme0q2", "nvme0q3",
                                                                 "nvme0q4"};
     for (int b = 0; b < r.blocks; ++b) {
-        request* rq = r.rq[static_cast<std::size_t>(b)].get();
+        request* rq = &r.rq[static_cast<std::size_t>(b)]->rq;
         rq->in_softirq = completes_in_softirq(b);
+        rq->end_io = iomap_read_bio_end_io;
         const unsigned irq = 40 + static_cast<unsigned>(b);
-        request_irq(irq, nvme_irq, 0, kQueues[static_cast<std::size_t>(b)], rq);
+        request_irq(irq, blk_mq_queue_irq, 0, kQueues[static_cast<std::size_t>(b)], rq);
         irq_fires(irq, queue_cpu(b));
     }
     spawn("reader", [&r] { reader(&r); });

@@ -73,6 +73,11 @@ const PinnedCount kPinnedCounts[] = {
     {"ext4-error-teardown", "del-then-flush", 1, 386},
     {"ext4-error-teardown", "del-only", 1, 132},
     {"ext4-error-teardown", "cancel-then-del", 2, 131},
+    {"delayed-iput", "irq-safe", 272, 272},
+    {"delayed-iput", "spin-lock", 1, 296},
+    {"delayed-iput", "run-irq-only", 272, 272},
+    {"delayed-iput", "add-irqsave-only", 1, 296},
+    {"delayed-iput", "spin-lock-bh", 1, 296},
 };
 
 SearchResult check_variant(const Protocol& p, std::size_t variant, bool keep_going = false,
