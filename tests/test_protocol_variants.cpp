@@ -154,6 +154,26 @@ TEST(ProtocolVariants, every_pinned_count_names_a_shipped_variant) {
     }
 }
 
+// delayed-iput's run-irq-only (the patch's first version) is correct with one file and wrong
+// with two: one inode added from an interrupt (the hardirq or BLOCK_SOFTIRQ), one from a worker
+// with interrupts on. At two
+// files DPOR runs millions of executions, breadth-first search some 39,000 (docs/PERFORMANCE.md).
+TEST(ProtocolVariants, delayed_iput_first_version_is_an_inconsistent_lock_state_with_two_files) {
+    const Protocol& p = *find_registered_model("delayed-iput");
+    ParameterValues two_files = p.default_values();
+    two_files[0] = 2;
+    const auto variant = [&p, &two_files](const char* name) -> Setup {
+        return [&p, v = *p.find_variant(name), two_files] { p.setup(v, two_files); };
+    };
+    expect_verified(check_model(variant("irq-safe"), Search::bfs, CheckOptions{}),
+                    "irq-safe --files 2");
+    const SearchResult first = check_model(variant("run-irq-only"), Search::bfs, CheckOptions{});
+    const Violation& v = only_violation(first, "run-irq-only --files 2");
+    CHECK_EQUAL(ViolationKind::lock_order, v.kind);
+    CHECK_EQUAL("inconsistent-lock-state", v.property);
+    STRCMP_CONTAINS("usage of fs_info->delayed_iput_lock", v.message.c_str());
+}
+
 // Under the kernel's memory model every variant gives the verdict it declares for it (its
 // expect_lkmm, else the one under sc): the models hold the locks and barriers the kernel orders
 // with. Seconds where sc takes milliseconds (docs/memory-model.md, "Cost"), so a group of its
