@@ -369,6 +369,53 @@ TEST(Irq, dpor_and_optimal_dpor_reach_what_dfs_reaches_with_handlers_on_two_cpus
                                                   (soft ? ", softirq" : ", hardirqs"));
 }
 
+// A task that may move to CPU 1 at cond_resched() (its scheduling point is on CPU 0) while
+// CPU 1's handler may fire: moved there before the handler enters, the handler interrupts it;
+// after, it waits for the handler (joined_cpu()). Either way it steps on after the handler, and
+// its steps on CPU 1 depend on the handler's entry: DPOR reaches every state DFS reaches.
+TEST(Irq, dpor_reaches_what_dfs_reaches_when_a_task_moves_onto_a_cpu_a_handler_may_enter) {
+    for (bool irqsave : {false, true}) {
+        const Setup setup = [irqsave] {
+            set_nr_cpus(2);
+            two_cpus& c = model_state<two_cpus>();
+            request_irq(
+                11,
+                [](int, void* p) {
+                    count_one(*static_cast<two_cpus*>(p));
+                    return IRQ_HANDLED;
+                },
+                0, "one", &c);
+            irq_may_fire(11, 1);
+            spawn_on(0, "mover", [&c, irqsave] {
+                cond_resched();
+                unsigned long flags = 0;
+                if (irqsave)
+                    spin_lock_irqsave(&c.lock, flags);
+                else
+                    spin_lock(&c.lock);
+                c.count.write(c.count.read() + 100);
+                if (irqsave)
+                    spin_unlock_irqrestore(&c.lock, flags);
+                else
+                    spin_unlock(&c.lock);
+            });
+        };
+        expect_dpor_reaches_what_dfs_does(setup, irqsave ? "mover, irqsave" : "mover, spin_lock");
+        // Moved to CPU 1, the mover holding the lock with interrupts on is interrupted by a
+        // handler that spins on it: the deadlock the search must reach through the move.
+        CheckOptions no_lockdep;
+        no_lockdep.lockdep = false;
+        const SearchResult r = check_model(setup, Search::dfs, no_lockdep);
+        if (irqsave) {
+            expect_verified(r, "mover, irqsave");
+            continue;
+        }
+        const Violation& v = only_violation(r, "mover, spin_lock");
+        CHECK_EQUAL(ViolationKind::deadlock, v.kind);
+        STRCMP_CONTAINS("irq/11-one -> mover", v.message.c_str());
+    }
+}
+
 TEST(Irq, every_trace_with_handlers_on_two_cpus_is_run_by_both_dpors_and_optimal_once) {
     const Setup setup = two_cpus_with_handlers(true, true);
     const TraceClasses all = count_traces(setup, Search::dfs, 200);
