@@ -44,6 +44,14 @@ WaitLink TraceRecorder::link_of(const Task& task) const {
     l.op = innermost(task.id());
     const Operation& op = task.pending();
     l.operation = op.name ? op.name : "";
+    // An interrupted task waits for the handler that holds its CPU, whatever its next step is.
+    if (const Task* handler = task.interrupted_by()) {
+        l.object = "cpu" + std::to_string(task.cpu());
+        l.holder_id = handler->id();
+        l.holder = handler->name();
+        l.holder_op = innermost(handler->id());
+        return l;
+    }
     if (!op.obj) return l;
     l.object = op.obj->name();
     const Task* holder = op.obj->holder_for(task);

@@ -148,6 +148,49 @@ TEST(WaitTrace, the_worst_schedules_replay_waits_what_the_search_counted) {
     CHECK_EQUAL(7u, chain.stats.ops.front().worst); // lookup, as counted above
 }
 
+namespace {
+
+// t (work) writes x twice on CPU 0, whose device interrupts once; the handler writes y.
+void interrupted_model() {
+    auto& s = model_state<Chain>();
+    request_irq(
+        7,
+        [](int, void* p) {
+            WRITE_ONCE(static_cast<Chain*>(p)->x, 3);
+            return IRQ_HANDLED;
+        },
+        0, "dev", &s);
+    irq_fires(7, 0);
+    spawn("t", [&s] {
+        op work("work");
+        WRITE_ONCE(s.x, 1);
+        WRITE_ONCE(s.x, 2);
+    });
+}
+
+} // namespace
+
+// A task a handler interrupts waits for the handler, which holds its CPU, whatever its own
+// next step is: the chain names the CPU and the handler, not the object of that step.
+TEST(WaitTrace, an_interrupted_task_waits_on_its_cpu_held_by_the_handler) {
+    const SearchResult r = check_model(interrupted_model, Search::dfs, {});
+    CHECK_EQUAL(1u, r.stats.ops.size());
+    const OpWaits& w = r.stats.ops.front();
+    CHECK(w.worst > 0);
+    const ReplayResult rr = replay(interrupted_model, w.worst_schedule, CheckOptions{});
+    const OpSpan* span = worst_span(rr.trace, "work");
+    CHECK(span != nullptr);
+    std::size_t links = 0;
+    for (const TraceStep& s : rr.trace.steps) {
+        const std::vector<WaitLink> chain = blocking_chain(s, span->task_id);
+        if (chain.empty()) continue;
+        ++links;
+        CHECK_EQUAL(std::string("cpu0"), chain[0].object);
+        CHECK_EQUAL(std::string("irq/7-dev"), chain[0].holder);
+    }
+    CHECK_EQUAL(static_cast<std::size_t>(w.worst), links);
+}
+
 TEST_GROUP(WorstWaitCli){};
 
 namespace {
