@@ -130,6 +130,12 @@ void timer_list::describe(std::string& out) const {
 void timer_list::fingerprint(StateHasher& h) const {
     h.add(armed);
     h.add(periodic);
+    // Whether a periodic timer may expire again (may_expire()) follows from which tasks took a
+    // step since its last expiry, with their idle flags (Execution::fingerprint()): the step
+    // numbers differ between executions that reach one state, these bits do not.
+    if (periodic)
+        for (const auto& tp : Execution::current().tasks())
+            if (!tp->finished()) h.add(tp->last_step() > expired_at);
     h.add(shut_down);
     h.add(static_cast<std::uint64_t>(cpu));
     h.add(running ? running->id() : kNoTask);
