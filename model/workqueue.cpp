@@ -26,9 +26,11 @@ struct workqueues {
     std::vector<work_struct*> works; // every work of the execution, for flush_workqueue()
     std::vector<int> bound_workers;  // workers made so far on each CPU's pool
     int unbound_workers = 0;
-    // A queue that bounds its running items exists (workqueue_struct::limited()): then whether
-    // an item can start depends on the other items' starts, and each start on every step.
-    bool limits = false;
+    // The smallest max_active of a queue that bounds its running items (limited()). Once the
+    // execution has more items than that, whether an item can start may depend on the other
+    // items' starts, and each start depends on every step.
+    int tightest = 0;
+    bool limits() const { return tightest && static_cast<int>(works.size()) > tightest; }
 };
 
 workqueues& state() {
@@ -52,7 +54,9 @@ task_struct* as_task(const Task* t) {
 // worker's idle flag changes only there: one in the middle of an item keeps the execution
 // going).
 const Task* runner(const work_struct& w) {
-    return w.wq && w.wq->ordered() ? w.wq->worker : w.workers[static_cast<std::size_t>(w.cpu)];
+    if (w.wq && w.wq->ordered()) return w.wq->worker;
+    if (w.wq && (w.wq->flags & WQ_UNBOUND)) return w.workers.back();
+    return w.workers[static_cast<std::size_t>(w.cpu)];
 }
 void set_idle(const Task* worker, bool idle) {
     if (idle)
@@ -191,7 +195,7 @@ void work_worker(work_struct* w) {
     task_struct* me = current();
     for (;;) {
         me->set_idle(!has_work(*w, me));
-        if (state().limits)
+        if (state().limits())
             this_execution().visible_global("workqueue_execute_start", w, kWorker, &can_start_work);
         else
             this_execution().visible("workqueue_execute_start", w, kWorker, &can_start_work);
@@ -348,6 +352,11 @@ void INIT_WORK(work_struct* work, work_func_t func) {
     work->func = func;
     if (!work->workers.empty()) return;
     s.works.push_back(work);
+    // The workers that declared their starts before would miss the limit.
+    if (this_execution().in_task() && s.tightest &&
+        static_cast<int>(s.works.size()) == s.tightest + 1)
+        throw std::invalid_argument("INIT_WORK(" + work->name() +
+                                    "): more items than a queue's max_active are made at set-up");
     s.bound_workers.resize(static_cast<std::size_t>(nr_cpu_ids()));
     for (int cpu = 0; cpu < nr_cpu_ids(); ++cpu) {
         int& made = s.bound_workers[static_cast<std::size_t>(cpu)];
@@ -357,6 +366,11 @@ void INIT_WORK(work_struct* work, work_func_t func) {
         worker.flags |= PF_NO_SETAFFINITY; // kthread_bind(): it stays on its CPU
         work->workers.push_back(&worker);
     }
+    // The unbound pools' (ids after the per-CPU pools', two a CPU), which may run anywhere.
+    spawn("kworker/u" + std::to_string(2 * nr_cpu_ids()) + ":" +
+              std::to_string(s.unbound_workers++),
+          [work] { work_worker(work); });
+    work->workers.push_back(this_execution().tasks().back().get());
 }
 
 void INIT_DELAYED_WORK(delayed_work* dwork, work_func_t func) {
@@ -375,7 +389,7 @@ workqueue_struct* alloc_workqueue(const char* name, unsigned flags, int max_acti
             throw std::invalid_argument(std::string("alloc_workqueue(") + name + ", " +
                                         std::to_string(flags) + ", " + std::to_string(max_active) +
                                         "): a queue that bounds max_active is made at set-up");
-        s.limits = true;
+        s.tightest = s.tightest ? std::min(s.tightest, max_active) : max_active;
     }
     if (wq.ordered()) {
         // Unbound pools' ids follow the per-CPU pools', two a CPU.

@@ -11,12 +11,12 @@
 // CPU's handlers, with that CPU's per-CPU data. In the kernel whichever idle worker of the pool
 // takes it, which no model can tell apart, so one worker an item and CPU gives every
 // interleaving the pool allows with no choice of worker to search. An unbound queue's item runs
-// there too (the kernel's unbound pool may run it on any CPU). max_active bounds how many of the
-// queue's items run at once on a CPU (on an unbound queue, at all); which waiting item starts
-// when one finishes is the search's choice (the kernel starts them in queue order: a superset).
-// An ordered queue (alloc_ordered_workqueue(), or WQ_UNBOUND with max_active 1, which the kernel
-// long ordered implicitly) has one unbound worker, made with it, which runs its items one at a
-// time in queue order.
+// on its own unbound worker ("kworker/u4:0"), which starts on CPU 0 and may move. max_active bounds
+// how many of the queue's items run at once on a CPU (on an unbound queue, at all); which waiting
+// item starts when one finishes is the search's choice (the kernel starts them in queue order: a
+// superset). An ordered queue (alloc_ordered_workqueue(), or WQ_UNBOUND with max_active 1, which
+// the kernel long ordered implicitly) has one unbound worker, made with it, which runs its items
+// one at a time in queue order.
 //
 // Semantics: queue_work() on a pending item returns false and queues nothing; PENDING is
 // cleared as a worker starts the item, which may then be queued again while it runs and runs
@@ -61,12 +61,13 @@ struct work_struct final : Object {
 
     work_func_t func = nullptr;
     struct lockdep_map lockdep_map;
-    workqueue_struct* wq = nullptr;   // the queue it is queued on, or last was
-    bool pending = false;             // WORK_STRUCT_PENDING: queued, or its timer armed
-    bool queued = false;              // on its queue's list (not waiting for its timer)
-    int cpu = 0;                      // the CPU that queued it, whose worker runs it
-    std::vector<const Task*> workers; // its own worker on each CPU (INIT_WORK)
-    const Task* running = nullptr;    // the worker running it now
+    workqueue_struct* wq = nullptr; // the queue it is queued on, or last was
+    bool pending = false;           // WORK_STRUCT_PENDING: queued, or its timer armed
+    bool queued = false;            // on its queue's list (not waiting for its timer)
+    int cpu = 0;                    // the CPU that queued it, whose worker runs it
+    // Its own workers (INIT_WORK): one on each CPU, then an unbound one.
+    std::vector<const Task*> workers;
+    const Task* running = nullptr; // the worker running it now
     // Instances: queued so far (each queueing, and each timer's expiry, is one), the one
     // running or last started, and the last that finished or was cancelled.
     std::uint32_t instances = 0;
@@ -124,7 +125,9 @@ struct workqueue_struct final : Object {
 // The kernel's system workqueue ("events"), one for each execution.
 extern workqueue_struct* const system_wq;
 
-// Set-up or task code, no scheduling point. INIT_WORK() makes the item's worker once.
+// Set-up or task code, no scheduling point. INIT_WORK() makes the item's workers once (one
+// per CPU and an unbound one); an item past the smallest max_active of a queue that bounds it
+// is made at set-up (the workers' starts then depend on every step).
 void INIT_WORK(work_struct* work, work_func_t func);
 void INIT_DELAYED_WORK(delayed_work* dwork, work_func_t func);
 // Set-up or task code, no scheduling point: a queue as the kernel makes it. WQ_UNBOUND with
