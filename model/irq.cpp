@@ -11,6 +11,7 @@
 
 #include "lockdep.hpp"
 #include "percpu.hpp"
+#include "weak_memory.hpp"
 
 namespace lockcheck::detail {
 
@@ -166,6 +167,9 @@ void enter(task_struct* me, irq_cpu& cpu) {
         cpu.under_softirq = running_on(cpu, me);
         cpu.softirq = me;
     }
+    const Task* under = me->context == IN_HARDIRQ ? cpu.under_hardirq : cpu.under_softirq;
+    if (under && weak_memory::on()) [[unlikely]]
+        weak_memory::interrupt_entered(*me, *under);
     for (const auto& tp : Execution::current().tasks()) {
         auto& t = static_cast<task_struct&>(*tp);
         if (t.context == IN_TASK && !t.finished() && t.cpu() == cpu.nr && !t.interrupted_by())
@@ -176,6 +180,9 @@ void enter(task_struct* me, irq_cpu& cpu) {
 void leave(task_struct* me, irq_cpu& cpu) {
     for (const auto& tp : Execution::current().tasks())
         if (tp->interrupted_by() == me) tp->set_interrupted_by(nullptr);
+    const Task* under = cpu.hardirq == me ? cpu.under_hardirq : cpu.under_softirq;
+    if (under && !under->finished() && weak_memory::on()) [[unlikely]]
+        weak_memory::interrupt_left(*me, *under);
     if (cpu.hardirq == me)
         cpu.hardirq = nullptr;
     else
@@ -201,6 +208,8 @@ void softirq_context(irq_cpu& cpu) {
         const bool idle = cpu.pending == 0 && !state().owed(cpu);
         await_entry("softirq_entry", cpu, loc, &softirq_can_run, idle, idle && state().sourced);
         enter(me, cpu);
+        if (cpu.pending && weak_memory::on()) [[unlikely]]
+            weak_memory::taken_over(cpu);
         // __do_softirq(): the pending vectors in order, again while handlers raise more; a
         // vector due without being raised, once (one expired timer a run: another may expire
         // after any later step).
@@ -319,6 +328,8 @@ void raise_softirq_irqoff(unsigned int nr, std::source_location loc) {
                                     "): no open_softirq() for that vector");
     cpu.pending |= 1U << nr;
     cpu.softirq_task->set_idle(false);
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::handed_off(cpu);
 }
 
 void raise_softirq(unsigned int nr, std::source_location loc) {

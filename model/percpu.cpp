@@ -253,7 +253,8 @@ void preempt_point(const char* op, std::source_location loc) {
 void resume_on_any_cpu() {
     cpus& c = state();
     task_struct* me = current();
-    if (c.nr <= 1 || me->preempt_count != 0 || me->irqs_off) return;
+    if (c.nr <= 1 || me->preempt_count != 0 || me->irqs_off || (me->flags & PF_NO_SETAFFINITY))
+        return;
     // Choice 0 stays; the others are the remaining online CPUs in order.
     std::vector<int> where{me->cpu()};
     for (unsigned long b = c.mask().bits; b; b &= b - 1)

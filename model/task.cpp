@@ -1,6 +1,7 @@
 // task_struct's exit check and the held-lock stack.
 #include "task.hpp"
 
+#include "irq.hpp"
 #include "lockdep.hpp"
 #include "percpu.hpp"
 #include "weak_memory.hpp"
@@ -21,9 +22,11 @@ void spawn_on(int cpu, std::string comm, std::function<void()> body) {
                                     "): the model has CPUs 0.." + std::to_string(nr_cpu_ids() - 1));
     auto task = std::make_unique<task_struct>(std::move(comm));
     task->set_cpu(cpu);
-    const task_struct& child = *task;
+    task_struct& child = *task;
     Execution& ex = Execution::current();
     ex.spawn(std::move(task), std::move(body));
+    // Started on a CPU where a handler runs, it waits for it as the tasks it interrupted do.
+    if (ex.in_task()) joined_cpu(&child);
     // Under lkmm what the spawning task did before is visible to the new one (queue_work(),
     // kthread_run()); tasks made at set-up start from the initial values.
     if (ex.in_task() && weak_memory::on()) [[unlikely]]

@@ -17,6 +17,8 @@ namespace lockcheck::detail {
 // Task states as set_current_state() takes them.
 enum : long { TASK_RUNNING = 0, TASK_INTERRUPTIBLE = 1, TASK_UNINTERRUPTIBLE = 2 };
 inline constexpr long TASK_NORMAL = TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE;
+// task_struct::flags: a kthread bound to its CPU (a per-CPU kworker) is never migrated.
+enum : unsigned { PF_NO_SETAFFINITY = 0x04000000 };
 
 // One entry of a task's held-lock stack, as lockdep keeps it.
 struct lockdep_map;
@@ -42,6 +44,7 @@ class task_struct final : public Task {
     void fingerprint(StateHasher& h) const override;
 
     long state = TASK_RUNNING;
+    unsigned flags = 0;                  // PF_*
     int preempt_count = 0;               // raised by spinlocks: atomic context
     const Object* sleeping_on = nullptr; // what schedule() would sleep on, for reports
     std::array<held_lock, kMaxHeldLocks> held_locks{};

@@ -7,6 +7,7 @@
 #include "debugobjects.hpp"
 #include "irq.hpp"
 #include "sched.hpp"
+#include "weak_memory.hpp"
 
 namespace lockcheck::detail {
 
@@ -66,6 +67,8 @@ void run_timer_softirq() {
     softirq_changed(t->cpu);
     const std::source_location loc{};
     ex.visible("timer_expire_entry", t, loc);
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::taken_over(*t);
     // call_timer_fn(): the map is a copy in the kernel, so that the callback may free the timer.
     void (*fn)(timer_list*) = t->function;
     lock_map_acquire(t, &t->lockdep_map, loc);
@@ -82,6 +85,8 @@ void arm(timer_list* t, task_struct* me) {
     t->periodic = t->running == me;
     t->cpu = me->cpu();
     debug_object_activate(t, "timer_list");
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::handed_off(*t);
     if (was >= 0 && was != t->cpu) softirq_changed(was);
     softirq_changed(t->cpu);
 }
@@ -130,6 +135,12 @@ void timer_list::describe(std::string& out) const {
 void timer_list::fingerprint(StateHasher& h) const {
     h.add(armed);
     h.add(periodic);
+    // Whether a periodic timer may expire again (may_expire()) follows from which tasks took a
+    // step since its last expiry, with their idle flags (Execution::fingerprint()): the step
+    // numbers differ between executions that reach one state, these bits do not.
+    if (periodic)
+        for (const auto& tp : Execution::current().tasks())
+            if (!tp->finished()) h.add(tp->last_step() > expired_at);
     h.add(shut_down);
     h.add(static_cast<std::uint64_t>(cpu));
     h.add(running ? running->id() : kNoTask);

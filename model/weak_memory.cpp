@@ -86,11 +86,24 @@ class WeakMemory {
     }
     // The location stop_machine()'s acknowledgements go through (stop_machine_entered()).
     std::uint32_t stopper_location() {
-        if (stopper_ == memory::kNone) stopper_ = graph_.add_location(0);
+        if (stopper_ == memory::kNone) stopper_ = internal_location();
         return stopper_;
     }
-    // Whether `loc` is that location: its reads are no read of the model's (read_in_step()).
-    bool stopper(std::uint32_t loc) const { return loc == stopper_; }
+    // The location through which `obj` is handed off (handed_off()), made on first use.
+    std::uint32_t handoff_location(const Object& obj) {
+        auto [it, added] = handoff_locations_.try_emplace(&obj, 0);
+        if (added) it->second = internal_location();
+        return it->second;
+    }
+    // A location of the checker's own (the stopper's, a hand-off's), holding 0.
+    std::uint32_t internal_location() {
+        const std::uint32_t loc = graph_.add_location(0);
+        internal_.resize(graph_.locations(), false);
+        internal_[loc] = true;
+        return loc;
+    }
+    // Whether `loc` is such a location: its reads are no read of the model's (read_in_step()).
+    bool internal(std::uint32_t loc) const { return loc < internal_.size() && internal_[loc]; }
     // A stopper's acknowledgement in `task`: a fully ordered RMW of the stopper location.
     void stopper_ack(std::uint16_t task) {
         const std::uint32_t loc = stopper_location();
@@ -261,6 +274,8 @@ class WeakMemory {
     std::vector<StepOp> step_ops_;
     std::unordered_map<const Object*, std::uint32_t> sync_locations_;
     std::unordered_map<TaskId, std::uint32_t> task_locations_;
+    std::unordered_map<const Object*, std::uint32_t> handoff_locations_;
+    std::vector<bool> internal_; // by location: internal_location()
     std::uint32_t stopper_ = memory::kNone;
     std::vector<std::uint32_t> candidates_;
     std::vector<std::size_t> positions_;
@@ -476,6 +491,49 @@ void task_spawned(const Task& child) {
     m.full_barrier(task);
 }
 
+namespace {
+
+// What `from` did so far ordered before what `to` does next: a release write of `loc` in
+// `from`, and an acquire read of its latest write in `to`.
+void synchronize(WeakMemory& m, std::uint16_t from, std::uint16_t to, std::uint32_t loc) {
+    m.append_latest(from, loc, Access{.writes = true, .write_tags = memory::kRelease, .value = 1});
+    m.append_latest(to, loc, Access{.read_tags = memory::kAcquire, .reads = true});
+}
+
+// The running step's events as they would be without the hand-off (flush_memory_step()),
+// then the hand-off's.
+WeakMemory& after_the_steps_own() {
+    Execution& ex = this_execution();
+    ex.flush_memory_step();
+    return ex.local<WeakMemory>();
+}
+
+} // namespace
+
+void handed_off(const Object& obj) {
+    WeakMemory& m = after_the_steps_own();
+    m.append_latest(running_task(), m.handoff_location(obj),
+                    Access{.writes = true, .write_tags = memory::kRelease, .value = 1});
+}
+
+void taken_over(const Object& obj) {
+    WeakMemory& m = after_the_steps_own();
+    m.append_latest(running_task(), m.handoff_location(obj),
+                    Access{.read_tags = memory::kAcquire, .reads = true});
+}
+
+void interrupt_entered(const Task& handler, const Task& interrupted) {
+    WeakMemory& m = after_the_steps_own();
+    synchronize(m, static_cast<std::uint16_t>(interrupted.id()),
+                static_cast<std::uint16_t>(handler.id()), m.internal_location());
+}
+
+void interrupt_left(const Task& handler, const Task& interrupted) {
+    WeakMemory& m = after_the_steps_own();
+    synchronize(m, static_cast<std::uint16_t>(handler.id()),
+                static_cast<std::uint16_t>(interrupted.id()), m.internal_location());
+}
+
 void scheduled_on(bool migrated) {
     WeakMemory& m = memory();
     if (migrated) m.full_barrier(running_task());
@@ -586,7 +644,7 @@ ReadSeen read_in_step(const Execution& ex, std::uint32_t step) {
     for (std::uint32_t e = static_cast<std::uint32_t>(g.size()); e-- > 0;) {
         const memory::Event& r = g[e];
         if (r.step < step) break;
-        if (r.step != step || r.kind != memory::Kind::read || m->stopper(r.loc)) continue;
+        if (r.step != step || r.kind != memory::Kind::read || m->internal(r.loc)) continue;
         ReadSeen seen{true, g[r.rf].step, 0};
         // The latest write there was when it read: written before it, coherence-after its own.
         const auto& co = g.co(r.loc);

@@ -114,6 +114,22 @@ void cpu_switched(const Object& rq);
 // ... will be visible from the CPU which will execute @work") and kthread_run()'s wake-up gives
 // a new thread (a full barrier in each, a release write the new task reads as an acquire).
 void task_spawned(const Task& child);
+// Deferred work, as the kernel documents its order: what the running task did before it
+// handed `obj` off (a queue_work() that queued the item: "all stores preceding the call ...
+// will be visible from the CPU which will execute @work by the time such work executes",
+// include/linux/workqueue.h; arming a timer, which its expiry finds under the timer base's
+// lock; raise_softirq() on the CPU whose softirq runs it) is ordered before what the task
+// that takes `obj` over does next (the worker starting the item, the softirq expiring the
+// timer or running the raised vector): a release write of the hand-off's own location, read
+// by an acquire of its latest write. Both keep their step's own accesses first.
+void handed_off(const Object& obj);
+void taken_over(const Object& obj);
+// An interrupt handler that enters on the CPU where `interrupted` ran runs there after it, in
+// that CPU's program order: everything the task did is ordered before what the handler does,
+// and (interrupt_left()) everything the handler did before what the task does once it
+// returns: a release write in one, read by an acquire in the other.
+void interrupt_entered(const Task& handler, const Task& interrupted);
+void interrupt_left(const Task& handler, const Task& interrupted);
 // A preemptible task at a preemption point, resuming on its CPU or `migrated` to another: the
 // choice reads no memory of the task's own (the online mask it reads changes only under
 // stop_machine()); a migration is two context switches, a full barrier.

@@ -11,6 +11,7 @@
 #include "percpu.hpp"
 #include "sched.hpp"
 #include "slab.hpp"
+#include "weak_memory.hpp"
 
 namespace lockcheck::detail {
 
@@ -23,8 +24,13 @@ alignas(workqueue_struct) std::byte system_wq_tag[sizeof(void*)];
 struct workqueues {
     workqueue_struct* events = nullptr;
     std::vector<work_struct*> works; // every work of the execution, for flush_workqueue()
-    int bound_workers = 0;
+    std::vector<int> bound_workers;  // workers made so far on each CPU's pool
     int unbound_workers = 0;
+    // The smallest max_active of a queue that bounds its running items (limited()). Once the
+    // execution has more items than that, whether an item can start may depend on the other
+    // items' starts, and each start depends on every step.
+    int tightest = 0;
+    bool limits() const { return tightest && static_cast<int>(works.size()) > tightest; }
 };
 
 workqueues& state() {
@@ -48,7 +54,9 @@ task_struct* as_task(const Task* t) {
 // worker's idle flag changes only there: one in the middle of an item keeps the execution
 // going).
 const Task* runner(const work_struct& w) {
-    return w.wq && w.wq->ordered() ? w.wq->worker : w.worker;
+    if (w.wq && w.wq->ordered()) return w.wq->worker;
+    if (w.wq && (w.wq->flags & WQ_UNBOUND)) return w.workers.back();
+    return w.workers[static_cast<std::size_t>(w.cpu)];
 }
 void set_idle(const Task* worker, bool idle) {
     if (idle)
@@ -56,8 +64,13 @@ void set_idle(const Task* worker, bool idle) {
     else
         as_task(worker)->wake();
 }
+// Whether worker `me` of `w` has it to run.
+bool has_work(const work_struct& w, const Task* me) {
+    return w.queued && !w.wq->ordered() && runner(w) == me;
+}
 void update_idle(const work_struct& w) {
-    if (w.worker && w.running != w.worker) set_idle(w.worker, !(w.queued && !w.wq->ordered()));
+    for (const Task* worker : w.workers)
+        if (w.running != worker) set_idle(worker, !has_work(w, worker));
 }
 void update_idle(const workqueue_struct& wq) {
     if (wq.worker && !wq.in_flight) set_idle(wq.worker, wq.list.empty());
@@ -92,6 +105,8 @@ void enqueue(workqueue_struct* wq, work_struct* w, int cpu) {
     ++w->instances;
     w->queued_as = ++wq->instances;
     debug_object_activate(w, "work_struct");
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::handed_off(*w);
     if (wq->ordered()) {
         wq->list.push_back(w);
         update_idle(*wq);
@@ -128,6 +143,8 @@ bool grab_pending(work_struct* w) {
 void process_one_work(task_struct* me, work_struct* w) {
     Execution& ex = this_execution();
     workqueue_struct* wq = w->wq;
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::taken_over(*w);
     w->pending = false;
     w->queued = false;
     if (wq->ordered()) {
@@ -138,11 +155,6 @@ void process_one_work(task_struct* me, work_struct* w) {
     w->started = w->instances;
     w->started_as = w->queued_as;
     debug_object_deactivate(w);
-    // A per-CPU queue's item runs on the CPU that queued it.
-    if (!(wq->flags & WQ_UNBOUND) && me->cpu() != w->cpu) {
-        me->set_cpu(w->cpu);
-        joined_cpu(me);
-    }
     // The kernel holds a copy of the work's map, so that the function may free the work.
     lock_map_acquire(wq, &wq->lockdep_map, kWorker);
     lock_map_acquire(w, &w->lockdep_map, kWorker);
@@ -159,9 +171,19 @@ void process_one_work(task_struct* me, work_struct* w) {
     update_idle(*w);
 }
 
-bool can_start_work(const Object* obj, const Task&) {
+// Whether fewer than max_active of `wq`'s items run on `cpu` (on an unbound queue, anywhere).
+bool below_max_active(const workqueue_struct& wq, int cpu) {
+    if (!wq.limited()) return true;
+    int active = 0;
+    for (const work_struct* w : state().works)
+        if (w->wq == &wq && w->running && ((wq.flags & WQ_UNBOUND) || w->running->cpu() == cpu))
+            ++active;
+    return active < wq.max_active;
+}
+
+bool can_start_work(const Object* obj, const Task& me) {
     const auto* w = static_cast<const work_struct*>(obj);
-    return w->queued && !w->wq->ordered() && !w->running;
+    return has_work(*w, &me) && !w->running && below_max_active(*w->wq, w->cpu);
 }
 
 bool can_start_ordered(const Object* obj, const Task&) {
@@ -172,8 +194,11 @@ bool can_start_ordered(const Object* obj, const Task&) {
 void work_worker(work_struct* w) {
     task_struct* me = current();
     for (;;) {
-        me->set_idle(!(w->queued && !w->wq->ordered()));
-        this_execution().visible("workqueue_execute_start", w, kWorker, &can_start_work);
+        me->set_idle(!has_work(*w, me));
+        if (state().limits())
+            this_execution().visible_global("workqueue_execute_start", w, kWorker, &can_start_work);
+        else
+            this_execution().visible("workqueue_execute_start", w, kWorker, &can_start_work);
         me->set_idle(false);
         process_one_work(me, w);
     }
@@ -239,23 +264,25 @@ void delayed_work_timer_fn(timer_list* t) {
     if (w->pending && !w->queued) enqueue(wq, w, dwork->cpu);
 }
 
-// queue_delayed_work_on(), once `w` was found not pending at the step.
-void queue_delayed(workqueue_struct* wq, delayed_work* dwork, unsigned long delay) {
+// queue_delayed_work_on(), once `w` was found not pending at the step: on `cpu`'s pool, its
+// timer on that CPU (add_timer_on()).
+void queue_delayed(workqueue_struct* wq, delayed_work* dwork, unsigned long delay, int cpu) {
     work_struct* w = &dwork->work;
-    task_struct* me = current();
     if (!delay) {
-        enqueue(wq, w, me->cpu());
+        enqueue(wq, w, cpu);
         return;
     }
     w->wq = wq;
     w->pending = true;
     dwork->wq = wq;
-    dwork->cpu = me->cpu();
+    dwork->cpu = cpu;
     timer_list& t = dwork->timer;
     t.armed = true;
     t.periodic = false;
-    t.cpu = me->cpu();
+    t.cpu = cpu;
     debug_object_activate(&t, "timer_list");
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::handed_off(t);
     softirq_changed(t.cpu);
 }
 
@@ -287,7 +314,7 @@ void work_struct::fingerprint(StateHasher& h) const {
 }
 
 const Task* work_struct::holder_for(const Task&) const {
-    return running ? running : runner(*this);
+    return running ? running : workers.empty() ? nullptr : runner(*this);
 }
 
 delayed_work::delayed_work(std::string name) : work(name), timer(name + ".timer") {
@@ -316,17 +343,34 @@ void workqueue_struct::fingerprint(StateHasher& h) const {
 const Task* workqueue_struct::holder_for(const Task&) const {
     if (ordered()) return worker;
     for (const work_struct* w : state().works)
-        if (w->wq == this && (w->queued || w->running)) return w->running ? w->running : w->worker;
+        if (w->wq == this && (w->queued || w->running)) return w->running ? w->running : runner(*w);
     return nullptr;
 }
 
 void INIT_WORK(work_struct* work, work_func_t func) {
     workqueues& s = state();
     work->func = func;
-    if (work->worker) return;
+    if (!work->workers.empty()) return;
     s.works.push_back(work);
-    spawn("kworker/0:" + std::to_string(s.bound_workers++), [work] { work_worker(work); });
-    work->worker = this_execution().tasks().back().get();
+    // The workers that declared their starts before would miss the limit.
+    if (this_execution().in_task() && s.tightest &&
+        static_cast<int>(s.works.size()) == s.tightest + 1)
+        throw std::invalid_argument("INIT_WORK(" + work->name() +
+                                    "): more items than a queue's max_active are made at set-up");
+    s.bound_workers.resize(static_cast<std::size_t>(nr_cpu_ids()));
+    for (int cpu = 0; cpu < nr_cpu_ids(); ++cpu) {
+        int& made = s.bound_workers[static_cast<std::size_t>(cpu)];
+        spawn_on(cpu, "kworker/" + std::to_string(cpu) + ":" + std::to_string(made++),
+                 [work] { work_worker(work); });
+        auto& worker = static_cast<task_struct&>(*this_execution().tasks().back());
+        worker.flags |= PF_NO_SETAFFINITY; // kthread_bind(): it stays on its CPU
+        work->workers.push_back(&worker);
+    }
+    // The unbound pools' (ids after the per-CPU pools', two a CPU), which may run anywhere.
+    spawn("kworker/u" + std::to_string(2 * nr_cpu_ids()) + ":" +
+              std::to_string(s.unbound_workers++),
+          [work] { work_worker(work); });
+    work->workers.push_back(this_execution().tasks().back().get());
 }
 
 void INIT_DELAYED_WORK(delayed_work* dwork, work_func_t func) {
@@ -339,6 +383,14 @@ workqueue_struct* alloc_workqueue(const char* name, unsigned flags, int max_acti
     workqueues& s = state();
     Execution& ex = this_execution();
     auto& wq = ex.make<workqueue_struct>(name, flags, max_active);
+    if (wq.limited()) {
+        // A start already declared as one on its work alone would miss the limit.
+        if (ex.in_task())
+            throw std::invalid_argument(std::string("alloc_workqueue(") + name + ", " +
+                                        std::to_string(flags) + ", " + std::to_string(max_active) +
+                                        "): a queue that bounds max_active is made at set-up");
+        s.tightest = s.tightest ? std::min(s.tightest, max_active) : max_active;
+    }
     if (wq.ordered()) {
         // Unbound pools' ids follow the per-CPU pools', two a CPU.
         spawn("kworker/u" + std::to_string(2 * nr_cpu_ids()) + ":" +
@@ -353,13 +405,33 @@ workqueue_struct* alloc_ordered_workqueue(const char* name, unsigned flags) {
     return alloc_workqueue(name, flags | WQ_UNBOUND | __WQ_ORDERED, 1);
 }
 
-bool queue_work(workqueue_struct* wq, work_struct* work, std::source_location loc) {
+namespace {
+
+int checked_cpu(const char* op, int cpu) {
+    if (cpu < 0 || cpu >= nr_cpu_ids())
+        throw std::invalid_argument(std::string(op) + "(" + std::to_string(cpu) +
+                                    "): the model has CPUs 0.." + std::to_string(nr_cpu_ids() - 1));
+    return cpu;
+}
+
+bool queue_on(const char* op, int cpu, workqueue_struct* wq, work_struct* work,
+              std::source_location loc) {
     wq = resolve(wq);
-    declare_queueing("queue_work", wq, work, loc);
-    check_alive("queue_work", wq, loc);
+    declare_queueing(op, wq, work, loc);
+    check_alive(op, wq, loc);
     if (work->pending) return observed(false);
-    enqueue(wq, work, current()->cpu());
+    enqueue(wq, work, cpu);
     return observed(true);
+}
+
+} // namespace
+
+bool queue_work(workqueue_struct* wq, work_struct* work, std::source_location loc) {
+    return queue_on("queue_work", current()->cpu(), wq, work, loc);
+}
+
+bool queue_work_on(int cpu, workqueue_struct* wq, work_struct* work, std::source_location loc) {
+    return queue_on("queue_work_on", checked_cpu("queue_work_on", cpu), wq, work, loc);
 }
 
 bool schedule_work(work_struct* work, std::source_location loc) {
@@ -439,14 +511,29 @@ void destroy_workqueue(workqueue_struct* wq, std::source_location loc) {
     resolve(wq)->destroyed_at = this_execution().step();
 }
 
+namespace {
+
+bool queue_delayed_on(const char* op, int cpu, workqueue_struct* wq, delayed_work* dwork,
+                      unsigned long delay, std::source_location loc) {
+    wq = resolve(wq);
+    declare_queueing(op, wq, &dwork->work, loc);
+    check_alive(op, wq, loc);
+    if (dwork->work.pending) return observed(false);
+    queue_delayed(wq, dwork, delay, cpu);
+    return observed(true);
+}
+
+} // namespace
+
 bool queue_delayed_work(workqueue_struct* wq, delayed_work* dwork, unsigned long delay,
                         std::source_location loc) {
-    wq = resolve(wq);
-    declare_queueing("queue_delayed_work", wq, &dwork->work, loc);
-    check_alive("queue_delayed_work", wq, loc);
-    if (dwork->work.pending) return observed(false);
-    queue_delayed(wq, dwork, delay);
-    return observed(true);
+    return queue_delayed_on("queue_delayed_work", current()->cpu(), wq, dwork, delay, loc);
+}
+
+bool queue_delayed_work_on(int cpu, workqueue_struct* wq, delayed_work* dwork, unsigned long delay,
+                           std::source_location loc) {
+    return queue_delayed_on("queue_delayed_work_on", checked_cpu("queue_delayed_work_on", cpu), wq,
+                            dwork, delay, loc);
 }
 
 bool schedule_delayed_work(delayed_work* dwork, unsigned long delay, std::source_location loc) {
@@ -459,7 +546,7 @@ bool mod_delayed_work(workqueue_struct* wq, delayed_work* dwork, unsigned long d
     declare_queueing("mod_delayed_work", wq, &dwork->work, loc);
     check_alive("mod_delayed_work", wq, loc);
     const bool was = grab_pending(&dwork->work);
-    queue_delayed(wq, dwork, delay);
+    queue_delayed(wq, dwork, delay, current()->cpu());
     return observed(was);
 }
 

@@ -1,17 +1,22 @@
 // Workqueues (include/linux/workqueue.h, kernel/workqueue.c): work items run in process
-// context by worker tasks named as the kernel's ("kworker/0:0" for a per-CPU pool's,
-// "kworker/u2:0" for an unbound one's), made when the work is initialised or the queue
+// context by worker tasks named as the kernel's ("kworker/1:0" for CPU 1's pool's,
+// "kworker/u4:0" for an unbound one's), made when the work is initialised or the queue
 // allocated, and idle while they have nothing to run: a model whose work is never queued ends
 // as any other, and one whose work is queued ends only once it ran.
 //
 // Workers. An item queued on a queue that runs items side by side (system_wq, any
-// alloc_workqueue() with max_active other than 1) runs on a worker of its own, made by
-// INIT_WORK(): in the kernel whichever idle worker of the pool takes it, which no model can
-// tell apart, so one worker an item gives every interleaving the pool allows with no choice of
-// worker to search. Such an item runs on the CPU that queued it. An ordered queue
-// (alloc_ordered_workqueue(), or max_active 1) has one worker, made with it, which runs its
-// items one at a time in queue order. max_active above 1 bounds nothing: items overlap in every
-// way, which includes every way the kernel's do.
+// alloc_workqueue() but an ordered one) runs on a worker of its own in the pool of the CPU that
+// queued it (queue_work()) or was named (queue_work_on()), made by INIT_WORK() on every CPU and
+// bound there, as the kernel's per-CPU kworkers are: it runs on that CPU, interrupted by that
+// CPU's handlers, with that CPU's per-CPU data. In the kernel whichever idle worker of the pool
+// takes it, which no model can tell apart, so one worker an item and CPU gives every
+// interleaving the pool allows with no choice of worker to search. An unbound queue's item runs
+// on its own unbound worker ("kworker/u4:0"), which starts on CPU 0 and may move. max_active bounds
+// how many of the queue's items run at once on a CPU (on an unbound queue, at all); which waiting
+// item starts when one finishes is the search's choice (the kernel starts them in queue order: a
+// superset). An ordered queue (alloc_ordered_workqueue(), or WQ_UNBOUND with max_active 1, which
+// the kernel long ordered implicitly) has one unbound worker, made with it, which runs its items
+// one at a time in queue order.
 //
 // Semantics: queue_work() on a pending item returns false and queues nothing; PENDING is
 // cleared as a worker starts the item, which may then be queued again while it runs and runs
@@ -34,6 +39,7 @@
 
 #include <cstdint>
 #include <source_location>
+#include <vector>
 
 #include "timer.hpp"
 
@@ -58,9 +64,10 @@ struct work_struct final : Object {
     workqueue_struct* wq = nullptr; // the queue it is queued on, or last was
     bool pending = false;           // WORK_STRUCT_PENDING: queued, or its timer armed
     bool queued = false;            // on its queue's list (not waiting for its timer)
-    int cpu = 0;                    // the CPU that queued it
-    const Task* worker = nullptr;   // its own worker (INIT_WORK)
-    const Task* running = nullptr;  // the worker running it now
+    int cpu = 0;                    // the CPU that queued it, whose worker runs it
+    // Its own workers (INIT_WORK): one on each CPU, then an unbound one.
+    std::vector<const Task*> workers;
+    const Task* running = nullptr; // the worker running it now
     // Instances: queued so far (each queueing, and each timer's expiry, is one), the one
     // running or last started, and the last that finished or was cancelled.
     std::uint32_t instances = 0;
@@ -102,7 +109,12 @@ struct workqueue_struct final : Object {
     unsigned flags;
     int max_active;
     struct lockdep_map lockdep_map;
-    bool ordered() const { return max_active == 1; }
+    bool ordered() const {
+        return (flags & __WQ_ORDERED) || ((flags & WQ_UNBOUND) && max_active == 1);
+    }
+    // Bounds how many of its items run at once on a CPU (max_active 0: the kernel's default, 256,
+    // more than any model queues).
+    bool limited() const { return !ordered() && max_active > 0; }
     const Task* worker = nullptr;           // an ordered queue's
     const work_struct* in_flight = nullptr; // the item its worker runs
     std::vector<work_struct*> list;         // an ordered queue's items, in order
@@ -113,11 +125,14 @@ struct workqueue_struct final : Object {
 // The kernel's system workqueue ("events"), one for each execution.
 extern workqueue_struct* const system_wq;
 
-// Set-up or task code, no scheduling point. INIT_WORK() makes the item's worker once.
+// Set-up or task code, no scheduling point. INIT_WORK() makes the item's workers once (one
+// per CPU and an unbound one); an item past the smallest max_active of a queue that bounds it
+// is made at set-up (the workers' starts then depend on every step).
 void INIT_WORK(work_struct* work, work_func_t func);
 void INIT_DELAYED_WORK(delayed_work* dwork, work_func_t func);
-// Set-up or task code, no scheduling point: a queue as the kernel makes it. One of max_active
-// 1, or WQ_UNBOUND with max_active 1, or alloc_ordered_workqueue(), is ordered.
+// Set-up or task code, no scheduling point: a queue as the kernel makes it. WQ_UNBOUND with
+// max_active 1, or alloc_ordered_workqueue(), is ordered; another with max_active above 0 runs at
+// most that many of its items at once on a CPU, and is made at set-up only.
 workqueue_struct* alloc_workqueue(const char* name, unsigned flags, int max_active);
 workqueue_struct* alloc_ordered_workqueue(const char* name, unsigned flags);
 // Drains the queue; a later operation on it uses freed memory.
@@ -126,6 +141,9 @@ void destroy_workqueue(workqueue_struct* wq,
 
 bool queue_work(workqueue_struct* wq, work_struct* work,
                 std::source_location loc = std::source_location::current());
+// On `cpu`'s pool, whichever CPU the caller runs on.
+bool queue_work_on(int cpu, workqueue_struct* wq, work_struct* work,
+                   std::source_location loc = std::source_location::current());
 bool schedule_work(work_struct* work, std::source_location loc = std::source_location::current());
 bool flush_work(work_struct* work, std::source_location loc = std::source_location::current());
 bool cancel_work(work_struct* work, std::source_location loc = std::source_location::current());
@@ -143,6 +161,8 @@ void drain_workqueue(workqueue_struct* wq,
 // The delay is abstract: a delay of 0 queues at once, any other arms the work's timer.
 bool queue_delayed_work(workqueue_struct* wq, delayed_work* dwork, unsigned long delay,
                         std::source_location loc = std::source_location::current());
+bool queue_delayed_work_on(int cpu, workqueue_struct* wq, delayed_work* dwork, unsigned long delay,
+                           std::source_location loc = std::source_location::current());
 bool schedule_delayed_work(delayed_work* dwork, unsigned long delay,
                            std::source_location loc = std::source_location::current());
 // Takes it off its timer or queue, then queues it with `delay`; returns whether it was pending.

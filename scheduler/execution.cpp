@@ -783,6 +783,10 @@ Fingerprint Execution::fingerprint() const {
         h.add(t.finished_);
         // A finished task's history can no longer matter: only what it left in objects does.
         if (t.finished_) continue;
+        // Whether it keeps the execution going, was given something to do since its last step,
+        // and which handler it waits for: each changes what can come next.
+        h.add(static_cast<std::uint64_t>(t.idle_) | static_cast<std::uint64_t>(t.woken_) << 1);
+        h.add(t.interrupted_by_ ? t.interrupted_by_->id_ : kNoTask);
         // The task's code is deterministic: its local variables follow from the steps it took
         // (a loop's counter) and what those steps returned to it, since the last point where
         // its code declared it kept nothing (forget_since()).

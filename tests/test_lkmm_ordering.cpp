@@ -442,3 +442,122 @@ TEST(LkmmOrdering, this_cpu_operations_count_without_preempt_disable_and_order_n
     expect_verified(check_model(publishing), "this_cpu_write under sc");
     expect_final_check_broken(check_lkmm(publishing), "this_cpu_write under lkmm");
 }
+
+namespace {
+
+// Message passing into deferred work and interrupt handlers: x and y written by one side, read
+// y then x by the other; seeing y's write but not x's is what an order from the hand-off
+// forbids.
+struct handoff {
+    work_struct work{"work"};
+    timer_list timer{"timer"};
+    atomic_t x{"x"};
+    atomic_t y{"y"};
+    atomic_t z{"z"};
+    shared<int> data{"data"};
+};
+thread_local handoff* the_handoff = nullptr;
+
+void reads_y_then_x(handoff& h) {
+    const int y = atomic_read(&h.y);
+    check(!(y == 1 && atomic_read(&h.x) == 0), "saw y's write but not x's");
+}
+
+void reads_data(handoff& h) {
+    check(h.data.read() == 1, "saw the data written before the hand-off as it was");
+}
+
+enum class Deferred { work, ordered_work, timer };
+
+// The task writes the data (plainly), then hands off to `how`, whose function reads it.
+Setup data_then_handoff(Deferred how) {
+    return [how] {
+        handoff& h = model_state<handoff>();
+        the_handoff = &h;
+        INIT_WORK(&h.work, [](work_struct*) { reads_data(*the_handoff); });
+        timer_setup(
+            &h.timer, [](timer_list*) { reads_data(*the_handoff); }, 0);
+        workqueue_struct* wq =
+            how == Deferred::ordered_work ? alloc_ordered_workqueue("ordered", 0) : system_wq;
+        spawn("t", [&h, how, wq] {
+            h.data.write(1);
+            if (how == Deferred::timer)
+                mod_timer(&h.timer, jiffies + HZ);
+            else
+                queue_work(wq, &h.work);
+        });
+    };
+}
+
+} // namespace
+
+TEST(LkmmOrdering, what_a_task_wrote_before_queue_work_or_mod_timer_is_seen_by_the_work) {
+    for (Deferred how : {Deferred::work, Deferred::ordered_work, Deferred::timer}) {
+        const std::string what = how == Deferred::work           ? "system_wq"
+                                 : how == Deferred::ordered_work ? "ordered queue"
+                                                                 : "timer";
+        expect_verified(check_lkmm(data_then_handoff(how)), what);
+    }
+}
+
+TEST(LkmmOrdering, what_a_task_writes_after_queue_work_is_not_ordered_before_the_work) {
+    const Setup setup = [] {
+        handoff& h = model_state<handoff>();
+        the_handoff = &h;
+        INIT_WORK(&h.work, [](work_struct*) { reads_y_then_x(*the_handoff); });
+        spawn("t", [&h] {
+            queue_work(system_wq, &h.work);
+            atomic_set(&h.x, 1);
+            atomic_set(&h.y, 1);
+        });
+    };
+    expect_verified(check_model(setup), "sc");
+    const SearchResult r = check_lkmm(setup);
+    CHECK_EQUAL(ViolationKind::check_failed, only_violation(r).kind);
+}
+
+namespace {
+
+// A task on CPU 0 and its CPU's interrupt: the task writes x then y and the handler reads
+// them, or (`handler_writes`) the other way round.
+Setup task_and_its_handler(bool handler_writes) {
+    return [handler_writes] {
+        handoff& h = model_state<handoff>();
+        the_handoff = &h;
+        // A step after the writes: the handler may fire only while the task runs.
+        const auto writes = [](handoff& hh) {
+            atomic_set(&hh.x, 1);
+            atomic_set(&hh.y, 1);
+            atomic_inc(&hh.z);
+        };
+        request_irq(17,
+                    handler_writes ? irq_handler_t{[](int, void*) {
+                        atomic_set(&the_handoff->x, 1);
+                        atomic_set(&the_handoff->y, 1);
+                        return IRQ_HANDLED;
+                    }}
+                                   : irq_handler_t{[](int, void*) {
+                                         reads_y_then_x(*the_handoff);
+                                         return IRQ_HANDLED;
+                                     }},
+                    0, "dev", &h);
+        irq_may_fire(17);
+        spawn("t", [&h, handler_writes, writes] {
+            if (handler_writes)
+                reads_y_then_x(h);
+            else
+                writes(h);
+        });
+    };
+}
+
+} // namespace
+
+TEST(LkmmOrdering, an_interrupt_handler_and_the_task_it_interrupts_are_in_their_cpus_order) {
+    for (bool handler_writes : {false, true}) {
+        const std::string what = handler_writes ? "the task reads" : "the handler reads";
+        const SearchResult r = check_lkmm(task_and_its_handler(handler_writes));
+        expect_verified(r, what);
+        CHECK_TEXT(r.stats.executions > 1, what.c_str());
+    }
+}

@@ -337,3 +337,93 @@ TEST(StateCache, a_full_table_is_reported_and_the_search_stays_exact) {
     CHECK(reduced.final_states == all.final_states);
     CHECK(reduced.violations == all.violations);
 }
+
+namespace {
+
+// A timer whose callback counts its expiries and re-arms it (a periodic timer, which expires
+// again only once another task stepped since: model/timer.hpp), and a task t that arms it,
+// steps once more, and then checks that it did not expire twice. Twice takes an expiry after
+// t's arming and another after its next step; the state after the first two steps of t and
+// one expiry is met from two orders, and only the one where the expiry came between them may
+// expire again at once. t is spawned first, so the other order is met first.
+struct ticker {
+    timer_list timer{"ticker"};
+    atomic_t v{"v"};
+    atomic_t fired{"fired"};
+};
+
+Setup ticker_checked_after_two_steps() {
+    return [] {
+        ticker& k = model_state<ticker>();
+        spawn("t", [&k] {
+            mod_timer(&k.timer, jiffies + HZ);
+            atomic_inc(&k.v);
+            check(atomic_read(&k.fired) != 2, "the timer expired twice");
+        });
+        timer_setup(
+            &k.timer,
+            [](timer_list* t) {
+                ticker* k = from_timer(k, t, &ticker::timer);
+                atomic_inc(&k->fired);
+                mod_timer(t, jiffies + HZ);
+            },
+            0);
+    };
+}
+
+} // namespace
+
+TEST(StateCache, a_periodic_timer_that_may_expire_again_is_kept_apart_from_one_that_may_not) {
+    const Setup setup = ticker_checked_after_two_steps();
+    Dfs dfs;
+    StatefulDfs cached;
+    const Reached all = reach(setup, dfs, 100);
+    const Reached reduced = reach(setup, cached, 100);
+    CHECK_EQUAL(1u, all.violations.size());
+    expect_reached_what_dfs_reached(reduced, all, "stateful dfs");
+}
+
+namespace {
+
+// probe, on CPU 1, starts x on CPU 0, where an interrupt's handler sets v to 1 and then 2; x
+// checks that it never sees the handler half way. x spawned while the handler runs must wait
+// for it as the tasks it interrupted do (in the kernel it cannot run on the CPU before the
+// handler returns): either order of the spawn and the handler's entry leaves one state.
+struct half_way {
+    atomic_t v{"v"};
+    atomic_t w{"w"};
+};
+
+irqreturn_t set_twice(int, void* data) {
+    auto* h = static_cast<half_way*>(data);
+    atomic_set(&h->v, 1);
+    atomic_set(&h->v, 2);
+    return IRQ_HANDLED;
+}
+
+Setup task_started_under_a_handler() {
+    return [] {
+        set_nr_cpus(2);
+        half_way& h = model_state<half_way>();
+        spawn_on(1, "probe", [&h] {
+            atomic_inc(&h.w);
+            spawn_on(0, "x", [&h] { check(atomic_read(&h.v) != 1, "x saw the handler half way"); });
+            atomic_inc(&h.w);
+        });
+        request_irq(17, set_twice, 0, "dev", &h);
+        irq_may_fire(17, 0);
+    };
+}
+
+} // namespace
+
+TEST(StateCache, a_task_started_on_a_cpu_where_a_handler_runs_waits_for_it) {
+    const Setup setup = task_started_under_a_handler();
+    Dfs dfs;
+    StatefulDfs cached;
+    const Reached all = reach(setup, dfs, 100);
+    const Reached reduced = reach(setup, cached, 100);
+    CHECK(all.violations.empty());
+    expect_reached_what_dfs_reached(reduced, all, "stateful dfs");
+    expect_verified_by_every_search(setup, "x started under the handler");
+}

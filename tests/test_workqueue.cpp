@@ -213,7 +213,8 @@ TEST(Workqueue, the_ordered_queues_worker_is_an_unbound_kworker_and_a_works_a_pe
         std::string started;
         for (const TraceStep& step : rr.trace.steps)
             if (step.operation == "workqueue_execute_start") started = step.task;
-        CHECK_EQUAL(std::string(ordered ? "kworker/u2:0" : "kworker/0:0"), started);
+        // The work's own unbound worker, made first, is kworker/u2:0.
+        CHECK_EQUAL(std::string(ordered ? "kworker/u2:1" : "kworker/0:0"), started);
     }
 }
 
@@ -358,4 +359,149 @@ TEST(Workqueue, flush_delayed_work_runs_the_item_now_and_waits_for_it) {
         });
     };
     expect_verified_by_every_search(setup, "flush_delayed_work");
+}
+
+namespace {
+
+// Two CPUs; a task on CPU `from` queues the work (on CPU `on` with queue_work_on() when it is
+// not -1); the function records the CPU it runs on before and after a preemption point.
+struct where {
+    work_struct work{"where->work"};
+    atomic_t cpu{"where->cpu"};
+    atomic_t moved{"where->moved"};
+};
+
+void record_cpu(work_struct* work) {
+    where* w = container_of(work, &where::work);
+    const int cpu = raw_smp_processor_id();
+    atomic_set(&w->cpu, cpu);
+    cond_resched();
+    if (raw_smp_processor_id() != cpu) atomic_set(&w->moved, 1);
+}
+
+Setup queued_from(int from, int on) {
+    return [from, on] {
+        set_nr_cpus(2);
+        where& w = model_state<where>();
+        INIT_WORK(&w.work, record_cpu);
+        spawn_on(from, "t", [&w, on] {
+            if (on < 0)
+                queue_work(system_wq, &w.work);
+            else
+                queue_work_on(on, system_wq, &w.work);
+        });
+        final_check("ran on the CPU it was queued on, and stayed", [&w, cpu = on < 0 ? from : on] {
+            return w.cpu.peek() == cpu && w.moved.peek() == 0;
+        });
+    };
+}
+
+std::string worker_that_started(const Setup& setup, const SearchResult& r) {
+    const ReplayResult rr = replay(setup, r.findings.front().schedule, CheckOptions{});
+    CHECK_TEXT(rr.ok, rr.error.c_str());
+    std::string started;
+    for (const TraceStep& step : rr.trace.steps)
+        if (step.operation == "workqueue_execute_start") started = step.task;
+    return started;
+}
+
+} // namespace
+
+TEST(Workqueue, a_bound_item_runs_on_the_queueing_cpus_kworker_and_stays_on_that_cpu) {
+    for (int from : {0, 1})
+        expect_verified_by_every_search(queued_from(from, -1),
+                                        "queued from CPU " + std::to_string(from));
+    // The trace names the worker by its pool's CPU.
+    const Setup setup = [] {
+        set_nr_cpus(2);
+        fs_info& fs = set_up_fs([](work_struct*) { check(false, "the work ran"); });
+        spawn_on(1, "t", [&fs] { queue_work(system_wq, &fs.work); });
+    };
+    const SearchResult r = check_model(setup);
+    CHECK_EQUAL(ViolationKind::check_failed, only_violation(r).kind);
+    CHECK_EQUAL(std::string("kworker/1:0"), worker_that_started(setup, r));
+}
+
+TEST(Workqueue, queue_work_on_runs_the_item_on_the_named_cpus_kworker) {
+    for (int from : {0, 1})
+        for (int on : {0, 1})
+            expect_verified_by_every_search(queued_from(from, on),
+                                            "queue_work_on(" + std::to_string(on) + ") from CPU " +
+                                                std::to_string(from));
+}
+
+namespace {
+
+// `items` works on one queue with max_active `max_active`, queued from CPU 0, or each from
+// its own CPU with `spread`; each counts how many run at once.
+struct limited {
+    work_struct works[3] = {work_struct{"w0"}, work_struct{"w1"}, work_struct{"w2"}};
+    atomic_t running{"running"};
+    atomic_t most{"most"};
+};
+thread_local limited* the_limited = nullptr;
+
+void count_overlap(work_struct*) {
+    limited& l = *the_limited;
+    const int now = atomic_inc_return(&l.running);
+    if (now > atomic_read(&l.most)) atomic_set(&l.most, now);
+    atomic_dec(&l.running);
+}
+
+Setup queued_on_limited(unsigned flags, int max_active, int items, bool spread) {
+    return [flags, max_active, items, spread] {
+        set_nr_cpus(spread ? items : 1);
+        limited& l = model_state<limited>();
+        the_limited = &l;
+        workqueue_struct* wq = alloc_workqueue("fs", flags, max_active);
+        for (int i = 0; i < items; ++i)
+            INIT_WORK(&l.works[i], count_overlap);
+        if (spread) {
+            for (int i = 0; i < items; ++i)
+                spawn_on(i, "t" + std::to_string(i), [&l, wq, i] { queue_work(wq, &l.works[i]); });
+        } else {
+            spawn("t", [&l, wq, items] {
+                for (int i = 0; i < items; ++i)
+                    queue_work(wq, &l.works[i]);
+            });
+        }
+    };
+}
+
+// The most items that ran at once in any execution of `setup`.
+int most_at_once(const Setup& setup) {
+    static thread_local int most = 0;
+    most = 0;
+    const Setup observed_setup = [setup] {
+        setup();
+        final_check("record", [] {
+            most = std::max(most, the_limited->most.peek());
+            return true;
+        });
+    };
+    // Every trace of the items' overlaps: DFS's interleavings of three workers are millions.
+    expect_verified(check_model(observed_setup, Search::dpor, {}));
+    return most;
+}
+
+} // namespace
+
+TEST(Workqueue, max_active_bounds_the_items_of_a_queue_running_at_once_on_a_cpu) {
+    CHECK_EQUAL(3, most_at_once(queued_on_limited(0, 0, 3, false)));
+    CHECK_EQUAL(2, most_at_once(queued_on_limited(0, 2, 3, false)));
+    CHECK_EQUAL(1, most_at_once(queued_on_limited(0, 1, 2, false)));
+    // Per CPU: items queued from two CPUs on a max_active 1 queue run side by side.
+    CHECK_EQUAL(2, most_at_once(queued_on_limited(0, 1, 2, true)));
+    // An unbound queue bounds them all; with max_active 1 it is ordered.
+    CHECK_EQUAL(1, most_at_once(queued_on_limited(WQ_UNBOUND, 1, 2, true)));
+    CHECK_EQUAL(2, most_at_once(queued_on_limited(WQ_UNBOUND, 2, 3, false)));
+    for (bool spread : {false, true})
+        expect_dpor_reaches_what_dfs_does(queued_on_limited(0, 1, 2, spread),
+                                          spread ? "max_active 1, two CPUs" : "max_active 1");
+}
+
+TEST(Workqueue, a_queue_bounding_max_active_is_made_at_set_up) {
+    const SearchResult r = check_model([] { spawn("t", [] { alloc_workqueue("fs", 0, 1); }); });
+    CHECK_TEXT(contains(describe(r), "a queue that bounds max_active is made at set-up"),
+               describe(r).c_str());
 }
