@@ -554,6 +554,10 @@ void Execution::turn_step(Task& t, const Object& obj) {
         t.turn_overflow_ = true;
         return;
     }
+    // Under a weak memory model its first read may see an older write than one made since
+    // the turn began: that write is a change for the turn, as any other task's write is there.
+    if (limits_.memory_model != MemoryModel::sc && obj.last_written > t.turn_start_)
+        t.turn_disturbed_ = true;
     t.turn_objects_[t.turn_count_++] = Task::TurnObject{&obj, value_of(obj), step_};
 }
 
