@@ -16,19 +16,25 @@ struct Done {
 };
 
 // Every read-modify-write has this shape: one scheduling point, then the update, which under
-// lkmm reads what LKMM lets it read.
+// lkmm reads what LKMM lets it read. One that stores nothing (a failed cmpxchg) wrote nothing:
+// a loop retrying it changes nothing (Execution::turn_changed(), watch_repeats()).
 Done update(const char* op, atomic_t* v, Update u, Ordering order, OpArgs args,
             std::source_location loc) {
-    this_execution().visible(op, v, loc, nullptr, args);
+    Execution& ex = this_execution();
+    ex.visible(op, v, loc, nullptr, args);
+    Done d;
     if (weak_memory::on()) [[unlikely]] {
         const weak_memory::RmwResult r = weak_memory::rmw(*v, v->counter, u, order);
         if (r.latest) v->counter = static_cast<int>(r.value);
-        return {static_cast<int>(r.old), r.wrote, static_cast<int>(r.wrote ? r.value : r.old)};
+        d = {static_cast<int>(r.old), r.wrote, static_cast<int>(r.wrote ? r.value : r.old)};
+    } else {
+        const int old = v->counter;
+        const std::optional<std::int64_t> stored = u.apply(old);
+        if (stored) v->counter = static_cast<int>(*stored);
+        d = {old, stored.has_value(), stored ? static_cast<int>(*stored) : old};
     }
-    const int old = v->counter;
-    const std::optional<std::int64_t> stored = u.apply(old);
-    if (stored) v->counter = static_cast<int>(*stored);
-    return {old, stored.has_value(), stored ? static_cast<int>(*stored) : old};
+    if (!d.wrote) ex.nothing_written();
+    return d;
 }
 
 // An arithmetic RMW: notes and returns the new value.
@@ -72,7 +78,6 @@ bool add_unless(const char* op, atomic_t* v, int a, int u, bool show_args,
                 std::source_location loc) {
     const Done d = update(op, v, Update{Update::add_unless, a, u}, Ordering::full,
                           show_args ? OpArgs{{a, u}, 2, true} : OpArgs{}, loc);
-    if (!d.wrote) this_execution().nothing_written();
     this_execution().note(d.now);
     return observed(d.wrote);
 }

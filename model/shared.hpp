@@ -53,7 +53,8 @@ template <class T> class shared final : public Object {
         store(v, op, DataAccess::release, loc, Ordering::release);
     }
     // An atomic read-modify-write of the variable (xchg(), cmpxchg(), cmpxchg.hpp): stores
-    // u.apply(old) if there is a value to store; returns the value read.
+    // u.apply(old) if there is a value to store; returns the value read. One that stores
+    // nothing (a failed cmpxchg) wrote nothing.
     T update(const char* op, Update u, Ordering order, std::source_location loc) {
         Execution& ex = this_execution();
         ex.visible_data(op, this, loc, true, DataAccess::atomic);
@@ -63,9 +64,12 @@ template <class T> class shared final : public Object {
                 weak_memory::rmw(*this, static_cast<std::int64_t>(value_), u, order);
             old = static_cast<T>(r.old);
             if (r.latest) value_ = static_cast<T>(r.value);
+            if (!r.wrote) ex.nothing_written();
         } else if (const std::optional<std::int64_t> stored =
                        u.apply(static_cast<std::int64_t>(old))) {
             value_ = static_cast<T>(*stored);
+        } else {
+            ex.nothing_written();
         }
         ex.note(static_cast<std::int64_t>(old));
         return observed(old);

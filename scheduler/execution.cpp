@@ -212,12 +212,9 @@ void Execution::run_final_checks() {
         settle_retry(t, step_);
         t.retrying_since_ = 0;
     }
-    if (t.turn_start_ && obj) {
-        if (t.turn_count_ < Task::kTurnObjects)
-            t.turn_objects_[t.turn_count_++] = obj;
-        else
-            t.turn_overflow_ = true;
-    }
+    // A write no object stands for (a task's state): what it changed, no turn can compare.
+    if (t.turn_start_ && !obj && wrote_) [[unlikely]]
+        t.turn_disturbed_ = true;
     if (memory_hook_) [[unlikely]] {
         if (!memory_modelled_ && obj && !unwinding_) memory_hook_(*this, t, memory_op_);
         memory_modelled_ = false;
@@ -345,6 +342,8 @@ Task* Execution::advance() {
     if (watched) [[unlikely]]
         watch_step(t);
     ++step_;
+    if (t.turn_start_ && t.pending_.obj) [[unlikely]]
+        turn_step(t, *t.pending_.obj);
     schedule_.push_back(id);
     t.last_step_ = step_;
     t.woken_ = false;
@@ -533,25 +532,71 @@ void Execution::end_op(const char* name) {
         check_wait_bound(t, name, waited);
 }
 
+namespace {
+// What a later step can observe of the object (Object::fingerprint).
+Fingerprint value_of(const Object& obj) {
+    StateHasher h;
+    obj.fingerprint(h);
+    return h.result();
+}
+} // namespace
+
+void Execution::turn_step(Task& t, const Object& obj) {
+    for (int i = 0; i < t.turn_count_; ++i) {
+        Task::TurnObject& o = t.turn_objects_[i];
+        if (o.obj != &obj) continue;
+        // Written since the task's last step on it: by another task, in the middle of the turn.
+        if (obj.last_written > o.touched) t.turn_disturbed_ = true;
+        o.touched = step_;
+        return;
+    }
+    if (t.turn_count_ == Task::kTurnObjects) {
+        t.turn_overflow_ = true;
+        return;
+    }
+    // Under a weak memory model its first read may see an older write than one made since
+    // the turn began: that write is a change for the turn, as any other task's write is there.
+    if (limits_.memory_model != MemoryModel::sc && obj.last_written > t.turn_start_)
+        t.turn_disturbed_ = true;
+    t.turn_objects_[t.turn_count_++] = Task::TurnObject{&obj, value_of(obj), step_};
+}
+
 void Execution::begin_spin_turn() {
     Task& t = *running_;
-    const bool idle = last_write_step_ <= t.turn_start_;
+    const bool tracked = t.turn_start_ && !t.turn_overflow_;
+    const bool idle = tracked ? !turn_changed(t) : last_write_step_ <= t.turn_start_;
     t.idle_turns_ = idle ? t.idle_turns_ + 1 : 0;
     t.fresh_count_ = 0;
-    if (idle && t.turn_start_ && !t.turn_overflow_ && limits_.memory_model != MemoryModel::sc) {
-        std::copy_n(t.turn_objects_, t.turn_count_, t.fresh_objects_);
+    if (idle && tracked && limits_.memory_model != MemoryModel::sc) {
+        for (int i = 0; i < t.turn_count_; ++i)
+            t.fresh_objects_[i] = t.turn_objects_[i].obj;
         t.fresh_count_ = t.turn_count_;
     }
     t.turn_start_ = step_;
+    t.turn_same_at_ = step_;
     t.turn_count_ = 0;
     t.turn_overflow_ = false;
+    t.turn_disturbed_ = false;
 }
 
 bool Execution::turn_changed(const Task& task) const {
-    // Before its first turn ends the task's touched objects are not tracked: any write counts.
+    // Before its first turn ends the task's touched objects are not tracked, nor past as many
+    // as a turn keeps: any write counts.
     if (task.turn_overflow_ || task.turn_start_ == 0) return last_write_step_ > task.turn_start_;
-    for (int i = 0; i < task.turn_count_; ++i)
-        if (task.turn_objects_[i]->last_written > task.turn_start_) return true;
+    if (task.turn_disturbed_) return true;
+    // A turn that left what it touched as it found it (a lock taken and released, a failed
+    // cmpxchg, a counter raised and lowered) changed nothing another task can see, and the
+    // next turn would read the same: it waits until one of those objects holds another value.
+    // Under a weak memory model a write that leaves the value (one coherence places before
+    // the latest) may still be read: any write by another task counts there.
+    const bool any_write = limits_.memory_model != MemoryModel::sc;
+    for (int i = 0; i < task.turn_count_; ++i) {
+        const Task::TurnObject& o = task.turn_objects_[i];
+        if (o.obj->last_written <= task.turn_same_at_) continue;
+        if ((any_write && o.obj->last_written > o.touched) || value_of(*o.obj) != o.before)
+            return true;
+    }
+    task.turn_same_at_ = step_;
     return false;
 }
 
@@ -569,21 +614,51 @@ bool Execution::read_progresses(const Object& obj) {
 TaskId Execution::next_spinner(TaskSet spinning) {
     outcome_.spin_bound_used = true;
     // Nothing a spinner reads changes until one of them leaves its loop, which only a bound
-    // of its loop's own can make it do: they take turns, the one that spun idle least first
-    // (their order changes nothing shared), so that each reaches its bound.
+    // of its loop's own can make it do: each in turn spins to --spin-bound idle turns, the
+    // lowest first (their order changes nothing shared), so that each reaches its bound. One
+    // after the other, not alternating: a spin turn depends on every step, and alternating
+    // spinners would take the depth bound's chain from task to task at every turn.
     TaskId next = lowest(spinning);
-    for (TaskSet rest = spinning & (spinning - 1); rest; rest &= rest - 1)
-        if (tasks_[lowest(rest)]->idle_turns_ < tasks_[next]->idle_turns_) next = lowest(rest);
+    for (TaskSet rest = spinning; rest; rest &= rest - 1)
+        if (tasks_[lowest(rest)]->idle_turns_ < limits_.spin_bound) {
+            next = lowest(rest);
+            break;
+        }
     if (tasks_[next]->idle_turns_ < limits_.spin_bound) return next;
+    // Each loop by its task, with what it waits on: the objects its last turn read, which
+    // nothing will change; a line each with its cpu_relax() and their states.
     std::string who;
-    for (const auto& t : tasks_)
-        if (!t->finished_ && !t->idle_)
-            who += (who.empty() ? "" : ", ") + t->name() + " in " + blocked_on(*t);
-    fail(ViolationKind::hang, "hang",
-         "hang: nothing changes while tasks spin: " + who + " (each spun " +
-             std::to_string(limits_.spin_bound) + " turns with nothing changed: --spin-bound " +
-             std::to_string(limits_.spin_bound) + ")",
-         tasks_[next]->pending_.location);
+    std::vector<std::string> details;
+    for (const auto& tp : tasks_) {
+        const Task& t = *tp;
+        if (t.finished_ || t.idle_) continue;
+        who += (who.empty() ? "" : ", ") + t.name() + " in " + blocked_on(t);
+        std::string line = t.name() +
+                           (contains(spinning, t.id_) ? ": spins in " : ": blocked in ") +
+                           blocked_on(t) + made_at(t.pending_.location);
+        if (contains(spinning, t.id_) && t.turn_count_) {
+            who += " waiting on ";
+            line += ", waiting on ";
+            for (int i = 0; i < t.turn_count_; ++i) {
+                const Object& obj = *t.turn_objects_[i].obj;
+                std::string state;
+                obj.describe(state);
+                who += (i ? ", " : "") + obj.name();
+                line += (i ? ", " : "") + obj.name() + (state.empty() ? "" : " (" + state + ")");
+            }
+            if (t.turn_overflow_) {
+                who += ", ...";
+                line += ", ...";
+            }
+        }
+        details.push_back(std::move(line));
+    }
+    fail_with_details(ViolationKind::hang, "hang",
+                      "hang: nothing changes while tasks spin: " + who + " (each spun " +
+                          std::to_string(limits_.spin_bound) +
+                          " turns with nothing changed: --spin-bound " +
+                          std::to_string(limits_.spin_bound) + ")",
+                      std::move(details), tasks_[next]->pending_.location);
     return kNoTask;
 }
 
@@ -751,11 +826,14 @@ void Execution::fingerprint_watch(const Task& t, StateHasher& h) const {
         h.add(static_cast<std::uint64_t>(t.fresh_objects_[i]->id()));
     if (t.turn_start_) {
         h.add(t.turn_overflow_);
+        h.add(t.turn_disturbed_);
         h.add(last_write_step_ > t.turn_start_);
         h.add(t.turn_count_);
         for (int i = 0; i < t.turn_count_; ++i) {
-            h.add(static_cast<std::uint64_t>(t.turn_objects_[i]->id()));
-            h.add(t.turn_objects_[i]->last_written > t.turn_start_);
+            const Task::TurnObject& o = t.turn_objects_[i];
+            h.add(static_cast<std::uint64_t>(o.obj->id()));
+            h.add(o.before);
+            h.add(o.obj->last_written > o.touched);
         }
     }
     const bool watched = t.repeats_since_ == last_write_step_ && last_write_step_ != 0;

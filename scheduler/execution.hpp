@@ -269,10 +269,14 @@ class Execution {
     // Whether the step taken last (the one before the step being picked) observed all.
     bool last_step_global() const { return step_global_; }
     // A spin loop's turn begins for the running task: from here the objects it touches are
-    // remembered, so that the next turn waits until one of them changes. The turn that ended
-    // here counts as idle if no step wrote anything since it began.
+    // remembered with their values before it touched them, so that the next turn waits until
+    // one of them holds another. The turn that ended here counts as idle if it changed
+    // nothing (turn_changed()).
     void begin_spin_turn();
-    // Whether an object the task touched in its current turn changed since the turn began.
+    // Whether an object the task touched in its current turn holds another value than before
+    // the task first touched it in the turn (its own net effect, or another task's write), or
+    // another task wrote one between two of its steps on it. Before the task's first turn
+    // ends, and past the objects a turn keeps, whether anything was written since it began.
     bool turn_changed(const Task& task) const;
     // Under a weak memory model, whether the running task's read of `obj` must see a write
     // newer than any it has seen there, if there is one: a write becomes visible to every CPU
@@ -481,8 +485,9 @@ class Execution {
     [[gnu::cold]] void run_final_checks();
     void check_invariants();
     [[gnu::cold]] void report_blocked();
-    // No task can run but spinners: the one that spun idle the fewest turns takes the next
-    // step, or, when each spun --spin-bound turns with nothing changed, the execution hangs.
+    // No task can run but spinners: the lowest that spun fewer than --spin-bound idle turns
+    // takes the next step, or, when each spun that many with nothing changed, the execution
+    // hangs (reported with each loop's cpu_relax() and the objects its last turn read).
     [[gnu::cold]] TaskId next_spinner(TaskSet spinning);
     // Nothing was written for --spin-bound steps: tasks about to repeat an operation they
     // performed since then are going round a loop that changes nothing. They wait while
@@ -492,6 +497,10 @@ class Execution {
     [[gnu::cold]] TaskSet watch_repeats(TaskSet enabled);
     // The picked task performs its pending operation during a watched stretch: remember it.
     [[gnu::cold]] void watch_step(Task& task);
+    // The picked task, inside a spin loop's turn, takes a step on `obj`: remember the object's
+    // value before the turn's first step on it, and whether another task wrote it since the
+    // task's last step on it.
+    [[gnu::noinline]] void turn_step(Task& task, const Object& obj);
     [[gnu::cold]] void report_livelock(TaskSet repeaters);
     [[gnu::noinline]] void fold_history(std::uint64_t value);
     [[gnu::noinline]] void restart_history(const HistoryMark& mark, std::uint64_t point);

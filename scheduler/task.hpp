@@ -7,6 +7,7 @@
 #include <string>
 
 #include "fiber_unwind.hpp"
+#include "fingerprint.hpp"
 #include "op_wait.hpp"
 #include "operation.hpp"
 #include "stack_pool.hpp"
@@ -87,12 +88,25 @@ class Task {
     // Started but not yet at its first scheduling point, where it returns to `starter_`.
     bool starting_ = false;
     Task* starter_ = nullptr; // null: the main context
-    // The objects this task touched since its spin loop's turn began (see begin_spin_turn).
+    // The objects this task touched since its spin loop's turn began (see begin_spin_turn),
+    // each with its value (Object::fingerprint) before the task's first step on it in the
+    // turn, and the task's last step on it.
+    struct TurnObject {
+        const Object* obj = nullptr;
+        Fingerprint before{};
+        std::uint32_t touched = 0;
+    };
     static constexpr int kTurnObjects = 8;
-    const Object* turn_objects_[kTurnObjects] = {};
+    TurnObject turn_objects_[kTurnObjects] = {};
     std::uint8_t turn_count_ = 0;
     bool turn_overflow_ = false;
+    // Another task wrote an object between two of this task's steps on it in the turn, or a
+    // step of its wrote what no object stands for: the turn counts as one that changed.
+    bool turn_disturbed_ = false;
     std::uint32_t turn_start_ = 0;
+    // The step up to which every object of the turn was last found back at its value before
+    // the turn (Execution::turn_changed() need not look at one not written since).
+    mutable std::uint32_t turn_same_at_ = 0;
     std::uint32_t idle_turns_ = 0; // turns of its spin loop in a row that changed nothing
     // The objects of the turn before this one if it changed nothing, and whether its step
     // repeats an operation with nothing written since (see read_progresses()).

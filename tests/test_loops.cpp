@@ -1,0 +1,255 @@
+// Loops that wait for another CPU, as the kernel writes them: a turn that leaves what it
+// touched as it found it (a lock taken and released, a failed cmpxchg or trylock, a counter
+// raised and lowered) waits until something it read changes, under every search, so each
+// correct loop verifies without a cut; and a loop that nothing will ever release is a hang that
+// names the loop and what it waits on, whether its turns write or not.
+#include <string>
+
+#include "harness.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace lockcheck;
+using namespace lockcheck::detail;
+using namespace lockcheck::detail::testing;
+
+namespace {
+
+struct Waiting {
+    spinlock_t lock{"lock"};
+    spinlock_t other{"other"};
+    shared<int> flag{"flag"};
+    shared<int> word{"word"};   // a cmpxchg lock: 1 while taken
+    shared<int> count{"count"}; // what the cmpxchg lock guards
+    atomic_t owned{"owned", 0};
+    atomic_t waiters{"waiters", 0};
+};
+
+// The new user's probe: the waiter reads the flag under the lock each turn.
+Setup lock_in_loop(bool sets) {
+    return [sets] {
+        auto& s = model_state<Waiting>();
+        spawn("setter", [&s, sets] {
+            spin_lock(&s.lock);
+            if (sets) WRITE_ONCE(s.flag, 1);
+            spin_unlock(&s.lock);
+        });
+        spawn("waiter", [&s] {
+            for (;;) {
+                spin_lock(&s.lock);
+                const int f = READ_ONCE(s.flag);
+                spin_unlock(&s.lock);
+                if (f) break;
+                cpu_relax();
+            }
+        });
+    };
+}
+
+// A lock made of try_cmpxchg(), taken by two tasks; the second `releases` it or not.
+Setup try_cmpxchg_lock(bool releases) {
+    return [releases] {
+        auto& s = model_state<Waiting>();
+        auto locked = [&s](bool unlock) {
+            int old = 0;
+            while (!try_cmpxchg(&s.word, &old, 1)) {
+                old = 0;
+                cpu_relax();
+            }
+            s.count.write(s.count.read() + 1);
+            if (unlock) smp_store_release(&s.word, 0);
+        };
+        spawn("first", [locked, releases] { locked(releases); });
+        spawn("second", [locked] { locked(true); });
+        final_check("both counted", [&s] { return s.count.peek() == 2; });
+    };
+}
+
+// `forward` takes lock then other; `backoff` holds other and may only trylock lock, backing
+// off (other released for a turn) when it fails, as d_lock's ancestors are taken. With
+// `lock_waits`, forward holds lock until backoff has been through, which it never is.
+Setup trylock_backoff(bool lock_waits) {
+    return [lock_waits] {
+        auto& s = model_state<Waiting>();
+        spawn("forward", [&s, lock_waits] {
+            spin_lock(&s.lock);
+            if (lock_waits)
+                while (!READ_ONCE(s.flag))
+                    cpu_relax();
+            else
+                spin_lock(&s.other);
+            WRITE_ONCE(s.word, 1);
+            if (!lock_waits) spin_unlock(&s.other);
+            spin_unlock(&s.lock);
+        });
+        spawn("backoff", [&s] {
+            spin_lock(&s.other);
+            while (!spin_trylock(&s.lock)) {
+                spin_unlock(&s.other);
+                cpu_relax();
+                spin_lock(&s.other);
+            }
+            WRITE_ONCE(s.flag, 1);
+            spin_unlock(&s.lock);
+            spin_unlock(&s.other);
+        });
+    };
+}
+
+// atomic_cmpxchg() claims `owned`, which `owner` holds and `gives_back` or not.
+Setup cmpxchg_claim(bool gives_back) {
+    return [gives_back] {
+        auto& s = model_state<Waiting>();
+        spawn("owner", [&s, gives_back] {
+            atomic_set(&s.owned, 1);
+            if (gives_back) atomic_set(&s.owned, 0);
+        });
+        spawn("claimer", [&s] {
+            while (atomic_cmpxchg(&s.owned, 0, 1) != 0)
+                cpu_relax();
+        });
+    };
+}
+
+// A polite spin: the waiter counts itself in while it looks, and out again.
+Setup polite_spin(bool sets) {
+    return [sets] {
+        auto& s = model_state<Waiting>();
+        spawn("setter", [&s, sets] {
+            if (sets) WRITE_ONCE(s.flag, 1);
+        });
+        spawn("waiter", [&s] {
+            for (;;) {
+                atomic_inc(&s.waiters);
+                if (READ_ONCE(s.flag)) break;
+                atomic_dec(&s.waiters);
+                cpu_relax();
+            }
+        });
+    };
+}
+
+constexpr Search kSampling[] = {Search::random, Search::pct};
+
+// Every exhaustive search verifies it with no execution cut.
+void expect_verified_uncut(const Setup& setup, const std::string& what) {
+    for (Search search : kExhaustiveSearches) {
+        const SearchResult r = check_model(setup, search, CheckOptions{});
+        const std::string text = what + " (" + search_name(search) + ")";
+        expect_verified(r, text);
+        CHECK_EQUAL_TEXT(0ul, r.stats.cut, text.c_str());
+    }
+}
+
+// Every search, exhaustive or sampling, and DFS within --depth 12, finds its loop a hang;
+// returns DFS's.
+Violation expect_hang_everywhere(const Setup& setup, const std::string& what) {
+    expect_found_by_every_search(setup, ViolationKind::hang, "hang", what);
+    for (Search search : kSampling) {
+        const SearchResult r = check_model(setup, search, CheckOptions{});
+        const std::string text = what + " (" + search_name(search) + ")";
+        CHECK_EQUAL_TEXT(ViolationKind::hang, only_violation(r, text).kind, text.c_str());
+    }
+    CheckOptions shallow;
+    shallow.depth = 12;
+    const SearchResult r = check_model(setup, Search::dfs, shallow);
+    const Violation v = only_violation(r, what + " (--depth 12)");
+    CHECK_EQUAL_TEXT(ViolationKind::hang, v.kind, (what + " (--depth 12)").c_str());
+    return v;
+}
+
+} // namespace
+
+TEST_GROUP(Loops){};
+
+TEST(Loops, a_waiter_that_takes_the_lock_each_turn_verifies_without_starving_the_setter) {
+    expect_verified_uncut(lock_in_loop(true), "lock-in-loop");
+    // Its turns take and release the lock: each leaves the lock as it found it, so the waiter
+    // waits for the setter instead of turning until the depth bound.
+    const SearchResult r = check_model(lock_in_loop(true));
+    CHECK(r.stats.executions < 20);
+}
+
+TEST(Loops, a_lock_in_loop_waiter_whose_setter_never_sets_is_a_hang_naming_the_loop) {
+    const Violation v = expect_hang_everywhere(lock_in_loop(false), "never-set");
+    CHECK_TEXT(contains(v.message, "waiter in cpu_relax waiting on lock, flag"), v.message.c_str());
+    // A line for the loop: its cpu_relax() and the state of what it waits on.
+    CHECK_EQUAL(1u, v.details.size());
+    CHECK_TEXT(contains(v.details[0], "waiter: spins in cpu_relax (test_loops.cpp:"),
+               v.details[0].c_str());
+    CHECK_TEXT(contains(v.details[0], "waiting on lock (unlocked), flag (= 0)"),
+               v.details[0].c_str());
+}
+
+TEST(Loops, a_try_cmpxchg_lock_verifies_and_one_never_released_is_a_hang) {
+    expect_verified_uncut(try_cmpxchg_lock(true), "try_cmpxchg lock");
+    const Violation v = expect_hang_everywhere(try_cmpxchg_lock(false), "never released");
+    CHECK_TEXT(contains(v.message, "second in cpu_relax"), v.message.c_str());
+    CHECK_TEXT(contains(v.message, "waiting on word"), v.message.c_str());
+}
+
+TEST(Loops, a_trylock_backoff_verifies_and_one_whose_lock_waits_for_it_is_a_hang) {
+    expect_verified_uncut(trylock_backoff(false), "trylock back-off");
+    // Each failed turn takes and releases `other`: no change, and the holder of `lock` waits
+    // for the flag the back-off would set.
+    const Violation v = expect_hang_everywhere(trylock_backoff(true), "lock held while waiting");
+    CHECK_TEXT(contains(v.message, "backoff in cpu_relax"), v.message.c_str());
+    CHECK_TEXT(contains(v.message, "forward in cpu_relax"), v.message.c_str());
+}
+
+TEST(Loops, an_atomic_cmpxchg_claim_verifies_and_one_that_always_fails_is_a_hang) {
+    expect_verified_uncut(cmpxchg_claim(true), "atomic_cmpxchg claim");
+    const Violation v = expect_hang_everywhere(cmpxchg_claim(false), "never given back");
+    CHECK_TEXT(contains(v.message, "claimer in cpu_relax"), v.message.c_str());
+    CHECK_TEXT(contains(v.message, "waiting on owned"), v.message.c_str());
+}
+
+TEST(Loops, a_polite_spin_verifies_and_one_that_writes_and_restores_for_ever_is_a_hang) {
+    expect_verified_uncut(polite_spin(true), "polite spin");
+    const Violation v = expect_hang_everywhere(polite_spin(false), "never set");
+    CHECK_TEXT(contains(v.message, "waiting on waiters, flag"), v.message.c_str());
+}
+
+TEST(Loops, a_failed_cmpxchg_in_a_bare_retry_loop_writes_nothing_so_the_loop_is_a_livelock) {
+    // No cpu_relax(): the retry-loop watch needs steps with nothing written, which a failed
+    // cmpxchg is.
+    const Setup setup = [] {
+        auto& s = model_state<Waiting>();
+        spawn("owner", [&s] { atomic_set(&s.owned, 1); });
+        spawn("claimer", [&s] {
+            while (atomic_cmpxchg(&s.owned, 0, 1) != 0) {
+            }
+        });
+    };
+    expect_found_by_every_search(setup, ViolationKind::livelock, "livelock", "bare cmpxchg");
+}
+
+TEST(Loops, a_mutex_trylock_loop_waits_for_the_owner_and_one_never_released_is_a_hang) {
+    struct Locked {
+        mutex m{"m"};
+        shared<int> flag{"flag"};
+    };
+    // The owner gives the mutex back once `flag` is set (by the trier, after its loop: never)
+    // or at once.
+    auto trylock_loop = [](bool owner_waits) -> Setup {
+        return [owner_waits] {
+            auto& s = model_state<Locked>();
+            spawn("owner", [&s, owner_waits] {
+                mutex_lock(&s.m);
+                if (owner_waits)
+                    while (!READ_ONCE(s.flag))
+                        cpu_relax();
+                mutex_unlock(&s.m);
+            });
+            spawn("trier", [&s] {
+                while (!mutex_trylock(&s.m))
+                    cpu_relax();
+                WRITE_ONCE(s.flag, 1);
+                mutex_unlock(&s.m);
+            });
+        };
+    };
+    expect_verified_uncut(trylock_loop(false), "mutex_trylock loop");
+    const Violation v = expect_hang_everywhere(trylock_loop(true), "owner waits");
+    CHECK_TEXT(contains(v.message, "trier in cpu_relax waiting on m"), v.message.c_str());
+}
