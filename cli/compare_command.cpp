@@ -61,6 +61,42 @@ bool incomplete(const RunReport& r) {
     return !r.summary.stats.stopped_by.empty() || !r.summary.stats.full_tables.empty();
 }
 
+bool stopped(const CheckRequest& r) {
+    return r.options.stop && *r.options.stop;
+}
+
+// Runs both sides of `c` with `run`'s search, the after side only if no signal stopped the
+// before side's. With a `budget` (executions), stops at the first side whose search takes
+// them all and returns its variant: the pair is beyond that search; "" otherwise.
+std::string run_sides(const CompareRequest& request, const CheckRequest& run, std::uint64_t budget,
+                      CompareReport& c) {
+    RunReport* sides[] = {&c.before, &c.after};
+    bool* ran[] = {&c.before_ran, &c.after_ran};
+    const std::size_t variants[] = {request.before, request.after};
+    c.before_ran = c.after_ran = false;
+    for (std::size_t i = 0; i < 2; ++i) {
+        if (i > 0 && stopped(run)) break;
+        CheckRequest r = run;
+        r.variant = variants[i];
+        r.files = {};
+        if (budget) r.options.max_executions = budget;
+        const std::string& variant = r.protocol->variants[variants[i]].name;
+        if (r.progress)
+            r.progress->context.label =
+                "compare " + r.protocol->name + " --variant " + variant + ": ";
+        std::ostringstream traces; // the table shows each run; the traces are in --report
+        *sides[i] = search(r, traces);
+        sides[i]->exit_code = exit_code_of(sides[i]->summary);
+        // A search bounded by a count of executions runs on one thread, as --max-executions's.
+        if (budget && sides[i]->summary.one_thread == "--max-executions")
+            sides[i]->summary.one_thread = "compare's bound on dfs";
+        *ran[i] = true;
+        if (budget && sides[i]->summary.stats.stopped_by.starts_with("--max-executions"))
+            return variant;
+    }
+    return "";
+}
+
 } // namespace
 
 bool split_compare_arguments(const std::vector<std::string>& args, CompareArguments& split,
@@ -124,6 +160,8 @@ bool choose_comparison(CompareRequest& request, const std::vector<std::string>& 
         r.search.search = *find_search(declared->strategy);
         if (!r.search.preemptions) r.search.preemptions = declared->preemptions;
         if (!iterations_given && declared->iterations) r.search.iterations = declared->iterations;
+        if (r.search.search != Search::dfs)
+            request.chosen = "the sample " + p.name + " declares for its comparison";
     }
     if (!depth_given)
         r.options.depth = std::max(p.depth_for(request.before), p.depth_for(request.after));
@@ -144,6 +182,14 @@ bool choose_comparison(CompareRequest& request, const std::vector<std::string>& 
         }
         r.search.search = Search::dfs;
     }
+    // A dfs compare chose is bounded by compare: a pair beyond dfs (a retry loop, a custom
+    // spinning lock) would run without end, and the table only comes at the end.
+    if (!strategy_given && r.search.search == Search::dfs && !r.options.max_executions) {
+        request.dfs_budget = kCompareDfsBudget;
+        request.sample = r.search;
+        request.sample.search = Search::random;
+        request.sample.preemptions.reset();
+    }
     return true;
 }
 
@@ -158,20 +204,27 @@ int run_compare(const CompareRequest& request, std::ostream& out, std::ostream& 
     CompareReport c;
     c.command = request.run.command;
     c.fail_if_worse = request.fail_if_worse;
+    c.before_variant = request.run.protocol->variants[request.before].name;
+    c.after_variant = request.run.protocol->variants[request.after].name;
+    c.chosen = request.chosen;
+    CheckRequest searched = request.run; // the search the table shows
+    const std::string budget = std::to_string(request.dfs_budget);
+    if (const std::string beyond = run_sides(request, searched, request.dfs_budget, c);
+        !beyond.empty()) {
+        searched.search = request.sample;
+        run_sides(request, searched, 0, c);
+        c.chosen = "a random sample: dfs did not end " + beyond + " within " + budget +
+                   " executions (compare's bound; --strategy dfs runs it to its end)";
+    } else if (request.dfs_budget && c.after_ran && c.before.summary.stats.stopped_by.empty() &&
+               c.after.summary.stats.stopped_by.empty()) {
+        c.chosen =
+            "dfs: each side's search ended within " + budget + " executions (compare's bound)";
+    } else if (request.dfs_budget) {
+        c.chosen = "dfs, at most " + budget +
+                   " executions a side (compare's bound), then a random sample of both";
+    }
     RunReport* sides[] = {&c.before, &c.after};
     const std::size_t variants[] = {request.before, request.after};
-    for (std::size_t i = 0; i < 2; ++i) {
-        CheckRequest r = request.run;
-        r.variant = variants[i];
-        r.files = {};
-        if (r.progress)
-            r.progress->context.label = "compare " + r.protocol->name + " --variant " +
-                                        r.protocol->variants[variants[i]].name + ": ";
-        std::ostringstream traces; // the table shows each run; the traces are in --report
-        *sides[i] = search(r, traces);
-        sides[i]->exit_code = exit_code_of(sides[i]->summary);
-        if (r.options.stop && *r.options.stop) break;
-    }
     std::vector<std::pair<std::string, std::string>> named; // (option, operation)
     for (const std::string& op : request.fail_if_worse)
         named.emplace_back("--fail-if-worse", op);
@@ -185,7 +238,7 @@ int run_compare(const CompareRequest& request, std::ostream& out, std::ostream& 
     if (const std::string op = drawn_operation(request, c); !request.report.empty() && !op.empty())
         for (std::size_t i = 0; i < 2; ++i) {
             if (!find_op(*sides[i], op)) continue; // the other side draws it alone
-            CheckRequest r = request.run;
+            CheckRequest r = searched;
             r.variant = variants[i];
             r.worst_wait = op;
             std::ostringstream shown;

@@ -4,6 +4,7 @@
 // search before it was done.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -12,12 +13,25 @@
 
 namespace lockcheck::detail::cli {
 
+// The executions each side's dfs may take when compare chose dfs itself: past it, the pair is
+// beyond dfs at these sizes, and compare samples both sides instead (CompareRequest::sample).
+// Every shipped model's declared dfs pair ends within it (the most: cil-push's percpu, 109,856
+// executions), and the costliest executions take it in some 16 CPU-seconds (cil-push under
+// --memory-model lkmm; docs/PERFORMANCE.md, "compare").
+inline constexpr std::uint64_t kCompareDfsBudget = 150'000;
+
 struct CompareRequest {
     // The model, sizes, search and options both runs share; its variant is not read. Its
     // worst_wait names the operation whose worst wait --report draws (default: the first).
     CheckRequest run;
     std::size_t before = 0;
     std::size_t after = 0;
+    // Set where compare chose dfs itself (no --strategy, no --max-executions): the executions
+    // each side's dfs may take, and the search both sides run instead when one takes them all.
+    std::uint64_t dfs_budget = 0;
+    SearchOptions sample;
+    // How compare chose a search it did not run as dfs, for the table ("": --strategy chose).
+    std::string chosen;
     std::vector<std::string> fail_if_worse;
     std::string json;   // --json FILE: the compare document
     std::string report; // --report DIR: index.html, and each side's report in DIR/VARIANT/
@@ -38,12 +52,16 @@ bool split_compare_arguments(const std::vector<std::string>& args, CompareArgume
                              std::string& error);
 
 // The variants and search of a compare of request.run.protocol: the named ones, else the
-// before/after pair the model declares; its declared strategy unless one was given. False
-// with a one-line reason in `error`.
+// before/after pair the model declares; the given strategy, else the model's declared one,
+// else dfs within kCompareDfsBudget executions a side and a random sample past it, so that
+// compare always ends. False with a one-line reason in `error`.
 bool choose_comparison(CompareRequest& request, const std::vector<std::string>& variants,
                        bool strategy_given, bool depth_given, bool iterations_given,
                        std::string& error);
 
+// Runs the before side, then the after side (unless a signal stopped the first), and both
+// again with request.sample if either's dfs took its whole budget; prints the table and
+// writes the files. Returns the exit code.
 int run_compare(const CompareRequest& request, std::ostream& out, std::ostream& err);
 
 } // namespace lockcheck::detail::cli

@@ -105,21 +105,30 @@ std::string model_names() {
     return comma_separated(model_name_list(), ", ");
 }
 
-// `compare`'s own help: its options, besides the model's (lockcheck help MODEL).
-constexpr const char* kCompareHelp =
+// `compare`'s own help: its options, besides the model's (lockcheck help MODEL); compare's
+// bound on dfs goes between the two parts.
+constexpr const char* kCompareHelp[] = {
     "lockcheck compare MODEL [--variant A --variant B] [MODEL's options]\n"
     "  Runs variants A and B of MODEL at the same sizes and bounds (default: the before/after\n"
     "  pair the model declares, with its strategy) and prints one table side by side: verdicts,\n"
     "  executions, each named operation's waits and each lock's contention per execution, the\n"
-    "  changes that matter marked. Exit 1 if B is unsafe or an operation --fail-if-worse names\n"
-    "  waits longer in B; 3 if a limit stopped a search; 0 otherwise.\n"
+    "  changes that matter marked. Without --strategy it always ends: dfs takes at most\n  ",
+    " executions a side, past which both sides are sampled (--strategy random); the\n"
+    "  table's 'chosen' row says which ran. A side stopped early (at its first violation, by a\n"
+    "  limit or a signal) is 'partial', its waits not compared; one never run is 'not run'.\n"
+    "  Exit 1 if B is unsafe or an operation --fail-if-worse names waits longer in B; 3 if a\n"
+    "  limit stopped a search; 0 otherwise.\n"
     "Options (any of the model's too but --replay, --trace and --junit):\n"
     "  --variant NAME        twice: the variant before the change, then the one after\n"
     "  --fail-if-worse OP    exit 1 if OP's worst wait is longer in B (repeatable)\n"
     "  --json FILE           write both runs and the table as JSON (lockcheck-compare)\n"
     "  --report DIR          write DIR/index.html: the table, and each side's report with the\n"
     "                        drawing of its worst wait (of --worst-wait OP, else the first\n"
-    "                        operation) in DIR/VARIANT/\n";
+    "                        operation) in DIR/VARIANT/\n"};
+
+std::string compare_help() {
+    return kCompareHelp[0] + std::to_string(lc::cli::kCompareDfsBudget) + kCompareHelp[1];
+}
 
 // How a trace is printed.
 void add_trace_options(CLI::App* sub, bool& locations, bool& full) {
@@ -637,7 +646,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     if (std::string(argv[1]) == "compare") {
         if (argc < 3 || argv[2][0] == '-') {
             if (argc >= 3 && (std::string(argv[2]) == "-h" || std::string(argv[2]) == "--help")) {
-                std::cout << kCompareHelp;
+                std::cout << compare_help();
                 return lc::cli::kExitOk;
             }
             return usage_error("compare: no model given (models: " + model_names() + ")");
@@ -698,7 +707,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
             return lc::cli::kExitOk;
         }
         if (help_topic == "compare") {
-            std::cout << kCompareHelp;
+            std::cout << compare_help();
             return lc::cli::kExitOk;
         }
         // What `COMMAND --help` prints: the errors of every command point here.

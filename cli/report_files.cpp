@@ -328,7 +328,13 @@ bool write_compare_files(const std::string& json, const std::string& report,
         if (!json.empty()) staged.stage_text(json, to_json(comparison));
         if (!report.empty()) {
             std::vector<std::string> drawings;
-            for (const RunReport* side : {&comparison.before, &comparison.after}) {
+            for (const bool after : {false, true}) {
+                // A side compare stopped before has no report.
+                if (side_run(comparison, after) == SideRun::not_run) {
+                    drawings.push_back("");
+                    continue;
+                }
+                const RunReport* side = after ? &comparison.after : &comparison.before;
                 const std::string& variant = side->summary.variant;
                 const std::string dir = (fs::path(report) / variant).string();
                 create_report_dir(dir);

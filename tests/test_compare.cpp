@@ -2,10 +2,12 @@
 // models whose figures the other tests pin (rename-pin under dfs: fsync waits 19 steps at worst
 // with log_mutex around the pin, 17 with the bare atomic), its marks, its files and its exit
 // codes.
+#include <csignal>
 #include <regex>
 #include <string>
 #include <vector>
 
+#include "cli/compare_command.hpp"
 #include "harness.hpp"
 #include "lockcheck_binary.hpp"
 #include "temp_files.hpp"
@@ -148,4 +150,109 @@ TEST(Compare, every_shipped_protocol_compares_its_declared_pair) {
                    run.out.c_str());
         CHECK_TEXT(contains(run.out, " worst wait "), run.out.c_str());
     }
+}
+
+// A pair dfs cannot finish at its sizes (cil-push's percpu-rwsem handshake: 4 million
+// executions at 18 steps) ends all the same: compare's own dfs stops at its bound and both
+// sides are sampled instead, which the table says. Before, compare ran dfs without end.
+TEST(Compare, a_pair_beyond_dfs_ends_with_both_sides_sampled_and_says_why) {
+    const Run run = run_lockcheck({"compare", "cil-push", "--variant", "percpu-rwsem", "--variant",
+                                   "percpu", "-q", "--no-timing"});
+    CHECK_EQUAL_TEXT(0, run.exit_code, (run.out + run.err).c_str());
+    CHECK_TEXT(contains(run.out, "== lockcheck compare: cil-push, percpu-rwsem -> percpu ==\n"),
+               run.out.c_str());
+    CHECK_TEXT(contains(run.out, "strategy    random, seed 1\n"), run.out.c_str());
+    CHECK_TEXT(contains(run.out, "chosen      a random sample: dfs did not end percpu-rwsem "
+                                 "within " +
+                                     std::to_string(cli::kCompareDfsBudget) + " executions"),
+               run.out.c_str());
+    CHECK_EQUAL(std::string("no-violation-in-sample no-violation-in-sample"),
+                row_of(run.out, "verdict", ""));
+    CHECK_EQUAL(std::string("1000 1000"), row_of(run.out, "executions", ""));
+}
+
+TEST(Compare, a_pair_dfs_finishes_is_run_whole_and_the_table_says_so) {
+    const Run run = run_lockcheck({"compare", "rename-pin", "--no-timing"});
+    CHECK_TEXT(contains(run.out, "chosen      dfs: each side's search ended within " +
+                                     std::to_string(cli::kCompareDfsBudget) + " executions"),
+               run.out.c_str());
+    // A sample the model declares is its own choice.
+    const Run declared = run_lockcheck({"compare", "tree-lock", "-q", "--no-timing"});
+    CHECK_TEXT(
+        contains(declared.out, "chosen      the sample tree-lock declares for its comparison"),
+        declared.out.c_str());
+    // --strategy is the user's choice, run as given.
+    const Run given = run_lockcheck({"compare", "rename-pin", "--strategy", "dfs", "--no-timing"});
+    CHECK_FALSE(contains(given.out, "chosen "));
+}
+
+// An unsafe side's search stops at its first violation: its figures weigh other executions
+// than the whole search of the other side, so no wait, lock or operation of it is marked.
+// Before, buffered-write's truncate was 'worse' from 745 of unlocked's executions, and under
+// random sampling one execution's waits were 'better'.
+TEST(Compare, a_side_stopped_at_its_violation_is_not_compared_on_waits) {
+    const Run run = run_lockcheck({"compare", "buffered-write", "--no-timing"});
+    CHECK_EQUAL(1, run.exit_code);
+    CHECK_EQUAL(std::string("verified violation changed"), row_of(run.out, "verdict", ""));
+    CHECK_EQUAL(std::string("5 7"), row_of(run.out, "truncate", "worst wait"));
+    CHECK_EQUAL(std::string("- 0.29"), row_of(run.out, "io_tree", "sleeps"));
+    CHECK_TEXT(contains(run.out, "partial     unlocked: its search stopped at its first violation; "
+                                 "figures from those 745 executions, waits not compared\n"),
+               run.out.c_str());
+    for (const std::string strategy : {"random", "pct"}) {
+        const Run sampled =
+            run_lockcheck({"compare", "buffered-write", "--strategy", strategy, "--no-timing"});
+        CHECK_EQUAL(1, sampled.exit_code);
+        CHECK_TEXT(contains(sampled.out, "partial     unlocked: its search stopped at its first "),
+                   sampled.out.c_str());
+        for (const char* mark : {"better", "worse", "only ", "new contention"})
+            CHECK_TEXT(!contains(text_before(sampled.out, "unlocked is unsafe"), mark),
+                       sampled.out.c_str());
+    }
+    // Nor is an operation --fail-if-worse names: the exit code is the violation's.
+    const Run worse =
+        run_lockcheck({"compare", "buffered-write", "--fail-if-worse", "truncate", "--no-timing"});
+    CHECK_FALSE(contains(worse.out, "waits longer in"));
+}
+
+// SIGINT during the first side: the table names both variants, says what stopped the first
+// and that the second never ran (before: 'verified' with 0 executions, its name missing from
+// the header), and the JSON has no report for it.
+TEST(Compare, interrupted_in_the_first_side_the_second_is_not_run_and_both_are_named) {
+    const TempDir dir;
+    const std::string json = dir / "compare.json";
+    const Run run =
+        run_lockcheck_interrupted({"compare", "cil-push", "--variant", "percpu-rwsem", "--variant",
+                                   "percpu", "--strategy", "dfs", "--no-timing", "--json", json},
+                                  SIGINT, "\rcompare cil-push --variant percpu-rwsem: ");
+    CHECK_EQUAL_TEXT(130, run.exit_code, (run.out + run.err).c_str());
+    CHECK_TEXT(contains(run.out, "== lockcheck compare: cil-push, percpu-rwsem -> percpu ==\n"),
+               run.out.c_str());
+    CHECK_EQUAL(std::string("incomplete not run"), row_of(run.out, "verdict", ""));
+    CHECK_TEXT(contains(run.out, "partial     percpu-rwsem: SIGINT stopped its search; figures "
+                                 "from those "),
+               run.out.c_str());
+    CHECK_TEXT(contains(run.out, "not run     percpu: compare stopped before it (SIGINT)\n"),
+               run.out.c_str());
+    const std::string text = read_file(json);
+    CHECK_TEXT(contains(text, "\"run\": \"not-run\""), text.c_str());
+    CHECK_TEXT(contains(text, "\"after\": null"), text.c_str());
+    keep_for_schema_check(json);
+}
+
+TEST(Compare, interrupted_in_the_second_side_the_first_is_whole_and_nothing_is_compared) {
+    const Run run =
+        run_lockcheck_interrupted({"compare", "cil-push", "--variant", "percpu", "--variant",
+                                   "percpu-rwsem", "--strategy", "dfs", "--no-timing"},
+                                  SIGTERM, "\rcompare cil-push --variant percpu-rwsem: ");
+    CHECK_EQUAL_TEXT(143, run.exit_code, (run.out + run.err).c_str());
+    CHECK_TEXT(contains(run.out, "== lockcheck compare: cil-push, percpu -> percpu-rwsem ==\n"),
+               run.out.c_str());
+    CHECK_EQUAL(std::string("verified incomplete"), row_of(run.out, "verdict", ""));
+    // commit waits 12 steps at worst with percpu, and the partial side's figure depends on when
+    // the signal came: never marked.
+    CHECK_TEXT(row_of(run.out, "commit", "worst wait").starts_with("12 "), run.out.c_str());
+    CHECK_TEXT(!contains(run.out, "better") && !contains(run.out, "worse"), run.out.c_str());
+    CHECK_TEXT(contains(run.out, "partial     percpu-rwsem: SIGTERM stopped its search; "),
+               run.out.c_str());
 }
