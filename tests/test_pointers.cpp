@@ -9,6 +9,7 @@
 
 #include "checker/trace.hpp"
 #include "harness.hpp"
+#include "reports/json_report.hpp"
 #include "reports/text.hpp"
 
 #include <CppUTest/TestHarness.h>
@@ -211,4 +212,24 @@ TEST(Pointers, a_use_after_free_through_a_pointer_shows_the_load_that_found_the_
     CHECK_TEXT(shown, format_trace(trace).c_str());
     CHECK_TEXT(contains(format_trace(trace), "smp_load_acquire(gp) -> it"),
                format_trace(trace).c_str());
+}
+
+// The JSON report carries the name beside the number that stands for it, and reads it back;
+// a step whose value has no name has no value_text, as before.
+TEST(Pointers, the_json_report_names_a_pointer_value_and_reads_it_back) {
+    RunReport written;
+    written.counterexamples.push_back(Counterexample{
+        {}, {}, trace_of_violation(publish_and_free(Publish::release, Retire::at_once)), "replay"});
+    const std::string json = to_json(written);
+    CHECK_TEXT(contains(json, "\"value_text\": \"it\""), json.c_str());
+    CHECK_TEXT(contains(json, "\"value_text\": \"NULL\""), json.c_str());
+    CHECK_TEXT(!contains(json, "\"value_text\": \"42\""), json.c_str());
+    RunReport read;
+    std::string error;
+    CHECK_TEXT(from_json(json, read, error), error.c_str());
+    const std::vector<TraceStep>& steps = read.counterexamples.front().trace.steps;
+    const std::vector<TraceStep>& before = written.counterexamples.front().trace.steps;
+    CHECK_EQUAL(before.size(), steps.size());
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        CHECK_EQUAL(before[i].value_text, steps[i].value_text);
 }
