@@ -135,6 +135,7 @@ void TraceRecorder::on_step(const Execution& ex, std::uint32_t step, const Task&
     s.args.assign(op.args.v, op.args.v + op.args.n);
     s.object_first = op.args.object_first;
     s.value = value;
+    if (value && op.obj) s.value_text = op.obj->value_text(*value);
     s.location = call_site(op.location);
     s.stores = !op.read_only && op.access != DataAccess::sync && op.access != DataAccess::atomic;
     // Who waited while it was taken, as the engine counts it: a blocked task's count grew at
@@ -345,10 +346,13 @@ void involve_dependencies(const Trace& trace, Story& story) {
             if (story.involved[i]) continue;
             // What a step read: a value it returned, or an object it left as it was.
             const bool read = s.value.has_value() || s.changed.empty();
-            story.involved[i] = (s.task_id == later.task_id &&
-                                 (share_an_object(s, later) || (later.stores && read))) ||
-                                changed_what_touches(s, later) || later.synced_from == s.step ||
-                                later.missed == s.step;
+            // A pointer its task loaded may be how the later step reached its object.
+            const bool pointer = read && !s.value_text.empty();
+            story.involved[i] =
+                (s.task_id == later.task_id &&
+                 (share_an_object(s, later) || (later.stores && read) || pointer)) ||
+                changed_what_touches(s, later) || later.synced_from == s.step ||
+                later.missed == s.step;
         }
     }
     // A step on no object (cpu_relax(), set_current_state()) goes with its task's next step.

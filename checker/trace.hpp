@@ -38,6 +38,9 @@ struct TraceStep {
     std::vector<std::int64_t> args; // shown beside the object: set_bit(1, log_tree)
     bool object_first = false;      // after it, as the kernel's signature has them
     std::optional<std::int64_t> value;
+    // The value as its object names it (Object::value_text): what a pointer points to, "item"
+    // or "NULL"; empty: the number.
+    std::string value_text{};
     std::string state; // the object's state after the step: "held by fsync0"
     // The task of the step before could have gone on but another task took this step.
     bool preempted = false;
@@ -118,8 +121,9 @@ struct Story {
     std::vector<bool> cause;
     // A cause, or a step one depends on: one that changed an object a later involved step
     // touches, the step of the same task before it on an object they share, the step it
-    // waited for or read from, and, before one that stores a value, every step of its task
-    // that read one; and a step on no object when its task's next one is involved. Program
+    // waited for or read from, before one that stores a value every step of its task that
+    // read one, and before any every load of a pointer by its task (the pointer may be how it
+    // reached its object); and a step on no object when its task's next one is involved. Program
     // order alone does not involve a step: a task's lock round trips on other objects stay
     // out.
     std::vector<bool> involved;

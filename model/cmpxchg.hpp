@@ -14,14 +14,15 @@ namespace lockcheck::detail {
     T xchg##suffix(shared<T>* p, V new_,                                                           \
                    std::source_location loc = std::source_location::current()) {                   \
         return p->update("xchg" #suffix,                                                           \
-                         Update{Update::exchange, static_cast<std::int64_t>(new_)}, order, loc);   \
+                         Update{Update::exchange, shared<T>::to_word(static_cast<T>(new_))},       \
+                         order, loc);                                                              \
     }                                                                                              \
     template <class T, class O, class V>                                                           \
     T cmpxchg##suffix(shared<T>* p, O old, V new_,                                                 \
                       std::source_location loc = std::source_location::current()) {                \
         return p->update("cmpxchg" #suffix,                                                        \
-                         Update{Update::cmpxchg, static_cast<std::int64_t>(old),                   \
-                                static_cast<std::int64_t>(new_)},                                  \
+                         Update{Update::cmpxchg, shared<T>::to_word(static_cast<T>(old)),          \
+                                shared<T>::to_word(static_cast<T>(new_))},                         \
                          order, loc);                                                              \
     }                                                                                              \
     /* Whether it stored; if not, *old is the value found. */                                      \
@@ -29,8 +30,8 @@ namespace lockcheck::detail {
     bool try_cmpxchg##suffix(shared<T>* p, T* old, V new_,                                         \
                              std::source_location loc = std::source_location::current()) {         \
         const T found = p->update("try_cmpxchg" #suffix,                                           \
-                                  Update{Update::cmpxchg, static_cast<std::int64_t>(*old),         \
-                                         static_cast<std::int64_t>(new_)},                         \
+                                  Update{Update::cmpxchg, shared<T>::to_word(*old),                \
+                                         shared<T>::to_word(static_cast<T>(new_))},                \
                                   order, loc);                                                     \
         const bool stored = found == *old;                                                         \
         *old = found;                                                                              \

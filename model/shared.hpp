@@ -1,8 +1,11 @@
-// shared<T>: a plain shared variable (an i_size, a log_transid, a flags word). Every read
-// and write is a scheduling point; peek() reads without one, for invariants only. read() and
-// write() are plain accesses, read_once() and write_once() marked ones (READ_ONCE, WRITE_ONCE):
-// two accesses of different tasks, at least one a write and one plain, not ordered by locks,
-// atomics, wake-ups or completions, are a data race (scheduler/race_detector.hpp).
+// shared<T>: a plain shared variable (an i_size, a log_transid, a flags word, a pointer
+// published to other tasks). Every read and write is a scheduling point; peek() reads without
+// one, for invariants only. read() and write() are plain accesses, read_once() and
+// write_once() marked ones (READ_ONCE, WRITE_ONCE): two accesses of different tasks, at least
+// one a write and one plain, not ordered by locks, atomics, wake-ups or completions, are a data
+// race (scheduler/race_detector.hpp). A pointer is a value like any other, under lkmm too;
+// traces name what it points to (pointer_token()), and dereferencing it after kfree() is the
+// use-after-free of the object reached.
 #pragma once
 
 #include <cstdint>
@@ -10,16 +13,31 @@
 #include <type_traits>
 
 #include "percpu.hpp"
+#include "slab.hpp"
 #include "task.hpp"
 #include "weak_memory.hpp"
 
 namespace lockcheck::detail {
 
 template <class T> class shared final : public Object {
-    static_assert(std::is_integral_v<T> || std::is_enum_v<T>,
-                  "shared<T> holds integers, bools and enums: values a trace can print");
+    static_assert(std::is_integral_v<T> || std::is_enum_v<T> || std::is_pointer_v<T>,
+                  "shared<T> holds integers, bools, enums and pointers: values a trace can print");
 
   public:
+    // The value as the memory model and read-modify-writes carry it (a pointer: its address).
+    static std::int64_t to_word(T v) {
+        if constexpr (std::is_pointer_v<T>)
+            return static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(v));
+        else
+            return static_cast<std::int64_t>(v);
+    }
+    static T from_word(std::int64_t w) {
+        if constexpr (std::is_pointer_v<T>)
+            return reinterpret_cast<T>(static_cast<std::uintptr_t>(w));
+        else
+            return static_cast<T>(w);
+    }
+
     explicit shared(std::string name, T init = T{})
         : Object(std::move(name), ObjectKind::variable), value_(init) {}
 
@@ -60,19 +78,16 @@ template <class T> class shared final : public Object {
         ex.visible_data(op, this, loc, true, DataAccess::atomic);
         T old = value_;
         if (weak_memory::on()) [[unlikely]] {
-            const weak_memory::RmwResult r =
-                weak_memory::rmw(*this, static_cast<std::int64_t>(value_), u, order);
-            old = static_cast<T>(r.old);
-            if (r.latest) value_ = static_cast<T>(r.value);
+            const weak_memory::RmwResult r = weak_memory::rmw(*this, to_word(value_), u, order);
+            old = from_word(r.old);
+            if (r.latest) value_ = from_word(r.value);
             if (!r.wrote) ex.nothing_written();
-        } else if (const std::optional<std::int64_t> stored =
-                       u.apply(static_cast<std::int64_t>(old))) {
-            value_ = static_cast<T>(*stored);
+        } else if (const std::optional<std::int64_t> stored = u.apply(to_word(old))) {
+            value_ = from_word(*stored);
         } else {
             ex.nothing_written();
         }
-        ex.note(static_cast<std::int64_t>(old));
-        return observed(old);
+        return returned(old);
     }
     T peek() const {
         Execution::peeked(*this);
@@ -82,9 +97,18 @@ template <class T> class shared final : public Object {
     // right after their own scheduling point, declared with DataAccess::atomic.
     T& word() { return value_; }
 
-    void fingerprint(StateHasher& h) const override { h.add(static_cast<std::uint64_t>(value_)); }
+    void fingerprint(StateHasher& h) const override { h.add(identity(value_)); }
     void describe(std::string& out) const override {
-        out += "= " + std::to_string(static_cast<std::int64_t>(value_));
+        if constexpr (std::is_pointer_v<T>)
+            out += "= " + pointer_text(pointer_token(value_));
+        else
+            out += "= " + std::to_string(static_cast<std::int64_t>(value_));
+    }
+    std::string value_text(std::int64_t value) const override {
+        if constexpr (std::is_pointer_v<T>)
+            return pointer_text(value);
+        else
+            return Object::value_text(value);
     }
 
   private:
@@ -94,10 +118,8 @@ template <class T> class shared final : public Object {
         ex.visible_data(op, this, loc, false, access, {}, section());
         T seen = value_;
         if (weak_memory::on()) [[unlikely]]
-            seen =
-                static_cast<T>(weak_memory::load(*this, static_cast<std::int64_t>(value_), order));
-        ex.note(static_cast<std::int64_t>(seen));
-        return observed(seen);
+            seen = from_word(weak_memory::load(*this, to_word(value_), order));
+        return returned(seen);
     }
     void store(T v, const char* op, DataAccess access, std::source_location loc,
                Ordering order = Ordering::relaxed) {
@@ -105,10 +127,33 @@ template <class T> class shared final : public Object {
         ex.visible_data(op, this, loc, true, access, {}, section());
         // Under lkmm a store that LKMM places before another in coherence order leaves the
         // variable holding the later one.
-        if (!weak_memory::on() || weak_memory::store(*this, static_cast<std::int64_t>(value_),
-                                                     static_cast<std::int64_t>(v), order))
+        if (!weak_memory::on() || weak_memory::store(*this, to_word(value_), to_word(v), order))
             value_ = v;
-        ex.note(static_cast<std::int64_t>(v));
+        ex.note(shown(v));
+    }
+
+    // What a trace notes for `v`: a pointer's token (pointer_token()), never its address.
+    static std::int64_t shown(T v) {
+        if constexpr (std::is_pointer_v<T>)
+            return pointer_token(v);
+        else
+            return to_word(v);
+    }
+    // What tells `v` apart in a fingerprint and a task's history: the token, or the address
+    // of a pointer into memory that has none.
+    static std::uint64_t identity(T v, std::int64_t token) {
+        return static_cast<std::uint64_t>(
+            std::is_pointer_v<T> && token == kPointerElsewhere ? to_word(v) : token);
+    }
+    static std::uint64_t identity(T v) { return identity(v, shown(v)); }
+    // What a load or read-modify-write returns to the model: noted for its trace, and
+    // observed (Execution::observe()).
+    static T returned(T v) {
+        Execution& ex = this_execution();
+        const std::int64_t token = shown(v);
+        ex.note(token);
+        ex.observe(identity(v, token));
+        return v;
     }
 
     // Per-CPU data: the section of its CPU the running task accesses it in.

@@ -75,6 +75,41 @@ slab_object& slab_alloc(std::string name, std::size_t size, std::size_t align,
     return slab;
 }
 
+namespace {
+
+// A token's parts: the object's id + 1 above bit 32, the offset into it below.
+constexpr int kTokenShift = 32;
+
+} // namespace
+
+std::int64_t pointer_token(const void* p) {
+    if (!p) return 0;
+    const Execution& ex = this_execution();
+    const auto token = [](const Object& obj, std::uintptr_t offset) {
+        return (static_cast<std::int64_t>(obj.id()) + 1) << kTokenShift |
+               static_cast<std::int64_t>(offset);
+    };
+    if (const kmalloc_caches* caches = ex.find_local<kmalloc_caches>())
+        if (const slab_object* slab = caches->containing(p))
+            return token(*slab, reinterpret_cast<std::uintptr_t>(p) -
+                                    reinterpret_cast<std::uintptr_t>(slab->memory()));
+    for (const Object* obj : ex.objects())
+        if (static_cast<const void*>(obj) == p) return token(*obj, 0);
+    return kPointerElsewhere;
+}
+
+std::string pointer_text(std::int64_t token) {
+    if (token == 0) return "NULL";
+    const auto id = static_cast<std::size_t>((token >> kTokenShift) - 1);
+    const std::vector<Object*>& objects = this_execution().objects();
+    if (token == kPointerElsewhere || id >= objects.size())
+        return "(memory of no allocation or object)";
+    const Object& obj = *objects[id];
+    const std::int64_t offset = token & ((std::int64_t{1} << kTokenShift) - 1);
+    if (!dynamic_cast<const slab_object*>(&obj)) return "&" + obj.name();
+    return obj.name() + (offset ? "+" + std::to_string(offset) : "");
+}
+
 void kfree(const void* objp, std::source_location loc) {
     if (!objp) return;
     Execution& ex = this_execution();

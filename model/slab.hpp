@@ -46,6 +46,17 @@ class slab_object final : public Object {
     std::size_t align_;
 };
 
+// What a pointer a model shares (shared<T*>) is to traces, fingerprints and a task's history:
+// never its address, which differs from one execution (and run) to the next, but the
+// allocation it points into (by that slab's object id and the offset), or else the object at
+// that address. 0 is NULL; kPointerElsewhere any other address, which a fingerprint then tells
+// apart by the address itself. No scheduling point; nothing allocated.
+inline constexpr std::int64_t kPointerElsewhere = 1;
+std::int64_t pointer_token(const void* p);
+// The token as a trace shows it: "NULL", "item", "item+8" (bytes into it), "&log_mutex",
+// "(memory of no allocation or object)". For traces and reports only: it formats a string.
+std::string pointer_text(std::int64_t token);
+
 // kmalloc()'s scheduling point (from task code; none at set-up) and its memory.
 slab_object& slab_alloc(std::string name, std::size_t size, std::size_t align,
                         std::source_location loc);

@@ -124,19 +124,22 @@ Json violation_json(const Violation& v) {
 }
 
 Json step_json(const TraceStep& s) {
-    return Json{{"step", s.step},
-                {"task_id", s.task_id},
-                {"task", s.task},
-                {"operation", s.operation},
-                {"object", s.object},
-                {"args", s.args},
-                {"object_first", s.object_first},
-                {"value", s.value ? Json(*s.value) : Json(nullptr)},
-                {"state", s.state},
-                {"preempted", s.preempted},
-                {"synced_from", s.synced_from},
-                {"missed", s.missed},
-                {"location", location_json(s.location)}};
+    Json step{{"step", s.step},
+              {"task_id", s.task_id},
+              {"task", s.task},
+              {"operation", s.operation},
+              {"object", s.object},
+              {"args", s.args},
+              {"object_first", s.object_first},
+              {"value", s.value ? Json(*s.value) : Json(nullptr)},
+              {"state", s.state},
+              {"preempted", s.preempted},
+              {"synced_from", s.synced_from},
+              {"missed", s.missed},
+              {"location", location_json(s.location)}};
+    // Added in 1.15, only where the value has a name (a pointer's): other steps are as before.
+    if (!s.value_text.empty()) step["value_text"] = s.value_text;
+    return step;
 }
 
 Json pending_json(const PendingTask& p) {
@@ -426,6 +429,7 @@ TraceStep read_step(const Value& v) {
     if (v.has("object_first")) s.object_first = v["object_first"].boolean();
     const Value value = v["value"];
     if (!value.json().is_null()) s.value = value.integer<std::int64_t>();
+    if (v.has("value_text")) s.value_text = v["value_text"].string();
     s.state = v["state"].string();
     s.preempted = v["preempted"].boolean();
     s.synced_from = v["synced_from"].count<std::uint32_t>();

@@ -211,7 +211,7 @@ std::string operation_text(const TraceStep& s) {
     if (wake_up && s.value == 0)
         op += " -> woke none";
     else if (s.value)
-        op += " -> " + std::to_string(*s.value);
+        op += " -> " + (s.value_text.empty() ? std::to_string(*s.value) : s.value_text);
     // Under lkmm: the read saw an older write than the latest, which had not reached it.
     if (s.missed)
         op += " (saw " +

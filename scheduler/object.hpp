@@ -72,6 +72,12 @@ class Object {
     }
     // Appends the object's state as a trace shows it ("held by fsync0", "= 2").
     virtual void describe(std::string& out) const = 0;
+    // A value a step on the object noted for its trace (Execution::note) as the trace shows it;
+    // empty: the number itself. A pointer variable names what the pointer points to.
+    virtual std::string value_text(std::int64_t value) const {
+        (void)value;
+        return {};
+    }
     // Adds everything about the object that a later step can observe to a state's
     // fingerprint (a stateful search), tasks by id and objects by id: two objects that add
     // the same values behave alike from here on. Statistics (lock_stats) are not state.
