@@ -209,7 +209,7 @@ void softirq_context(irq_cpu& cpu) {
         await_entry("softirq_entry", cpu, loc, &softirq_can_run, idle, idle && state().sourced);
         enter(me, cpu);
         if (cpu.pending && weak_memory::on()) [[unlikely]]
-            weak_memory::taken_over(cpu);
+            weak_memory::taken_over(&cpu);
         // __do_softirq(): the pending vectors in order, again while handlers raise more; a
         // vector due without being raised, once (one expired timer a run: another may expire
         // after any later step).
@@ -329,7 +329,7 @@ void raise_softirq_irqoff(unsigned int nr, std::source_location loc) {
     cpu.pending |= 1U << nr;
     cpu.softirq_task->set_idle(false);
     if (weak_memory::on()) [[unlikely]]
-        weak_memory::handed_off(cpu);
+        weak_memory::handed_off(&cpu);
 }
 
 void raise_softirq(unsigned int nr, std::source_location loc) {

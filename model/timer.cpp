@@ -68,7 +68,7 @@ void run_timer_softirq() {
     const std::source_location loc{};
     ex.visible("timer_expire_entry", t, loc);
     if (weak_memory::on()) [[unlikely]]
-        weak_memory::taken_over(*t);
+        weak_memory::taken_over(t);
     // call_timer_fn(): the map is a copy in the kernel, so that the callback may free the timer.
     void (*fn)(timer_list*) = t->function;
     lock_map_acquire(t, &t->lockdep_map, loc);
@@ -76,6 +76,11 @@ void run_timer_softirq() {
     lock_map_release(t);
     // Not a step on the timer, which the callback may have freed: against every other step.
     ex.visible_global("timer_expire_exit", nullptr, loc);
+    // What the callback did is seen by a del_timer_sync() that finds it done (the timer base's
+    // lock orders it in the kernel): a hand-off of its own, as arming it again is the next
+    // expiry's.
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::handed_off(&t->lockdep_map);
     t->running = nullptr;
 }
 
@@ -86,7 +91,7 @@ void arm(timer_list* t, task_struct* me) {
     t->cpu = me->cpu();
     debug_object_activate(t, "timer_list");
     if (weak_memory::on()) [[unlikely]]
-        weak_memory::handed_off(*t);
+        weak_memory::handed_off(t);
     if (was >= 0 && was != t->cpu) softirq_changed(was);
     softirq_changed(t->cpu);
 }
@@ -115,6 +120,8 @@ int delete_sync(const char* op, timer_list* t, bool shutdown, std::source_locati
     task_struct* me = current();
     if (me->lockdep_asked) lockdep_acquired(me);
     count_sleep_if_blocked(t, false);
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::taken_over(&t->lockdep_map);
     if (shutdown) t->shut_down = true;
     return observed(disarm(t));
 }

@@ -89,9 +89,9 @@ class WeakMemory {
         if (stopper_ == memory::kNone) stopper_ = internal_location();
         return stopper_;
     }
-    // The location through which `obj` is handed off (handed_off()), made on first use.
-    std::uint32_t handoff_location(const Object& obj) {
-        auto [it, added] = handoff_locations_.try_emplace(&obj, 0);
+    // The location of the hand-off `key` stands for (handed_off()), made on first use.
+    std::uint32_t handoff_location(const void* key) {
+        auto [it, added] = handoff_locations_.try_emplace(key, 0);
         if (added) it->second = internal_location();
         return it->second;
     }
@@ -274,7 +274,7 @@ class WeakMemory {
     std::vector<StepOp> step_ops_;
     std::unordered_map<const Object*, std::uint32_t> sync_locations_;
     std::unordered_map<TaskId, std::uint32_t> task_locations_;
-    std::unordered_map<const Object*, std::uint32_t> handoff_locations_;
+    std::unordered_map<const void*, std::uint32_t> handoff_locations_;
     std::vector<bool> internal_; // by location: internal_location()
     std::uint32_t stopper_ = memory::kNone;
     std::vector<std::uint32_t> candidates_;
@@ -510,15 +510,15 @@ WeakMemory& after_the_steps_own() {
 
 } // namespace
 
-void handed_off(const Object& obj) {
+void handed_off(const void* key) {
     WeakMemory& m = after_the_steps_own();
-    m.append_latest(running_task(), m.handoff_location(obj),
+    m.append_latest(running_task(), m.handoff_location(key),
                     Access{.writes = true, .write_tags = memory::kRelease, .value = 1});
 }
 
-void taken_over(const Object& obj) {
+void taken_over(const void* key) {
     WeakMemory& m = after_the_steps_own();
-    m.append_latest(running_task(), m.handoff_location(obj),
+    m.append_latest(running_task(), m.handoff_location(key),
                     Access{.read_tags = memory::kAcquire, .reads = true});
 }
 

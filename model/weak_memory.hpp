@@ -121,9 +121,11 @@ void task_spawned(const Task& child);
 // lock; raise_softirq() on the CPU whose softirq runs it) is ordered before what the task
 // that takes `obj` over does next (the worker starting the item, the softirq expiring the
 // timer or running the raised vector): a release write of the hand-off's own location, read
-// by an acquire of its latest write. Both keep their step's own accesses first.
-void handed_off(const Object& obj);
-void taken_over(const Object& obj);
+// by an acquire of its latest write. Both keep their step's own accesses first. `key` is the
+// address that stands for the hand-off (the item, the timer, the CPU; a run's end, handed to
+// flush_work() or del_timer_sync(), has its own).
+void handed_off(const void* key);
+void taken_over(const void* key);
 // An interrupt handler that enters on the CPU where `interrupted` ran runs there after it, in
 // that CPU's program order: everything the task did is ordered before what the handler does,
 // and (interrupt_left()) everything the handler did before what the task does once it

@@ -106,7 +106,7 @@ void enqueue(workqueue_struct* wq, work_struct* w, int cpu) {
     w->queued_as = ++wq->instances;
     debug_object_activate(w, "work_struct");
     if (weak_memory::on()) [[unlikely]]
-        weak_memory::handed_off(*w);
+        weak_memory::handed_off(w);
     if (wq->ordered()) {
         wq->list.push_back(w);
         update_idle(*wq);
@@ -144,7 +144,7 @@ void process_one_work(task_struct* me, work_struct* w) {
     Execution& ex = this_execution();
     workqueue_struct* wq = w->wq;
     if (weak_memory::on()) [[unlikely]]
-        weak_memory::taken_over(*w);
+        weak_memory::taken_over(w);
     w->pending = false;
     w->queued = false;
     if (wq->ordered()) {
@@ -165,6 +165,11 @@ void process_one_work(task_struct* me, work_struct* w) {
     lock_map_release(wq);
     // Not a step on the work, which the function may have freed (the kernel allows it).
     ex.visible_global("workqueue_execute_end", wq, kWorker);
+    // What the function did is seen by a flush or cancel that finds the item done (the pool's
+    // lock, which the worker takes after the function and they take, orders it in the kernel):
+    // a hand-off of its own, as a queue_work() during the run is the next start's.
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::handed_off(&w->lockdep_map);
     w->running = nullptr;
     w->done = w->queued ? w->started : w->instances;
     wq->in_flight = nullptr;
@@ -234,12 +239,17 @@ void touch(const char* op, const Object* obj, const lockdep_map* map, std::sourc
 
 // __flush_work() once `w`'s step decided `target`: waits for that instance.
 bool wait_for(work_struct* w, std::uint32_t target, std::source_location loc) {
-    if (!target) return false;
-    // Against every step, as the worker's end is: what the item did happens before the return.
-    this_execution().visible_global("wait_for_completion", w, loc, &flushed,
-                                    OpArgs{{static_cast<std::int64_t>(target), 0}, 0});
-    count_sleep_if_blocked(w);
-    return true;
+    if (target) {
+        // Against every step, as the worker's end is: what the item did happens before the
+        // return.
+        this_execution().visible_global("wait_for_completion", w, loc, &flushed,
+                                        OpArgs{{static_cast<std::int64_t>(target), 0}, 0});
+        count_sleep_if_blocked(w);
+    }
+    // Waited for or found done, the item's last run is ordered before the return under lkmm.
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::taken_over(&w->lockdep_map);
+    return target != 0;
 }
 
 // cancel_work_sync(), cancel_delayed_work_sync().
@@ -282,7 +292,7 @@ void queue_delayed(workqueue_struct* wq, delayed_work* dwork, unsigned long dela
     t.cpu = cpu;
     debug_object_activate(&t, "timer_list");
     if (weak_memory::on()) [[unlikely]]
-        weak_memory::handed_off(t);
+        weak_memory::handed_off(&t);
     softirq_changed(t.cpu);
 }
 
@@ -494,6 +504,9 @@ void flush_queue(const char* op, workqueue_struct* wq, bool drain, std::source_l
     this_execution().visible_global("wait_for_completion", wq, loc, &queue_flushed,
                                     OpArgs{{upto, 0}, 0});
     count_sleep_if_blocked(wq);
+    if (weak_memory::on()) [[unlikely]]
+        for (const work_struct* w : state().works)
+            if (w->wq == wq) weak_memory::taken_over(&w->lockdep_map);
 }
 
 } // namespace

@@ -500,6 +500,31 @@ TEST(LkmmOrdering, what_a_task_wrote_before_queue_work_or_mod_timer_is_seen_by_t
     }
 }
 
+// flush_work() returns once the work ran: what the work function wrote, plainly, the flusher
+// reads after it as written (no data race), as del_timer_sync() after a callback's writes.
+TEST(LkmmOrdering, what_the_work_wrote_is_seen_after_flush_work_and_del_timer_sync_return) {
+    for (bool timer : {false, true}) {
+        const Setup setup = [timer] {
+            handoff& h = model_state<handoff>();
+            the_handoff = &h;
+            INIT_WORK(&h.work, [](work_struct*) { the_handoff->data.write(1); });
+            timer_setup(
+                &h.timer, [](timer_list*) { the_handoff->data.write(1); }, 0);
+            spawn("t", [&h, timer] {
+                if (timer) {
+                    mod_timer(&h.timer, jiffies + 1);
+                    del_timer_sync(&h.timer);
+                } else {
+                    queue_work(system_wq, &h.work);
+                    flush_work(&h.work);
+                }
+                check(h.data.read() <= 1, "read the work's data");
+            });
+        };
+        expect_no_race(setup, timer ? "del_timer_sync" : "flush_work");
+    }
+}
+
 TEST(LkmmOrdering, what_a_task_writes_after_queue_work_is_not_ordered_before_the_work) {
     const Setup setup = [] {
         handoff& h = model_state<handoff>();
