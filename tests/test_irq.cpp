@@ -299,7 +299,9 @@ TEST(Irq,
     }
 }
 
-TEST(Irq, under_lkmm_a_handler_is_checked_as_a_thread_of_its_own) {
+// Under lkmm as under sc: the handler that spins on the lock its CPU's task holds deadlocks,
+// and spin_lock_irq() keeps it out (the handler's order with its CPU's task: LkmmOrdering).
+TEST(Irq, under_lkmm_the_self_deadlock_is_found_and_spin_lock_irq_verifies) {
     CheckOptions lkmm;
     lkmm.memory_model = MemoryModel::lkmm;
     const SearchResult plain = check_model(counter_shared_with_irq(Locking::plain), lkmm);
