@@ -25,6 +25,7 @@
 #include "refcount.hpp"
 #include "rwsem.hpp"
 #include "sched.hpp"
+#include "seqlock.hpp"
 #include "shared.hpp"
 #include "slab.hpp"
 #include "spinlock.hpp"

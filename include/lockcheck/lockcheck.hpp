@@ -388,6 +388,40 @@ using detail::WQ_POWER_EFFICIENT;
 using detail::WQ_SYSFS;
 using detail::WQ_UNBOUND;
 
+// Sequence counts and seqlocks (model/seqlock.hpp): writers make the count odd, readers retry.
+using detail::done_seqretry;
+using detail::need_seqretry;
+using detail::raw_read_seqcount;
+using detail::raw_read_seqcount_begin;
+using detail::raw_seqcount_begin;
+using detail::raw_write_seqcount_begin;
+using detail::raw_write_seqcount_end;
+using detail::read_seqbegin;
+using detail::read_seqbegin_or_lock;
+using detail::read_seqcount_begin;
+using detail::read_seqcount_retry;
+using detail::read_seqlock_excl;
+using detail::read_seqretry;
+using detail::read_sequnlock_excl;
+using detail::seqcount_init;
+using detail::seqcount_mutex_init;
+using detail::seqcount_mutex_t;
+using detail::seqcount_spinlock_init;
+using detail::seqcount_spinlock_t;
+using detail::seqcount_t;
+using detail::seqlock_init;
+using detail::seqlock_t;
+using detail::write_seqcount_begin;
+using detail::write_seqcount_end;
+using detail::write_seqlock;
+using detail::write_seqlock_bh;
+using detail::write_seqlock_irq;
+using detail::write_seqlock_irqsave;
+using detail::write_sequnlock;
+using detail::write_sequnlock_bh;
+using detail::write_sequnlock_irq;
+using detail::write_sequnlock_irqrestore;
+
 // The VFS inode's locks, size and direct-I/O count (model/inode.hpp).
 using detail::i_size_read;
 using detail::i_size_write;
