@@ -44,9 +44,12 @@ namespace lockcheck::protocols {
 
 namespace {
 
+// How each side takes delayed_iput_lock: the cleaner running the list, and whoever adds an
+// inode to it (a bio's completion or a worker).
+enum class Take { plain, irq, irqsave, bh };
 struct IputPolicy {
-    enum class Lock { irq_safe, plain, run_only, add_only, bh };
-    Lock lock = Lock::irq_safe;
+    Take run = Take::irq;
+    Take add = Take::irqsave;
 };
 
 struct IputVariant {
@@ -55,26 +58,26 @@ struct IputVariant {
 };
 
 const std::array<IputVariant, 5>& variants() {
-    using L = IputPolicy::Lock;
+    using T = Take;
     static const std::array<IputVariant, 5> table = {{
         {{"irq-safe",
           "the fix: spin_lock_irq() running delayed iputs, spin_lock_irqsave() adding one",
           Expectation::verified()},
-         {L::irq_safe}},
+         {T::irq, T::irqsave}},
         {{"spin-lock", "before the fix: delayed_iput_lock taken with a plain spin_lock()",
           Expectation::violation(ViolationKind::lock_order, "inconsistent-lock-state")},
-         {L::plain}},
+         {T::plain, T::plain}},
         {{"run-irq-only",
           "the patch's first version: only running is irq-safe (found with --files 2)",
           Expectation::verified()},
-         {L::run_only}},
+         {T::irq, T::plain}},
         {{"add-irqsave-only",
           "only the side called from interrupts, adding, takes the lock irqsave",
           Expectation::violation(ViolationKind::lock_order, "inconsistent-lock-state")},
-         {L::add_only}},
+         {T::plain, T::irqsave}},
         {{"spin-lock-bh", "spin_lock_bh() on both sides: hardirq completions still come in",
           Expectation::violation(ViolationKind::lock_order, "inconsistent-lock-state")},
-         {L::bh}},
+         {T::bh, T::bh}},
     }};
     return table;
 }
@@ -125,67 +128,70 @@ void iput(btrfs_inode* inode) {
 
 // --- fs/btrfs/inode.c ---
 
-// The adding side's lock: spin_lock_irqsave() since the fix, as it is called from either
-// context.
-void lock_adding(btrfs_fs_info* fs_info, unsigned long& flags) {
-    using L = IputPolicy::Lock;
-    const L lock = fs_info->policy.lock;
-    if (lock == L::irq_safe || lock == L::add_only)
-        spin_lock_irqsave(&fs_info->delayed_iput_lock, flags);
-    if (lock == L::plain || lock == L::run_only) spin_lock(&fs_info->delayed_iput_lock);
-    if (lock == L::bh) spin_lock_bh(&fs_info->delayed_iput_lock);
+// spin_lock(), spin_lock_irq(), spin_lock_irqsave() or spin_lock_bh(), as `how` says, and the
+// matching unlock: since the fix, the running side's spin_lock_irq() (never called from
+// interrupts) and the adding side's spin_lock_irqsave() (called from either context).
+void take(spinlock_t* lock, Take how, unsigned long& flags) {
+    switch (how) {
+    case Take::plain:
+        spin_lock(lock);
+        break;
+    case Take::irq:
+        spin_lock_irq(lock);
+        break;
+    case Take::irqsave:
+        spin_lock_irqsave(lock, flags);
+        break;
+    case Take::bh:
+        spin_lock_bh(lock);
+        break;
+    }
 }
 
-void unlock_adding(btrfs_fs_info* fs_info, unsigned long flags) {
-    using L = IputPolicy::Lock;
-    const L lock = fs_info->policy.lock;
-    if (lock == L::irq_safe || lock == L::add_only)
-        spin_unlock_irqrestore(&fs_info->delayed_iput_lock, flags);
-    if (lock == L::plain || lock == L::run_only) spin_unlock(&fs_info->delayed_iput_lock);
-    if (lock == L::bh) spin_unlock_bh(&fs_info->delayed_iput_lock);
+void drop(spinlock_t* lock, Take how, unsigned long flags) {
+    switch (how) {
+    case Take::plain:
+        spin_unlock(lock);
+        break;
+    case Take::irq:
+        spin_unlock_irq(lock);
+        break;
+    case Take::irqsave:
+        spin_unlock_irqrestore(lock, flags);
+        break;
+    case Take::bh:
+        spin_unlock_bh(lock);
+        break;
+    }
 }
 
 void btrfs_add_delayed_iput(btrfs_fs_info* fs_info, btrfs_inode* inode) {
     unsigned long flags = 0;
     if (atomic_add_unless(&inode->i_count, -1, 1)) return;
     atomic_inc(&fs_info->nr_delayed_iputs);
-    lock_adding(fs_info, flags);
+    take(&fs_info->delayed_iput_lock, fs_info->policy.add, flags);
     list_add_tail(&inode->delayed_iput, &fs_info->delayed_iputs);
-    unlock_adding(fs_info, flags);
+    drop(&fs_info->delayed_iput_lock, fs_info->policy.add, flags);
 }
 
-// The running side's lock: spin_lock_irq() since the fix.
-void lock_delayed_iputs(btrfs_fs_info* fs_info) {
-    using L = IputPolicy::Lock;
-    const L lock = fs_info->policy.lock;
-    if (lock == L::irq_safe || lock == L::run_only) spin_lock_irq(&fs_info->delayed_iput_lock);
-    if (lock == L::plain || lock == L::add_only) spin_lock(&fs_info->delayed_iput_lock);
-    if (lock == L::bh) spin_lock_bh(&fs_info->delayed_iput_lock);
-}
-
-void unlock_delayed_iputs(btrfs_fs_info* fs_info) {
-    using L = IputPolicy::Lock;
-    const L lock = fs_info->policy.lock;
-    if (lock == L::irq_safe || lock == L::run_only) spin_unlock_irq(&fs_info->delayed_iput_lock);
-    if (lock == L::plain || lock == L::add_only) spin_unlock(&fs_info->delayed_iput_lock);
-    if (lock == L::bh) spin_unlock_bh(&fs_info->delayed_iput_lock);
-}
-
+// The running side never takes the lock with spin_lock_irqsave(): no flags to keep.
 void run_delayed_iput_locked(btrfs_fs_info* fs_info, btrfs_inode* inode) {
+    unsigned long flags = 0;
     list_del_init(&inode->delayed_iput);
-    unlock_delayed_iputs(fs_info);
+    drop(&fs_info->delayed_iput_lock, fs_info->policy.run, flags);
     iput(inode);
     atomic_dec_and_test(&fs_info->nr_delayed_iputs); // wake_up(&delayed_iputs_wait) at zero
-    lock_delayed_iputs(fs_info);
+    take(&fs_info->delayed_iput_lock, fs_info->policy.run, flags);
 }
 
 void btrfs_run_delayed_iputs(btrfs_fs_info* fs_info) {
-    lock_delayed_iputs(fs_info);
+    unsigned long flags = 0;
+    take(&fs_info->delayed_iput_lock, fs_info->policy.run, flags);
     while (!list_empty(&fs_info->delayed_iputs)) {
         btrfs_inode* inode = container_of(fs_info->delayed_iputs.next, &btrfs_inode::delayed_iput);
         run_delayed_iput_locked(fs_info, inode);
     }
-    unlock_delayed_iputs(fs_info);
+    drop(&fs_info->delayed_iput_lock, fs_info->policy.run, flags);
 }
 
 // --- fs/btrfs/ordered-data.c ---
