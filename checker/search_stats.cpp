@@ -158,6 +158,7 @@ void SearchStats::add(const Execution& ex, const Outcome& out) {
         cut_by_steps += out.cut_by_steps;
     }
     if (out.end == End::stopped) ++sleep_blocked;
+    if (out.end == End::redundant) ++redundant;
     if (out.spin_bound_used) ++spin_bound_used;
     lockdep_off = lockdep_off || lockdep_turned_off(ex);
     if (const TableFull& full = out.table_full; full.table) {
@@ -168,9 +169,10 @@ void SearchStats::add(const Execution& ex, const Outcome& out) {
         ++it->executions;
     }
     add_counters(total, most, ex.counters(), ex.counters());
-    // An execution a reduction stopped early repeats a prefix explored in full elsewhere:
+    // An execution a reduction stopped early (or a loop's redundant turn, End::redundant)
+    // repeats a prefix explored in full elsewhere:
     // counted, it would only dilute the figures per execution.
-    if (out.end != End::stopped) add_contention(ex);
+    if (out.end != End::stopped && out.end != End::redundant) add_contention(ex);
     for (const Execution::Property& p : ex.invariants())
         add_property(properties, PropertyKind::invariant, p);
     for (const Execution::Property& p : ex.final_checks())
@@ -203,6 +205,7 @@ void SearchStats::merge(const SearchStats& later) {
     cut_by_steps += later.cut_by_steps;
     lockdep_off = lockdep_off || later.lockdep_off;
     sleep_blocked += later.sleep_blocked;
+    redundant += later.redundant;
     steps += later.steps;
     deepest = std::max(deepest, later.deepest);
     longest = std::max(longest, later.longest);

@@ -87,6 +87,9 @@ struct SearchStats {
     // Executions a partial-order reduction stopped: every task that could run had already
     // been explored from an equivalent state (DPOR's sleep sets).
     std::uint64_t sleep_blocked = 0;
+    // Executions that ended where a loop's turn that changed nothing had read an older write
+    // (End::redundant): another execution covers each.
+    std::uint64_t redundant = 0;
     std::uint64_t steps = 0;   // over all executions
     std::uint32_t deepest = 0; // the deepest step of any execution (--depth)
     std::uint32_t longest = 0; // the most steps one execution took
@@ -134,7 +137,7 @@ struct SearchStats {
     void declare(const Execution& ex);
     // The executions the figures of `holds` and `ops` come from: all but those a reduction
     // stopped early.
-    std::uint64_t measured() const { return executions - sleep_blocked; }
+    std::uint64_t measured() const { return executions - sleep_blocked - redundant; }
     // The named operation `op`'s waits, if an instance of it finished.
     const OpWaits* find_op(const std::string& op) const;
     // Lists the check() with `message` even if the search never reached it (a check() is

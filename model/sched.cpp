@@ -67,12 +67,16 @@ void schedule(std::source_location loc) {
 }
 
 void cpu_relax(std::source_location loc) {
+    cpu_relax_in(nullptr, loc);
+}
+
+void cpu_relax_in(const void* loop, std::source_location loc) {
     Execution& ex = this_execution();
     ex.visible_spin("cpu_relax", loc, [](const Object*, const Task& t) {
         return Execution::current().turn_changed(t);
     });
     ++ex.counters().spins;
-    ex.begin_spin_turn();
+    ex.begin_spin_turn(loc, loop);
 }
 
 int try_to_wake_up(task_struct* task, long state) {

@@ -22,6 +22,8 @@ void schedule(std::source_location loc = std::source_location::current());
 // next_spinner): a loop bounded by a counter of its own leaves after its bound, and when each
 // spun --spin-bound turns with nothing changed anywhere they are reported as a hang.
 void cpu_relax(std::source_location loc = std::source_location::current());
+// cpu_relax() in a loop of a primitive's own, `loop` (Execution::begin_spin_turn()).
+void cpu_relax_in(const void* loop, std::source_location loc);
 // Wakes a task sleeping in one of `state`s; returns 1 if it was asleep. A scheduling point.
 int wake_up_process(task_struct* task, std::source_location loc = std::source_location::current());
 

@@ -33,7 +33,7 @@ void seqcount_mutex_init(seqcount_mutex_t* s, mutex* lock) {
 unsigned raw_read_seqcount_begin(const seqcount_t* s, std::source_location loc) {
     unsigned v = 0;
     while ((v = s->sequence.read_once("read_seqcount_begin", loc)) & 1)
-        cpu_relax(loc);
+        cpu_relax_in(s, loc);
     smp_rmb();
     return v;
 }
@@ -54,7 +54,16 @@ unsigned raw_seqcount_begin(const seqcount_t* s, std::source_location loc) {
 
 bool read_seqcount_retry(const seqcount_t* s, unsigned start, std::source_location loc) {
     smp_rmb();
-    return s->sequence.read_once("read_seqcount_retry", loc) != start;
+    // The reader's loop, from read_seqcount_begin() to here, goes round as its cpu_relax()
+    // there does (Execution::begin_spin_turn()), though the kernel's has no pause here, or
+    // ends.
+    Execution& ex = this_execution();
+    if (s->sequence.read_once("read_seqcount_retry", loc) == start) {
+        ex.end_spin_loop();
+        return false;
+    }
+    ex.begin_spin_turn(loc, s);
+    return true;
 }
 
 void raw_write_seqcount_begin(seqcount_t* s, std::source_location loc) {

@@ -165,8 +165,10 @@ class WeakMemory {
         for (std::size_t i = co.size() - 1; i-- > floor;)
             if (allowed(task, loc, access_for(graph_[co[i]].value), co[i], i))
                 candidates_.push_back(co[i]);
-        return candidates_[this_execution().choose(static_cast<std::uint32_t>(candidates_.size()),
-                                                   true)];
+        const std::uint32_t chosen =
+            this_execution().choose(static_cast<std::uint32_t>(candidates_.size()), true);
+        if (chosen) this_execution().stale_read();
+        return candidates_[chosen];
     }
     // Where a write goes in coherence order: after the co-last write, or before it where LKMM
     // allows.

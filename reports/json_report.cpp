@@ -62,6 +62,7 @@ Json stats_json(const SearchStats& s) {
                 {"cut", s.cut},
                 {"cut_by_steps", s.cut_by_steps},
                 {"sleep_blocked", s.sleep_blocked},
+                {"redundant", s.redundant},
                 {"steps", s.steps},
                 {"deepest", s.deepest},
                 {"longest", s.longest},
@@ -270,6 +271,8 @@ SearchStats read_stats(const Value& v) {
     // Added in version 1.13.
     if (v.has("cut_by_steps")) s.cut_by_steps = v["cut_by_steps"].count<std::uint64_t>();
     s.sleep_blocked = v["sleep_blocked"].count<std::uint64_t>();
+    // Added in version 1.16.
+    if (v.has("redundant")) s.redundant = v["redundant"].count<std::uint64_t>();
     s.steps = v["steps"].count<std::uint64_t>();
     s.deepest = v["deepest"].count<std::uint32_t>();
     if (v.has("longest")) s.longest = v["longest"].count<std::uint32_t>();

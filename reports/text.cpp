@@ -473,6 +473,11 @@ std::string checks_text(const Summary& s) {
            wait_bounds_text(s.stats.wait_bounds, s.stats.wait_ratios);
 }
 
+std::string redundant_text(std::uint64_t redundant) {
+    return std::to_string(redundant) + " (ended at a loop's turn that read an older write and "
+                                       "changed nothing: covered by the execution without it)";
+}
+
 } // namespace
 
 std::string memory_model_text(MemoryModel model, const std::vector<std::string>& fully_ordered) {
@@ -526,6 +531,12 @@ std::string format_summary(const Summary& s) {
         const auto cut = std::find_if(rows.begin(), rows.end(),
                                       [](const auto& row) { return row.first == "cut by bound"; });
         rows.insert(cut + 1, {"sleep-blocked", std::to_string(s.stats.sleep_blocked)});
+    }
+    // Under lkmm, the executions a loop's stale turn ended (docs/memory-model.md, "Loops").
+    if (s.memory_model != MemoryModel::sc) {
+        const auto cut = std::find_if(rows.begin(), rows.end(),
+                                      [](const auto& row) { return row.first == "cut by bound"; });
+        rows.insert(cut + 1, {"redundant", redundant_text(s.stats.redundant)});
     }
     if (const StateCounts& st = s.stats.states; st.stored) {
         const auto cut = std::find_if(rows.begin(), rows.end(),

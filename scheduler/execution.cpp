@@ -213,8 +213,10 @@ void Execution::run_final_checks() {
         t.retrying_since_ = 0;
     }
     // A write no object stands for (a task's state): what it changed, no turn can compare.
-    if (t.turn_start_ && !obj && wrote_) [[unlikely]]
-        t.turn_disturbed_ = true;
+    if (t.turn_start_ && wrote_) [[unlikely]] {
+        t.turn_wrote_ = true;
+        if (!obj) t.turn_disturbed_ = true;
+    }
     if (memory_hook_) [[unlikely]] {
         if (!memory_modelled_ && obj && !unwinding_) memory_hook_(*this, t, memory_op_);
         memory_modelled_ = false;
@@ -224,12 +226,28 @@ void Execution::run_final_checks() {
 }
 
 namespace {
+bool same_site(const std::source_location& a, const std::source_location& b) {
+    return a.line() == b.line() && a.column() == b.column() &&
+           std::strcmp(a.file_name(), b.file_name()) == 0;
+}
+
 // Whether two operations are the same call: operation, object, arguments and call site.
 bool same_call(const Operation& a, const Operation& b) {
     return a.obj == b.obj && a.args.n == b.args.n && a.args.v[0] == b.args.v[0] &&
            a.args.v[1] == b.args.v[1] && std::strcmp(a.name, b.name) == 0 &&
-           a.location.line() == b.location.line() && a.location.column() == b.location.column() &&
-           std::strcmp(a.location.file_name(), b.location.file_name()) == 0;
+           same_site(a.location, b.location);
+}
+
+// `shape` with the operation `op` folded in: its name, object and call site (the pointers of
+// string literals, fixed for the run), so that two turns that made the same calls fold alike.
+std::uint64_t shape_of(std::uint64_t shape, const Operation& op) {
+    const auto mix = [](std::uint64_t h, std::uint64_t v) {
+        return (h ^ v) * 0x100000001b3ULL + (h >> 29);
+    };
+    shape = mix(shape, reinterpret_cast<std::uintptr_t>(op.name));
+    shape = mix(shape, reinterpret_cast<std::uintptr_t>(op.obj));
+    shape = mix(shape, reinterpret_cast<std::uintptr_t>(op.location.file_name()));
+    return mix(shape, std::uint64_t{op.location.line()} << 32 | op.location.column());
 }
 // Whether `task` is about to repeat one of the `count` operations `watched`.
 bool repeats(const Task& task, const Operation* watched, int count) {
@@ -342,8 +360,11 @@ Task* Execution::advance() {
     if (watched) [[unlikely]]
         watch_step(t);
     ++step_;
-    if (t.turn_start_ && t.pending_.obj) [[unlikely]]
-        turn_step(t, *t.pending_.obj);
+    if (t.turn_start_) [[unlikely]] {
+        if (t.pending_.obj) turn_step(t, *t.pending_.obj);
+        if (limits_.memory_model != MemoryModel::sc)
+            t.turn_shape_ = shape_of(t.turn_shape_, t.pending_);
+    }
     schedule_.push_back(id);
     t.last_step_ = step_;
     t.woken_ = false;
@@ -561,9 +582,24 @@ void Execution::turn_step(Task& t, const Object& obj) {
     t.turn_objects_[t.turn_count_++] = Task::TurnObject{&obj, value_of(obj), step_};
 }
 
-void Execution::begin_spin_turn() {
+void Execution::begin_spin_turn(std::source_location loc, const void* loop) {
     Task& t = *running_;
     const bool tracked = t.turn_start_ && !t.turn_overflow_;
+    if (limits_.memory_model != MemoryModel::sc) {
+        const bool round = tracked && (loop ? loop == t.turn_loop_
+                                            : !t.turn_loop_ && t.turn_shape_ == t.last_shape_ &&
+                                                  same_site(loc, t.turn_site_));
+        if (round && t.turn_stale_ && !t.turn_wrote_) [[unlikely]] {
+            outcome_.end = End::redundant;
+            ended_early_ = true;
+            unwind_running();
+            return;
+        }
+        t.last_shape_ = t.turn_shape_;
+        t.turn_shape_ = 0;
+        t.turn_site_ = loc;
+    }
+    t.turn_loop_ = loop;
     const bool idle = tracked ? !turn_changed(t) : last_write_step_ <= t.turn_start_;
     t.idle_turns_ = idle ? t.idle_turns_ + 1 : 0;
     t.fresh_count_ = 0;
@@ -577,6 +613,8 @@ void Execution::begin_spin_turn() {
     t.turn_count_ = 0;
     t.turn_overflow_ = false;
     t.turn_disturbed_ = false;
+    t.turn_wrote_ = false;
+    t.turn_stale_ = false;
 }
 
 bool Execution::turn_changed(const Task& task) const {

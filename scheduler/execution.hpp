@@ -46,6 +46,9 @@ enum class End : std::uint8_t {
     stopped,   // the strategy had no further choice (a replay schedule ran out)
     diverged,  // the strategy picked a task that is not enabled (a replay that does not fit)
     full,      // an internal table filled and the execution could not go on without it
+    // A loop's turn read an older write than the latest and changed nothing: the execution
+    // in which that turn did not run covers this one (Execution::stale_read()).
+    redundant,
 };
 
 // An internal table of fixed capacity that filled in an execution: what did not fit went
@@ -268,11 +271,19 @@ class Execution {
     void observed_all() { step_global_ = true; }
     // Whether the step taken last (the one before the step being picked) observed all.
     bool last_step_global() const { return step_global_; }
-    // A spin loop's turn begins for the running task: from here the objects it touches are
+    // A spin loop's turn begins for the running task at `loc` (its cpu_relax(), or where its
+    // loop goes round): from here the objects it touches are
     // remembered with their values before it touched them, so that the next turn waits until
     // one of them holds another. The turn that ended here counts as idle if it changed
     // nothing (turn_changed()).
-    void begin_spin_turn();
+    // A primitive that knows its loop (a seqcount reader's) names it by `loop`: then the turn
+    // is a round of it when the one before was, whatever it did, until end_spin_loop().
+    void begin_spin_turn(std::source_location loc, const void* loop = nullptr);
+    // The running task left its primitive's loop: the next turn is the first of a loop.
+    void end_spin_loop() {
+        running_->turn_start_ = 0;
+        running_->turn_loop_ = nullptr;
+    }
     // Whether an object the task touched in its current turn holds another value than before
     // the task first touched it in the turn (its own net effect, or another task's write), or
     // another task wrote one between two of its steps on it. Before the task's first turn
@@ -287,6 +298,19 @@ class Execution {
     // watched once nothing was written for --spin-bound steps). What it saw before stays
     // explored, and so do the writes between that and the latest.
     bool read_progresses(const Object& obj);
+    // Under a weak memory model, the running task's read just read a write older than the
+    // coherence-latest of its location. A turn of a spin loop that changed nothing is no
+    // different from no turn at all (begin_spin_turn()); if one read an older write, the
+    // execution in which it did not run, with the next turn in its place, covers everything
+    // this one can do, so this one ends there (End::redundant), as GenMC drops a failed
+    // iteration of an await loop that did not read the latest writes. Only failed turns
+    // whose reads were all of the latest writes are explored, each after a write. A turn
+    // counts as a round of the loop only when it began where the one before it began and
+    // made the same operations at the same call sites: what a task does between two loops,
+    // or between two calls of one loop, is never dropped.
+    void stale_read() {
+        if (running_->turn_start_) running_->turn_stale_ = true;
+    }
     // The memory [begin, begin + size) is freed (kfree) together with `allocation`, the object
     // that stands for it: every object registered after `allocation` that lives there is freed
     // with it, and the scheduling point of any later operation on one of them is a

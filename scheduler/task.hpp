@@ -103,6 +103,17 @@ class Task {
     // Another task wrote an object between two of this task's steps on it in the turn, or a
     // step of its wrote what no object stands for: the turn counts as one that changed.
     bool turn_disturbed_ = false;
+    // Under a weak memory model: the task wrote in the turn, and one of its reads in the turn
+    // read a write older than the coherence-latest (see Execution::stale_read()).
+    bool turn_wrote_ = false;
+    bool turn_stale_ = false;
+    // Under a weak memory model, the operations of the turn (their names, objects and call
+    // sites) folded into one number, and those of the turn before it, with where that turn
+    // began: a turn is one more round of the loop only when it repeats the one before.
+    std::uint64_t turn_shape_ = 0;
+    std::uint64_t last_shape_ = 0;
+    std::source_location turn_site_{};
+    const void* turn_loop_ = nullptr; // the primitive's loop the turn is a round of, if any
     std::uint32_t turn_start_ = 0;
     // The step up to which every object of the turn was last found back at its value before
     // the turn (Execution::turn_changed() need not look at one not written since).

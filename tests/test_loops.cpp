@@ -253,3 +253,39 @@ TEST(Loops, a_mutex_trylock_loop_waits_for_the_owner_and_one_never_released_is_a
     const Violation v = expect_hang_everywhere(trylock_loop(true), "owner waits");
     CHECK_TEXT(contains(v.message, "trier in cpu_relax waiting on m"), v.message.c_str());
 }
+
+// Under lkmm a turn of a loop that changed nothing and read an older write is dropped (the
+// execution without it covers it), but what a task does between two loops is no turn, even
+// when both loops are one function's: here the waiter reads `word` between them, may see the
+// value before the message (no barrier orders it), and then waits for a flag nobody sets.
+TEST(Loops, under_lkmm_what_a_task_reads_between_two_calls_of_one_loop_is_never_dropped) {
+    const Setup setup = [] {
+        auto& s = model_state<Waiting>();
+        spawn("sender", [&s] {
+            WRITE_ONCE(s.word, 1);
+            WRITE_ONCE(s.flag, 1);
+        });
+        spawn("waiter", [&s] {
+            // Turns at least once, so that the waiter is in a loop's turn when it reads `word`.
+            auto wait_for = [](shared<int>& what) {
+                bool first = true;
+                while (!READ_ONCE(what) || first) {
+                    first = false;
+                    cpu_relax();
+                }
+            };
+            wait_for(s.flag);
+            if (!READ_ONCE(s.word)) wait_for(s.count);
+        });
+    };
+    expect_verified_uncut(setup, "sc");
+    CheckOptions lkmm;
+    lkmm.memory_model = MemoryModel::lkmm;
+    for (Search search : kExhaustiveSearches) {
+        const std::string what = std::string("lkmm, ") + search_name(search);
+        const SearchResult r = check_model(setup, search, lkmm);
+        const Violation v = only_violation(r, what);
+        CHECK_EQUAL_TEXT(ViolationKind::hang, v.kind, what.c_str());
+        CHECK_TEXT(contains(v.message, "waiter in cpu_relax waiting on count"), v.message.c_str());
+    }
+}
