@@ -23,6 +23,7 @@
 #include "percpu_counter.hpp"
 #include "plain_state.hpp"
 #include "refcount.hpp"
+#include "rwlock.hpp"
 #include "rwsem.hpp"
 #include "sched.hpp"
 #include "seqlock.hpp"

@@ -552,4 +552,27 @@ using detail::atomic_long_xchg_acquire;
 using detail::atomic_long_xchg_relaxed;
 using detail::atomic_long_xchg_release;
 
+// rwlock_t (model/rwlock.hpp): spinning readers and writer, with the _irq, _irqsave and _bh
+// forms.
+using detail::read_lock;
+using detail::read_lock_bh;
+using detail::read_lock_irq;
+using detail::read_lock_irqsave;
+using detail::read_trylock;
+using detail::read_unlock;
+using detail::read_unlock_bh;
+using detail::read_unlock_irq;
+using detail::read_unlock_irqrestore;
+using detail::rwlock_init;
+using detail::rwlock_t;
+using detail::write_lock;
+using detail::write_lock_bh;
+using detail::write_lock_irq;
+using detail::write_lock_irqsave;
+using detail::write_trylock;
+using detail::write_unlock;
+using detail::write_unlock_bh;
+using detail::write_unlock_irq;
+using detail::write_unlock_irqrestore;
+
 } // namespace lockcheck
