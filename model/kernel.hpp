@@ -5,6 +5,7 @@
 
 #include "atomic.hpp"
 #include "barrier.hpp"
+#include "bit_spinlock.hpp"
 #include "bitops.hpp"
 #include "check.hpp"
 #include "cmpxchg.hpp"
@@ -34,4 +35,5 @@
 #include "this_cpu.hpp"
 #include "timer.hpp"
 #include "wait.hpp"
+#include "wait_bit.hpp"
 #include "workqueue.hpp"
