@@ -18,6 +18,7 @@
 #include "kref.hpp"
 #include "list.hpp"
 #include "lockdep.hpp"
+#include "lockref.hpp"
 #include "mutex.hpp"
 #include "op.hpp"
 #include "percpu.hpp"

@@ -594,4 +594,14 @@ using detail::wait_on_bit_lock;
 using detail::wake_up_bit;
 using detail::wake_up_var;
 
+// struct lockref (model/lockref.hpp): a count under its own spinlock.
+using detail::lockref;
+using detail::lockref_get;
+using detail::lockref_get_not_dead;
+using detail::lockref_get_not_zero;
+using detail::__lockref_is_dead;
+using detail::lockref_mark_dead;
+using detail::lockref_put_or_lock;
+using detail::lockref_put_return;
+
 } // namespace lockcheck
