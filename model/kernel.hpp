@@ -23,6 +23,7 @@
 #include "op.hpp"
 #include "percpu.hpp"
 #include "percpu_counter.hpp"
+#include "percpu_ref.hpp"
 #include "plain_state.hpp"
 #include "refcount.hpp"
 #include "rwlock.hpp"

@@ -604,4 +604,22 @@ using detail::lockref_mark_dead;
 using detail::lockref_put_or_lock;
 using detail::lockref_put_return;
 
+// struct percpu_ref (model/percpu_ref.hpp): per-CPU counts while live, atomic once killed.
+using detail::percpu_ref;
+using detail::PERCPU_REF_ALLOW_REINIT;
+using detail::percpu_ref_exit;
+using detail::percpu_ref_func_t;
+using detail::percpu_ref_get;
+using detail::percpu_ref_init;
+using detail::PERCPU_REF_INIT_ATOMIC;
+using detail::PERCPU_REF_INIT_DEAD;
+using detail::percpu_ref_is_zero;
+using detail::percpu_ref_kill;
+using detail::percpu_ref_kill_and_confirm;
+using detail::percpu_ref_put;
+using detail::percpu_ref_reinit;
+using detail::percpu_ref_resurrect;
+using detail::percpu_ref_tryget;
+using detail::percpu_ref_tryget_live;
+
 } // namespace lockcheck
