@@ -16,13 +16,13 @@ bool percpu_mode(const percpu_ref* ref) {
     return !ref->atomic && !ref->percpu_count.empty();
 }
 
-// The count a reader of the ref would see: the atomic count without the bias, plus the
-// per-CPU counters while they count.
+// The count a reader of the ref would see: the atomic count, and, until a switch to atomic mode
+// has summed them into it, the per-CPU counters in place of its bias.
 long logical_count(const percpu_ref* ref) {
-    long n = ref->atomic ? ref->count : ref->count - PERCPU_COUNT_BIAS;
-    if (!ref->atomic)
-        for (const long c : ref->percpu_count)
-            n += c;
+    if (ref->atomic && !ref->switching) return ref->count;
+    long n = ref->count - PERCPU_COUNT_BIAS;
+    for (const long c : ref->percpu_count)
+        n += c;
     return n;
 }
 
@@ -95,16 +95,16 @@ void switch_to_atomic_rcu(percpu_ref* ref, std::source_location loc) {
         c = 0;
     }
     ref->count += sum - PERCPU_COUNT_BIAS;
+    percpu_ref_func_t* confirm = ref->confirm_switch;
+    ref->confirm_switch = nullptr;
+    ref->switching = false;
+    if (!ref->allow_reinit) ref->percpu_count.clear();
     this_execution().note(ref->count);
     if (ref->count <= 0)
         warn("percpu-ref-underflow",
              "percpu ref (" + ref->name() + ") <= 0 (" + std::to_string(ref->count) +
                  ") after switching to atomic",
              loc);
-    percpu_ref_func_t* confirm = ref->confirm_switch;
-    ref->confirm_switch = nullptr;
-    ref->switching = false;
-    if (!ref->allow_reinit) ref->percpu_count.clear();
     const bool last = atomic_put(ref);
     if (confirm) confirm(ref);
     if (last) ref->release(ref);
@@ -196,9 +196,11 @@ void percpu_ref_put(struct percpu_ref* ref, std::source_location loc) {
     if (last) ref->release(ref);
 }
 
-void percpu_ref_kill_and_confirm(struct percpu_ref* ref, percpu_ref_func_t* confirm_kill,
-                                 std::source_location loc) {
-    step("percpu_ref_kill_and_confirm", ref, loc, true);
+namespace {
+// percpu_ref_kill_and_confirm(), named `op` in traces (percpu_ref_kill() calls it).
+void kill(const char* op, percpu_ref* ref, percpu_ref_func_t* confirm_kill,
+          std::source_location loc) {
+    step(op, ref, loc, true);
     if (ref->dead)
         warn("percpu-ref-killed-twice",
              "percpu_ref_kill_and_confirm called more than once on " + ref->name() + "!", loc);
@@ -210,8 +212,15 @@ void percpu_ref_kill_and_confirm(struct percpu_ref* ref, percpu_ref_func_t* conf
     if (last) ref->release(ref);
 }
 
+} // namespace
+
+void percpu_ref_kill_and_confirm(struct percpu_ref* ref, percpu_ref_func_t* confirm_kill,
+                                 std::source_location loc) {
+    kill("percpu_ref_kill_and_confirm", ref, confirm_kill, loc);
+}
+
 void percpu_ref_kill(struct percpu_ref* ref, std::source_location loc) {
-    percpu_ref_kill_and_confirm(ref, nullptr, loc);
+    kill("percpu_ref_kill", ref, nullptr, loc);
 }
 
 void percpu_ref_exit(struct percpu_ref* ref, std::source_location loc) {
