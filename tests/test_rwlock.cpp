@@ -222,3 +222,19 @@ TEST(Rwlock, under_lkmm_read_unlock_orders_the_readers_accesses_before_the_next_
     const SearchResult unlocked = check_lkmm(setup(false));
     CHECK_EQUAL(ViolationKind::data_race, only_violation(unlocked).kind);
 }
+
+TEST(Rwlock, a_lock_read_in_a_hardirq_taken_before_an_irq_unsafe_one_is_a_safe_to_unsafe_order) {
+    const SearchResult r = check_model(after_an_irq_reader([](Table& t) {
+        spin_lock(&t.other); // irqs on: other is HARDIRQ-unsafe
+        spin_unlock(&t.other);
+        read_lock_irq(&t.lock);
+        spin_lock(&t.other); // tbl->lock, HARDIRQ-safe for read, -> other
+        spin_unlock(&t.other);
+        read_unlock_irq(&t.lock);
+    }));
+    const Violation& v = only_violation(r);
+    CHECK_EQUAL("irq-safe-to-unsafe-lock-order", v.property);
+    CHECK_TEXT(
+        contains(v.message, "connects HARDIRQ-irq-safe tbl->lock to HARDIRQ-irq-unsafe other"),
+        v.message.c_str());
+}
