@@ -577,29 +577,29 @@ using detail::write_unlock_irqrestore;
 
 // Bit locks and bit waits (model/bitops.hpp, model/bit_spinlock.hpp, model/wait_bit.hpp;
 // wait_var_event).
+using detail::__bit_spin_unlock;
+using detail::__clear_bit_unlock;
+using detail::__var_waitqueue;
 using detail::bit_spin_is_locked;
 using detail::bit_spin_lock;
 using detail::bit_spin_trylock;
 using detail::bit_spin_unlock;
-using detail::__bit_spin_unlock;
 using detail::bit_waitqueue;
 using detail::clear_and_wake_up_bit;
 using detail::clear_bit_unlock;
-using detail::__clear_bit_unlock;
 using detail::test_and_set_bit_lock;
 using detail::test_bit_acquire;
-using detail::__var_waitqueue;
 using detail::wait_on_bit;
 using detail::wait_on_bit_lock;
 using detail::wake_up_bit;
 using detail::wake_up_var;
 
 // struct lockref (model/lockref.hpp): a count under its own spinlock.
+using detail::__lockref_is_dead;
 using detail::lockref;
 using detail::lockref_get;
 using detail::lockref_get_not_dead;
 using detail::lockref_get_not_zero;
-using detail::__lockref_is_dead;
 using detail::lockref_mark_dead;
 using detail::lockref_put_or_lock;
 using detail::lockref_put_return;
