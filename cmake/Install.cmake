@@ -43,12 +43,12 @@ install(FILES ${PROJECT_BINARY_DIR}/installed/lockcheck.hpp
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lockcheck)
 set(lockcheck_detail_headers
   checker/model_registry.hpp checker/protocol.hpp
-  model/atomic.hpp model/barrier.hpp model/bitops.hpp model/check.hpp model/cmpxchg.hpp
+  model/atomic.hpp model/barrier.hpp model/bit_spinlock.hpp model/bitops.hpp model/check.hpp model/cmpxchg.hpp
   model/completion.hpp model/container_of.hpp model/extent_lock.hpp model/forget_reads.hpp
-  model/inode.hpp model/irq.hpp model/kernel.hpp model/kref.hpp model/list.hpp model/lockdep.hpp
-  model/mutex.hpp model/op.hpp model/percpu.hpp model/percpu_counter.hpp model/plain_state.hpp
-  model/refcount.hpp model/rwsem.hpp model/sched.hpp model/seqlock.hpp model/shared.hpp model/slab.hpp
-  model/spinlock.hpp model/task.hpp model/this_cpu.hpp model/timer.hpp model/wait.hpp
+  model/inode.hpp model/irq.hpp model/kernel.hpp model/kref.hpp model/list.hpp model/lockdep.hpp model/lockref.hpp
+  model/mutex.hpp model/op.hpp model/percpu.hpp model/percpu_counter.hpp model/percpu_ref.hpp model/plain_state.hpp
+  model/refcount.hpp model/rw_holders.hpp model/rwlock.hpp model/rwsem.hpp model/sched.hpp model/seqlock.hpp model/shared.hpp model/slab.hpp
+  model/spinlock.hpp model/task.hpp model/this_cpu.hpp model/timer.hpp model/wait.hpp model/wait_bit.hpp
   model/weak_memory.hpp model/workqueue.hpp
   scheduler/call_site.hpp scheduler/chain_depth.hpp scheduler/chain_marks.hpp
   scheduler/execution.hpp scheduler/faults.hpp scheduler/fiber_sanitizer.hpp

@@ -55,5 +55,36 @@ bool test_and_set_bit(long nr, bitmap_word* addr, std::source_location loc) {
 bool test_and_clear_bit(long nr, bitmap_word* addr, std::source_location loc) {
     return observed(bit_op("test_and_clear_bit", nr, addr, BitOp::clear, Ordering::full, loc));
 }
+bool test_bit_acquire(long nr, const bitmap_word* addr, std::source_location loc) {
+    return observed(bit_op("test_bit_acquire", nr, const_cast<bitmap_word*>(addr), BitOp::test,
+                           Ordering::acquire, loc));
+}
+
+bool test_and_set_bit_lock(long nr, bitmap_word* addr, std::source_location loc) {
+    return observed(bit_op("test_and_set_bit_lock", nr, addr, BitOp::set, Ordering::acquire, loc));
+}
+bool clear_bit_unlock(long nr, bitmap_word* addr, std::source_location loc) {
+    return bit_op("clear_bit_unlock", nr, addr, BitOp::clear, Ordering::release, loc);
+}
+
+bool __clear_bit_unlock(long nr, bitmap_word* addr, std::source_location loc) {
+    this_execution().visible_data("__clear_bit_unlock", addr, loc, true, DataAccess::release,
+                                  OpArgs{{nr, 0}, 1});
+    unsigned long& word = addr->word();
+    const unsigned long mask = 1UL << nr;
+    unsigned long seen = word;
+    if (weak_memory::on()) [[unlikely]] {
+        const auto latest = static_cast<std::int64_t>(word);
+        seen = static_cast<unsigned long>(weak_memory::load(*addr, latest, Ordering::relaxed));
+        if (weak_memory::store(*addr, latest, static_cast<std::int64_t>(seen & ~mask),
+                               Ordering::release))
+            word = seen & ~mask;
+    } else {
+        word &= ~mask;
+    }
+    const bool old = (seen & mask) != 0;
+    this_execution().note(old);
+    return old;
+}
 
 } // namespace lockcheck::detail

@@ -93,10 +93,9 @@ std::vector<int> lockdep_graph::path(int from, int to, bool backwards) const {
     return search(backwards ? before : after, from, [to](int c) { return c == to; });
 }
 
-int lockdep_graph::find_usage(int root, lock_usage_bit bit, bool backwards) const {
-    const std::vector<int> chain = search(backwards ? before : after, root, [&](int c) {
-        return classes[c].usage_mask & (1U << bit);
-    });
+int lockdep_graph::find_usage(int root, unsigned mask, bool backwards) const {
+    const std::vector<int> chain = search(backwards ? before : after, root,
+                                          [&](int c) { return classes[c].usage_mask & mask; });
     return chain.empty() ? -1 : chain.back();
 }
 
@@ -219,7 +218,8 @@ bool lockdep_turned_off(const Execution& ex) {
 }
 
 void lock_acquire(const char* op, const Object* lock, const lockdep_map* map, int subclass,
-                  bool trylock, std::source_location loc, lockdep_irqs_off turned_off) {
+                  bool trylock, std::source_location loc, lockdep_irqs_off turned_off,
+                  lockdep_read read) {
     if (subclass < 0 || subclass >= MAX_LOCKDEP_SUBCLASSES)
         this_execution().fail(ViolationKind::lock_misuse, "invalid-subclass",
                               "BUG: looking up invalid subclass: " + std::to_string(subclass) +
@@ -233,7 +233,7 @@ void lock_acquire(const char* op, const Object* lock, const lockdep_map* map, in
     task_struct* me = current();
     const Operation attempt{.name = op, .obj = lock, .location = loc};
     const lockdep_irq_state irqs = lockdep_irqs_of(me, turned_off);
-    if (!mark_irqflags(g, next, trylock, irqs, attempt)) return;
+    if (!mark_irqflags(g, next, trylock, read != lockdep_read::none, irqs, attempt)) return;
     // As check_prevs_add(): walk the held locks from the most recent; each adds a dependency,
     // and the first that is not a trylock ends the walk (older ones reach `next` through it).
     for (int i = me->lockdep_depth - 1; i >= 0; --i) {
@@ -242,6 +242,7 @@ void lock_acquire(const char* op, const Object* lock, const lockdep_map* map, in
         const int held = g.node(h.map, h.subclass);
         if (held < 0) return;
         if (held == next && !trylock) {
+            if (read == lockdep_read::recursive && h.read) break;
             report_recursive(g, next, attempt);
             return;
         }

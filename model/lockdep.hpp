@@ -35,6 +35,12 @@ bool lockdep_turned_off(const Execution& ex);
 // lockdep checks the acquisition with that state, as the kernel's spin_acquire() comes after
 // local_irq_disable() or local_bh_disable().
 enum class lockdep_irqs_off : std::uint8_t { none, hardirqs, softirqs };
+// How a lock is taken, as lockdep's `read` argument says: for write (exclusive), for read
+// (rwlock_t's read_lock() in task context: a writer waiting in between would block it, so
+// lockdep treats it as exclusive in chains), or for recursive read (read_lock() in interrupt
+// context, which qrwlock lets in beside the readers it interrupted): taking it again while
+// holding it for read is no recursive locking.
+enum class lockdep_read : std::uint8_t { none, nonrecursive, recursive };
 
 // Called by every lock before it may block: records and checks the dependencies from the
 // locks the current task holds, and the lock class's irq usage (taken in hardirq or softirq
@@ -43,7 +49,8 @@ enum class lockdep_irqs_off : std::uint8_t { none, hardirqs, softirqs };
 // it the last step of the trace.
 void lock_acquire(const char* op, const Object* lock, const lockdep_map* map, int subclass,
                   bool trylock, std::source_location loc,
-                  lockdep_irqs_off turned_off = lockdep_irqs_off::none);
+                  lockdep_irqs_off turned_off = lockdep_irqs_off::none,
+                  lockdep_read read = lockdep_read::none);
 // The running task turns hardirqs (softirqs) back on with `op` at its step, holding locks:
 // each held lock's class becomes irq-unsafe, as lockdep's mark_held_locks() marks them.
 void lockdep_hardirqs_on(task_struct* me, const char* op, std::source_location loc);

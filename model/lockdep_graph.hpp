@@ -30,15 +30,17 @@ struct lockdep_trace {
     const char* enabled_by = nullptr;
 };
 
-// lockdep's usage bits for exclusive (write) use (kernel/locking/lockdep_states.h, without the
-// _READ ones: the model has no recursive readers). The number is state * 2 + direction, so
-// that bit ^ 1 is the exclusive one, as lockdep's exclusive_bit() computes it.
+// lockdep's usage bits (kernel/locking/lockdep_states.h): for exclusive (write) use, and the
+// _READ ones of a lock taken for read (rwlock_t's read_lock()). The number is read * 4 +
+// state * 2 + direction, so that (bit & 3) ^ 1 is the exclusive write bit, as lockdep's
+// exclusive_bit() computes it.
 enum lock_usage_bit : std::uint8_t {
     LOCK_USED_IN_HARDIRQ = 0, // taken in hardirq context
     LOCK_ENABLED_HARDIRQ = 1, // taken or held with hardirqs enabled
     LOCK_USED_IN_SOFTIRQ = 2, // taken in softirq context
     LOCK_ENABLED_SOFTIRQ = 3, // taken or held with softirqs (and hardirqs) enabled
-    LOCK_USAGE_STATES = 4,
+    LOCK_USAGE_READ = 4,      // added to one of the above: the same, for read
+    LOCK_USAGE_STATES = 8,
 };
 
 struct lock_class {
@@ -70,8 +72,9 @@ struct lockdep_graph {
     // through `before`), both included; empty if there is none.
     std::vector<int> path(int from, int to, bool backwards = false) const;
     // The first class, breadth first from `root` through `after` (`before`), whose usage has
-    // `bit`; -1 if none has. `root` itself counts, as in lockdep's __bfs().
-    int find_usage(int root, lock_usage_bit bit, bool backwards) const;
+    // a bit of `mask` (1 << lock_usage_bit); -1 if none has. `root` itself counts, as in
+    // lockdep's __bfs().
+    int find_usage(int root, unsigned mask, bool backwards) const;
     const dependency& edge(int from, int to) const;
     void fingerprint(StateHasher& h) const;
 };
@@ -89,7 +92,8 @@ lockdep_irq_state lockdep_irqs_of(const task_struct* me, lockdep_irqs_off turned
 // kernel's order (mark_irqflags() before validate_chain()). `attempt` is the model's call,
 // which a report makes the trace's last step. Each returns false once it reported.
 // The usage bits of this acquisition (not a trylock: it adds no USED_IN bit).
-bool mark_irqflags(lockdep_graph& g, int cls, bool trylock, lockdep_irq_state s,
+// `read`: taken for read (the _READ bits).
+bool mark_irqflags(lockdep_graph& g, int cls, bool trylock, bool read, lockdep_irq_state s,
                    const Operation& attempt);
 // The new dependency prev -> next connects no irq-safe class to an irq-unsafe one.
 bool check_irq_usage(lockdep_graph& g, const held_lock& prev, int prev_cls, int next_cls,

@@ -15,27 +15,36 @@ namespace lockcheck::detail {
 namespace {
 
 // lockdep's usage_str[] and state names, by lock_usage_bit.
-constexpr const char* kUsageStr[LOCK_USAGE_STATES] = {"IN-HARDIRQ-W", "HARDIRQ-ON-W",
-                                                      "IN-SOFTIRQ-W", "SOFTIRQ-ON-W"};
+constexpr const char* kUsageStr[LOCK_USAGE_STATES] = {
+    "IN-HARDIRQ-W", "HARDIRQ-ON-W", "IN-SOFTIRQ-W", "SOFTIRQ-ON-W",
+    "IN-HARDIRQ-R", "HARDIRQ-ON-R", "IN-SOFTIRQ-R", "SOFTIRQ-ON-R"};
 const char* state_name(int bit) {
-    return bit < LOCK_USED_IN_SOFTIRQ ? "HARDIRQ" : "SOFTIRQ";
+    return (bit & 3) < LOCK_USED_IN_SOFTIRQ ? "HARDIRQ" : "SOFTIRQ";
 }
 bool used_in(int bit) {
     return (bit & 1) == 0;
 }
+bool is_read(int bit) {
+    return bit & LOCK_USAGE_READ;
+}
+// The write bit a usage excludes, for read or write: IN-HARDIRQ-R and HARDIRQ-ON-R go
+// together (a reader in the interrupt gets in beside the interrupted reader, as qrwlock lets
+// it), each goes against the other direction's write bit.
 lock_usage_bit exclusive_bit(int bit) {
-    return static_cast<lock_usage_bit>(bit ^ 1);
+    return static_cast<lock_usage_bit>((bit & 3) ^ 1);
 }
 
-// The class as lockdep's print_lock_name() shows it: its name and a usage character per
-// state and read-ness ('-' used in the irq, '+' taken with it enabled, '?' both, '.'
-// neither); the model takes no lock for recursive read, so the read columns stay '.'.
+// The class as lockdep's print_lock_name() shows it: its name and, per state, a usage
+// character for write and one for read ('-' used in the irq, '+' taken with it enabled, '?'
+// both, '.' neither).
 std::string with_usage(const lock_class& c) {
     std::string s = c.name + "{";
-    for (int state = 0; state < LOCK_USAGE_STATES; state += 2) {
-        const bool in = c.usage_mask & (1U << state), on = c.usage_mask & (1U << (state + 1));
-        s += in && on ? '?' : in ? '-' : on ? '+' : '.';
-        s += '.';
+    for (int state = 0; state < LOCK_USAGE_READ; state += 2) {
+        for (const int read : {0, int{LOCK_USAGE_READ}}) {
+            const bool in = c.usage_mask & (1U << (state + read));
+            const bool on = c.usage_mask & (1U << (state + read + 1));
+            s += in && on ? '?' : in ? '-' : on ? '+' : '.';
+        }
     }
     return s + "}";
 }
@@ -193,8 +202,13 @@ bool mark_lock(lockdep_graph& g, int cls, int bit, lockdep_trace trace, const ta
         report_usage_bug(g, cls, excl, bit, me, s, site);
         return false;
     }
+    // A write use goes against the other direction's read use as well.
+    if (!is_read(bit) && c.usage_mask & (1U << (excl + LOCK_USAGE_READ))) {
+        report_usage_bug(g, cls, excl + LOCK_USAGE_READ, bit, me, s, site);
+        return false;
+    }
     const bool forwards = used_in(bit);
-    const int other = g.find_usage(cls, excl, !forwards);
+    const int other = g.find_usage(cls, 1U << excl, !forwards);
     if (other < 0) return true;
     report_inversion(g, cls, bit, g.path(cls, other, !forwards), forwards, me, s, site);
     return false;
@@ -211,8 +225,9 @@ void mark_held_locks(task_struct* me, int bit, const char* op, std::source_locat
         if (!h.map) continue;
         const int cls = g.node(h.map, h.subclass);
         if (cls < 0) return;
-        if (!mark_lock(g, cls, bit, {me->id(), me->name(), this_execution().step(), true, loc, op},
-                       me, s, site))
+        const int held_bit = bit + (h.read ? LOCK_USAGE_READ : 0);
+        if (!mark_lock(g, cls, held_bit,
+                       {me->id(), me->name(), this_execution().step(), true, loc, op}, me, s, site))
             return;
     }
 }
@@ -227,13 +242,13 @@ lockdep_irq_state lockdep_irqs_of(const task_struct* me, lockdep_irqs_off turned
     return {hardirqs_on, softirqs_on};
 }
 
-bool mark_irqflags(lockdep_graph& g, int cls, bool trylock, lockdep_irq_state s,
+bool mark_irqflags(lockdep_graph& g, int cls, bool trylock, bool read, lockdep_irq_state s,
                    const Operation& attempt) {
     task_struct* me = current();
     const report_site site{&attempt, attempt.location};
     auto mark = [&](int bit) {
         me->lockdep_asked = true; // the trace names the step that takes the lock
-        return mark_lock(g, cls, bit,
+        return mark_lock(g, cls, bit + (read ? LOCK_USAGE_READ : 0),
                          {me->id(), me->name(), this_execution().step(), false, attempt.location},
                          me, s, site);
     };
@@ -249,13 +264,16 @@ bool mark_irqflags(lockdep_graph& g, int cls, bool trylock, lockdep_irq_state s,
 bool check_irq_usage(lockdep_graph& g, const held_lock& prev, int prev_cls, int next_cls,
                      lockdep_irq_state s, const Operation& attempt) {
     for (const int used : {LOCK_USED_IN_HARDIRQ, LOCK_USED_IN_SOFTIRQ}) {
-        const auto bit = static_cast<lock_usage_bit>(used);
-        // A class the held one is reached from (or it) used in the irq, and one the new lock
-        // reaches (or it) taken with the irq enabled.
-        const int safe = g.find_usage(prev_cls, bit, true);
+        // A class the held one is reached from (or it) used in the irq, for write or for read
+        // (check_irq_usage()'s LOCKF_USED_IN_IRQ_ALL), and one the new lock reaches (or it)
+        // taken for write with the irq enabled.
+        const int safe =
+            g.find_usage(prev_cls, (1U << used) | (1U << (used + LOCK_USAGE_READ)), true);
         if (safe < 0) continue;
-        const int unsafe = g.find_usage(next_cls, exclusive_bit(bit), false);
+        const int unsafe = g.find_usage(next_cls, 1U << exclusive_bit(used), false);
         if (unsafe < 0) continue;
+        const auto bit = static_cast<lock_usage_bit>(
+            g.classes[safe].usage_mask & (1U << used) ? used : used + LOCK_USAGE_READ);
         const task_struct* me = current();
         const std::string irqclass = state_name(bit);
         const lock_class& sc = g.classes[safe];

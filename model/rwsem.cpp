@@ -9,16 +9,6 @@ namespace lockcheck::detail {
 
 namespace {
 
-const rw_semaphore* sem_of(const Object* obj) {
-    return static_cast<const rw_semaphore*>(obj);
-}
-bool no_writer(const Object* obj, const Task&) {
-    return !sem_of(obj)->writer;
-}
-bool free_sem(const Object* obj, const Task&) {
-    return !sem_of(obj)->writer && sem_of(obj)->readers == 0;
-}
-
 void take_read(rw_semaphore* sem, task_struct* me, int subclass, bool trylock,
                std::source_location loc) {
     sem->readers |= task_bit(me->id());
@@ -37,17 +27,13 @@ void take_write(rw_semaphore* sem, task_struct* me, int subclass, bool trylock,
     lock_acquired(me, sem, "rwsem-write", &sem->dep_map, loc, subclass, trylock);
 }
 
-bool held_by(const rw_semaphore* sem, const task_struct* me) {
-    return sem->writer == me || contains(sem->readers, me->id());
-}
-
 // down_read and down_write differ in what they wait for and how they hold.
 void down(const char* op, rw_semaphore* sem, int subclass, bool write, std::source_location loc) {
     might_sleep(op, sem, loc);
     task_struct* me = current();
-    if (held_by(sem, me)) report_recursive_locking(op, sem, loc);
+    if (sem->held_by(me)) report_recursive_locking(op, sem, loc);
     lock_acquire(op, sem, &sem->dep_map, subclass, false, loc);
-    this_execution().visible(op, sem, loc, write ? &free_sem : &no_writer);
+    this_execution().visible(op, sem, loc, write ? &rw_holders::unheld : &rw_holders::no_writer);
     count_sleep_if_blocked(sem);
     if (write)
         take_write(sem, me, subclass, false, loc);
@@ -58,7 +44,7 @@ void down(const char* op, rw_semaphore* sem, int subclass, bool write, std::sour
 int down_trylock(const char* op, rw_semaphore* sem, bool write, std::source_location loc) {
     this_execution().visible(op, sem, loc);
     const Task& me = *current();
-    const int taken = write ? free_sem(sem, me) : no_writer(sem, me);
+    const int taken = write ? rw_holders::unheld(sem, me) : rw_holders::no_writer(sem, me);
     if (taken) {
         lock_acquire(op, sem, &sem->dep_map, 0, true, loc);
         if (write)
@@ -76,13 +62,13 @@ int down_trylock(const char* op, rw_semaphore* sem, bool write, std::source_loca
 
 } // namespace
 
-const Task* rw_semaphore::holder() const {
+const Task* rw_holders::holder() const {
     if (writer) return writer;
     if (readers) return Execution::current().tasks()[lowest(readers)].get();
     return nullptr;
 }
 
-void rw_semaphore::describe(std::string& out) const {
+void rw_holders::describe(std::string& out) const {
     if (writer) {
         out += "held for write by " + writer->name();
     } else if (readers) {

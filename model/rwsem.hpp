@@ -3,22 +3,13 @@
 #pragma once
 
 #include "lockdep.hpp"
+#include "rw_holders.hpp"
 
 namespace lockcheck::detail {
 
-struct rw_semaphore final : Object {
-    explicit rw_semaphore(std::string name) : Object(name), dep_map(name) { unwatched(); }
-    // The writer, or else one reader: enough for a wait-for edge.
-    const Task* holder() const override;
-    const Task* exclusive_holder() const override { return writer; }
-    void describe(std::string& out) const override;
-    void fingerprint(StateHasher& h) const override {
-        h.add(writer ? writer->id() : kNoTask);
-        h.add(readers);
-    }
+struct rw_semaphore final : rw_holders {
+    explicit rw_semaphore(std::string name) : rw_holders(name), dep_map(name) { unwatched(); }
 
-    task_struct* writer = nullptr;
-    TaskSet readers = 0;
     lockdep_map dep_map;
 };
 

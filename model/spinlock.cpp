@@ -1,9 +1,7 @@
 // spin_lock and friends; the preempt count they raise is what might_sleep() checks.
 #include "spinlock.hpp"
 
-#include <cstdint>
-
-#include "irq.hpp"
+#include "lock_forms.hpp"
 #include "lock_misuse.hpp"
 #include "percpu.hpp"
 #include "weak_memory.hpp"
@@ -25,25 +23,15 @@ void acquire(spinlock_t* lock, task_struct* me, int subclass, bool trylock,
     lock_acquired(me, lock, "spinlock", &lock->dep_map, loc, subclass, trylock);
 }
 
-// What the _irq, _irqsave and _bh forms do beside the lock: at the lock's step interrupts or
-// bottom halves go off (first, as the kernel turns them off before it spins), and at the
-// unlock's step back on after the release.
-enum class Beside : std::uint8_t { nothing, irqs, bh };
-
 // Returns what local_irq_save() would (Beside::irqs).
 unsigned long lock(const char* op, spinlock_t* lock, int subclass, std::source_location loc,
                    Beside beside = Beside::nothing) {
     task_struct* me = current();
     if (lock->owner == me) report_recursive_locking(op, lock, loc);
-    lock_acquire(op, lock, &lock->dep_map, subclass, false, loc,
-                 beside == Beside::irqs ? lockdep_irqs_off::hardirqs
-                 : beside == Beside::bh ? lockdep_irqs_off::softirqs
-                                        : lockdep_irqs_off::none);
+    lock_acquire(op, lock, &lock->dep_map, subclass, false, loc, lockdep_turned_off(beside));
     this_execution().visible(op, lock, loc, &unlocked);
     if (this_execution().current_task().was_blocked()) ++this_execution().counters().spins;
-    unsigned long flags = 0;
-    if (beside == Beside::irqs) flags = irq_section_begin(me);
-    if (beside == Beside::bh) bh_disable(me);
+    const unsigned long flags = beside_lock(me, beside);
     acquire(lock, me, subclass, false, loc);
     return flags;
 }
@@ -58,8 +46,7 @@ void unlock(const char* op, spinlock_t* lock, std::source_location loc,
     if (weak_memory::on()) [[unlikely]]
         weak_memory::lock_released(*lock);
     if (lock_released(me, lock)) --me->preempt_count;
-    if (beside == Beside::irqs) irq_section_end(me, op, lock, flags, !restore, loc);
-    if (beside == Beside::bh) bh_enable(me, op, loc);
+    beside_unlock(me, beside, op, lock, flags, restore, loc);
     // The unlock ends in preempt_enable(): a preemptible task may resume elsewhere.
     resume_on_any_cpu();
 }
