@@ -17,6 +17,31 @@ void bump(seqcount_t* s, const char* op, std::source_location loc) {
     s->sequence.write_once(v + 1, op, loc);
 }
 
+// The read section's atomic region opens (kcsan_atomic_next(KCSAN_SEQLOCK_REGION_MAX)) or
+// closes (kcsan_atomic_next(0)).
+void kcsan_atomic_next(bool open) {
+    current()->kcsan_atomic_next = open;
+}
+
+// seqcount_acquire() and seqcount_release() of the write section: the dep_map held as a lock.
+void seqcount_acquire(seqcount_t* s, std::source_location loc) {
+    lock_acquire("write_seqcount_begin", &s->sequence, &s->dep_map, 0, false, loc);
+    lock_acquired(current(), &s->sequence, "seqcount", &s->dep_map, loc);
+}
+void seqcount_release(seqcount_t* s) {
+    lock_released(current(), &s->sequence);
+}
+
+// do_write_seqcount_begin() and do_write_seqcount_end(): the raw section and its dep_map.
+void do_write_seqcount_begin(seqcount_t* s, std::source_location loc) {
+    raw_write_seqcount_begin(s, loc);
+    seqcount_acquire(s, loc);
+}
+void do_write_seqcount_end(seqcount_t* s, std::source_location loc) {
+    seqcount_release(s);
+    raw_write_seqcount_end(s, loc);
+}
+
 } // namespace
 
 void seqcount_init(seqcount_t*) {}
@@ -34,25 +59,40 @@ unsigned raw_read_seqcount_begin(const seqcount_t* s, std::source_location loc) 
     unsigned v = 0;
     while ((v = s->sequence.read_once("read_seqcount_begin", loc)) & 1)
         cpu_relax_in(s, loc);
+    kcsan_atomic_next(true);
     smp_rmb();
     return v;
 }
 
+// seqcount_lockdep_reader_access(): the dep_map acquired for read and released at once, with
+// interrupts off, as the reader's first read of the count.
 unsigned read_seqcount_begin(const seqcount_t* s, std::source_location loc) {
-    return raw_read_seqcount_begin(s, loc);
+    lock_acquire("read_seqcount_begin", &s->sequence, &s->dep_map, 0, false, loc,
+                 lockdep_irqs_off::hardirqs);
+    unsigned v = s->sequence.read_once("read_seqcount_begin", loc);
+    lockdep_acquired(current());
+    while (v & 1) {
+        cpu_relax_in(s, loc);
+        v = s->sequence.read_once("read_seqcount_begin", loc);
+    }
+    kcsan_atomic_next(true);
+    smp_rmb();
+    return v;
 }
 
 unsigned raw_read_seqcount(const seqcount_t* s, std::source_location loc) {
-    return s->sequence.read_once("raw_read_seqcount", loc);
+    const unsigned v = s->sequence.read_once("raw_read_seqcount", loc);
+    smp_rmb();
+    kcsan_atomic_next(true);
+    return v;
 }
 
 unsigned raw_seqcount_begin(const seqcount_t* s, std::source_location loc) {
-    const unsigned v = s->sequence.read_once("raw_seqcount_begin", loc);
-    smp_rmb();
-    return v & ~1U;
+    return raw_read_seqcount(s, loc) & ~1U;
 }
 
 bool read_seqcount_retry(const seqcount_t* s, unsigned start, std::source_location loc) {
+    kcsan_atomic_next(false);
     smp_rmb();
     // The reader's loop, from read_seqcount_begin() to here, goes round as its cpu_relax()
     // there does (Execution::begin_spin_turn()), though the kernel's has no pause here, or
@@ -67,6 +107,7 @@ bool read_seqcount_retry(const seqcount_t* s, unsigned start, std::source_locati
 }
 
 void raw_write_seqcount_begin(seqcount_t* s, std::source_location loc) {
+    ++current()->kcsan_nestable_atomic;
     bump(s, "write_seqcount_begin", loc);
     smp_wmb();
 }
@@ -74,6 +115,7 @@ void raw_write_seqcount_begin(seqcount_t* s, std::source_location loc) {
 void raw_write_seqcount_end(seqcount_t* s, std::source_location loc) {
     smp_wmb();
     bump(s, "write_seqcount_end", loc);
+    --current()->kcsan_nestable_atomic;
 }
 
 void write_seqcount_begin(seqcount_t* s, std::source_location loc) {
@@ -82,11 +124,11 @@ void write_seqcount_begin(seqcount_t* s, std::source_location loc) {
     else
         lockdep_assert_preemption_disabled(loc);
     if (s->preemptible) preempt_disable(loc);
-    raw_write_seqcount_begin(s, loc);
+    do_write_seqcount_begin(s, loc);
 }
 
 void write_seqcount_end(seqcount_t* s, std::source_location loc) {
-    raw_write_seqcount_end(s, loc);
+    do_write_seqcount_end(s, loc);
     if (s->preemptible) preempt_enable(loc);
 }
 
@@ -102,41 +144,41 @@ bool read_seqretry(const seqlock_t* sl, unsigned start, std::source_location loc
 
 void write_seqlock(seqlock_t* sl, std::source_location loc) {
     spin_lock(&sl->lock, loc);
-    raw_write_seqcount_begin(&sl->seqcount, loc);
+    do_write_seqcount_begin(&sl->seqcount, loc);
 }
 
 void write_sequnlock(seqlock_t* sl, std::source_location loc) {
-    raw_write_seqcount_end(&sl->seqcount, loc);
+    do_write_seqcount_end(&sl->seqcount, loc);
     spin_unlock(&sl->lock, loc);
 }
 
 void write_seqlock_bh(seqlock_t* sl, std::source_location loc) {
     spin_lock_bh(&sl->lock, loc);
-    raw_write_seqcount_begin(&sl->seqcount, loc);
+    do_write_seqcount_begin(&sl->seqcount, loc);
 }
 
 void write_sequnlock_bh(seqlock_t* sl, std::source_location loc) {
-    raw_write_seqcount_end(&sl->seqcount, loc);
+    do_write_seqcount_end(&sl->seqcount, loc);
     spin_unlock_bh(&sl->lock, loc);
 }
 
 void write_seqlock_irq(seqlock_t* sl, std::source_location loc) {
     spin_lock_irq(&sl->lock, loc);
-    raw_write_seqcount_begin(&sl->seqcount, loc);
+    do_write_seqcount_begin(&sl->seqcount, loc);
 }
 
 void write_sequnlock_irq(seqlock_t* sl, std::source_location loc) {
-    raw_write_seqcount_end(&sl->seqcount, loc);
+    do_write_seqcount_end(&sl->seqcount, loc);
     spin_unlock_irq(&sl->lock, loc);
 }
 
 void write_seqlock_irqsave(seqlock_t* sl, unsigned long& flags, std::source_location loc) {
     spin_lock_irqsave(&sl->lock, flags, loc);
-    raw_write_seqcount_begin(&sl->seqcount, loc);
+    do_write_seqcount_begin(&sl->seqcount, loc);
 }
 
 void write_sequnlock_irqrestore(seqlock_t* sl, unsigned long flags, std::source_location loc) {
-    raw_write_seqcount_end(&sl->seqcount, loc);
+    do_write_seqcount_end(&sl->seqcount, loc);
     spin_unlock_irqrestore(&sl->lock, flags, loc);
 }
 

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "lockdep.hpp"
 #include "mutex.hpp"
 #include "shared.hpp"
 #include "spinlock.hpp"
@@ -15,10 +16,16 @@ namespace lockcheck::detail {
 // seqcount_t, and the lock-associated seqcount_LOCKNAME_t forms below: the writer's lock,
 // which write_seqcount_begin() asserts held (lockdep_assert_held()); for a plain seqcount_t,
 // that preemption is off (lockdep_assert_preemption_disabled()), as a writer that a reader of
-// its CPU could preempt would leave that reader spinning.
+// its CPU could preempt would leave that reader spinning. Its dep_map is the kernel's
+// (CONFIG_DEBUG_LOCK_ALLOC): a writer holds it for its write section, a reader passes through it
+// with interrupts off (seqcount_lockdep_reader_access()), so lockdep reports a reader inside a
+// write section of its own task as recursive locking, and a reader in an interrupt handler
+// against a writer with interrupts on as an inconsistent lock state: the reader would spin on
+// the odd count for ever, on the CPU of the writer it interrupted.
 struct seqcount_t {
-    explicit seqcount_t(std::string name) : sequence(std::move(name)) {}
+    explicit seqcount_t(std::string name) : sequence(name), dep_map(std::move(name)) {}
     shared<unsigned> sequence;
+    lockdep_map dep_map;
     const Object* lock = nullptr; // the associated lock, if any
     bool preemptible = false;     // its holder may be preempted (a mutex): the writer disables it
 };
@@ -35,26 +42,31 @@ void seqcount_spinlock_init(seqcount_spinlock_t* s, spinlock_t* lock);
 void seqcount_mutex_init(seqcount_mutex_t* s, mutex* lock);
 
 // The count, spinning (cpu_relax()) while a writer has it odd; then smp_rmb(). The raw_ form
-// skips lockdep's reader annotation, which this model does not make: the two are the same.
+// skips lockdep's reader annotation. Both open KCSAN's atomic region of a read section
+// (kcsan_atomic_next()): until read_seqcount_retry(), the task's plain accesses are not data
+// races, as the reads of a section that retries are thrown away.
 unsigned read_seqcount_begin(const seqcount_t* s,
                              std::source_location loc = std::source_location::current());
 unsigned raw_read_seqcount_begin(const seqcount_t* s,
                                  std::source_location loc = std::source_location::current());
-// The count as it is, odd or not, with no barrier (raw_read_seqcount()), or with its low bit
-// cleared after an smp_rmb(), so that a reader that began during a write retries
-// (raw_seqcount_begin()).
+// The count as it is, odd or not, then smp_rmb() (raw_read_seqcount()), or with its low bit
+// cleared after the smp_rmb(), so that a reader that began during a write retries
+// (raw_seqcount_begin()); both open the read section's atomic region.
 unsigned raw_read_seqcount(const seqcount_t* s,
                            std::source_location loc = std::source_location::current());
 unsigned raw_seqcount_begin(const seqcount_t* s,
                             std::source_location loc = std::source_location::current());
-// smp_rmb(), then whether the count moved since `start`: the reader must retry.
+// smp_rmb(), then whether the count moved since `start`: the reader must retry. Ends the
+// read section's atomic region (kcsan_atomic_next(0)).
 bool read_seqcount_retry(const seqcount_t* s, unsigned start,
                          std::source_location loc = std::source_location::current());
 
 // The write section: the assertion of the writer's lock (or of preemption off), the count
-// made odd, smp_wmb(); and smp_wmb(), the count made even again. The raw_ forms assert
-// nothing. Increments are WRITE_ONCE() of the count plus one, as the writers' lock (not the
-// increment) is what keeps two writers apart.
+// made odd, smp_wmb(), the dep_map held; and the dep_map released, smp_wmb(), the count made
+// even again. The raw_ forms assert nothing and leave the dep_map alone. Increments are
+// WRITE_ONCE() of the count plus one, as the writers' lock (not the increment) is what keeps
+// two writers apart. Inside, the writer's plain accesses are KCSAN-atomic
+// (kcsan_nestable_atomic_begin()).
 void write_seqcount_begin(seqcount_t* s,
                           std::source_location loc = std::source_location::current());
 void write_seqcount_end(seqcount_t* s, std::source_location loc = std::source_location::current());

@@ -114,6 +114,7 @@ template <class T> class shared final : public Object {
   private:
     T load(const char* op, DataAccess access, std::source_location loc,
            Ordering order = Ordering::relaxed) const {
+        kcsan_marked(access, order);
         Execution& ex = this_execution();
         ex.visible_data(op, this, loc, false, access, {}, section());
         T seen = value_;
@@ -123,6 +124,7 @@ template <class T> class shared final : public Object {
     }
     void store(T v, const char* op, DataAccess access, std::source_location loc,
                Ordering order = Ordering::relaxed) {
+        kcsan_marked(access, order);
         Execution& ex = this_execution();
         ex.visible_data(op, this, loc, true, access, {}, section());
         // Under lkmm a store that LKMM places before another in coherence order leaves the
@@ -130,6 +132,16 @@ template <class T> class shared final : public Object {
         if (!weak_memory::on() || weak_memory::store(*this, to_word(value_), to_word(v), order))
             value_ = v;
         ex.note(shown(v));
+    }
+
+    // A plain access inside one of KCSAN's atomic regions (a seqcount's sections) is a marked
+    // one: not a data race, and under lkmm a relaxed access, which the seqcount's retry and
+    // barriers order.
+    static void kcsan_marked(DataAccess& access, Ordering& order) {
+        if (access == DataAccess::plain && kcsan_atomic_region()) [[unlikely]] {
+            access = DataAccess::marked;
+            order = Ordering::relaxed;
+        }
     }
 
     // What a trace notes for `v`: a pointer's token (pointer_token()), never its address.

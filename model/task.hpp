@@ -58,6 +58,11 @@ class task_struct final : public Task {
     bool irqs_off = false;
     std::uint8_t irq_sections = 0;
     std::uint8_t bh_disabled = 0;
+    // KCSAN's atomic regions, in which plain accesses count as marked ones: the write sections
+    // of sequence counts the task is inside (kcsan_nestable_atomic_begin()), and whether it
+    // is in a read section (kcsan_atomic_next(), until read_seqcount_retry()).
+    std::uint8_t kcsan_nestable_atomic = 0;
+    bool kcsan_atomic_next = false;
     // Its pending lock request recorded lockdep dependencies, which name the step that
     // takes the lock (lockdep_acquired()).
     bool lockdep_asked = false;
@@ -68,6 +73,13 @@ class task_struct final : public Task {
 
 inline Execution& this_execution() {
     return Execution::current();
+}
+// Whether the running task is inside one of KCSAN's atomic regions (set-up is not).
+inline bool kcsan_atomic_region() {
+    Execution& ex = Execution::current();
+    if (!ex.in_task()) return false;
+    const auto& t = static_cast<const task_struct&>(ex.current_task());
+    return t.kcsan_nestable_atomic || t.kcsan_atomic_next;
 }
 // What a primitive returns to its caller: under a stateful search it joins the caller's
 // history (Execution::observe()).

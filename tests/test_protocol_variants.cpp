@@ -78,6 +78,10 @@ const PinnedCount kPinnedCounts[] = {
     {"delayed-iput", "run-irq-only", 272, 272},
     {"delayed-iput", "add-irqsave-only", 1, 296},
     {"delayed-iput", "spin-lock-bh", 1, 296},
+    {"fuse-i-size", "fc-lock", 362, 362},
+    {"fuse-i-size", "unlocked", 178, 1250},
+    {"fuse-i-size", "i-mutex", 698, 698},
+    {"fuse-i-size", "unlocked-64bit", 8, 8},
 };
 
 SearchResult check_variant(const Protocol& p, std::size_t variant, bool keep_going = false,
