@@ -289,3 +289,65 @@ TEST(Loops, under_lkmm_what_a_task_reads_between_two_calls_of_one_loop_is_never_
         CHECK_TEXT(contains(v.message, "waiter in cpu_relax waiting on count"), v.message.c_str());
     }
 }
+
+namespace {
+
+// cancel_work_sync()'s loop on try_to_grab_pending() (kernel/workqueue.c): the canceller
+// takes the work's PENDING bit, or takes the work off the pool's list under the pool's lock;
+// while the queuer has set PENDING but not yet put the work on the list, it is -EAGAIN after a
+// cpu_relax(), and the canceller goes round.
+struct Work {
+    bitmap_word data{"work.data"};
+    spinlock_t pool{"pool.lock"};
+    shared<int> on_list{"on_list"};
+};
+constexpr long kPending = 0;
+constexpr int kEagain = 11;
+
+int try_to_grab_pending(Work& w) {
+    if (!test_and_set_bit(kPending, &w.data)) return 0;
+    spin_lock(&w.pool);
+    if (READ_ONCE(w.on_list)) {
+        WRITE_ONCE(w.on_list, 0);
+        spin_unlock(&w.pool);
+        return 1;
+    }
+    spin_unlock(&w.pool);
+    cpu_relax();
+    return -kEagain;
+}
+
+// The queuer puts the work on the list once it owns PENDING, or (`inserts` false) forgets to:
+// then PENDING stays set with the work on no list, and the canceller retries for ever.
+Setup cancel_retry(bool inserts) {
+    return [inserts] {
+        auto& w = model_state<Work>();
+        spawn("queuer", [&w, inserts] {
+            if (test_and_set_bit(kPending, &w.data)) return;
+            spin_lock(&w.pool);
+            if (inserts) WRITE_ONCE(w.on_list, 1);
+            spin_unlock(&w.pool);
+        });
+        spawn("canceller", [&w] {
+            int ret = 0;
+            do {
+                ret = try_to_grab_pending(w);
+            } while (ret < 0);
+            check(!READ_ONCE(w.on_list), "a cancelled work is on no list");
+        });
+    };
+}
+
+} // namespace
+
+TEST(Loops, a_cancel_work_sync_eagain_retry_verifies_and_one_whose_work_is_never_queued_hangs) {
+    expect_verified_uncut(cancel_retry(true), "try_to_grab_pending retry");
+    const Violation v = expect_hang_everywhere(cancel_retry(false), "never queued");
+    CHECK_TEXT(contains(v.message, "canceller in cpu_relax waiting on"), v.message.c_str());
+    CHECK_TEXT(contains(v.message, "on_list"), v.message.c_str());
+    CheckOptions lkmm;
+    lkmm.memory_model = MemoryModel::lkmm;
+    for (Search search : kExhaustiveSearches)
+        expect_verified(check_model(cancel_retry(true), search, lkmm),
+                        std::string("lkmm, ") + search_name(search));
+}
