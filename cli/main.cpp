@@ -105,6 +105,16 @@ std::string model_names() {
     return comma_separated(model_name_list(), ", ");
 }
 
+// "<what>unknown model 'NAME'" and what to type instead: the nearest of `choices` if one is
+// near, else every model (`more`: what else may be typed), on one short line.
+std::string unknown_model(const std::string& what, const std::string& name,
+                          const std::vector<std::string>& choices, const std::string& more) {
+    const std::string nearest = lc::cli::did_you_mean(name, choices);
+    return what + "unknown model '" + name + "'" +
+           (nearest.empty() ? " (models: " + model_names() + more + ")"
+                            : nearest + " ('lockcheck list' shows every model)");
+}
+
 // `compare`'s own help: its options, besides the model's (lockcheck help MODEL); compare's
 // bound on dfs goes between the two parts.
 constexpr const char* kCompareHelp[] = {
@@ -653,9 +663,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         }
         const std::string model = argv[2];
         if (!lc::find_registered_model(model))
-            return usage_error("compare: unknown model '" + model + "'" +
-                               lc::cli::did_you_mean(model, model_name_list()) +
-                               " (models: " + model_names() + ")");
+            return usage_error(unknown_model("compare: ", model, model_name_list(), ""));
         compare.emplace();
         if (std::string error; !lc::cli::split_compare_arguments(
                 std::vector<std::string>(argv + 3, argv + argc), *compare, error))
@@ -672,9 +680,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     std::vector<std::string> commands = model_name_list();
     commands.insert(commands.end(), lc::kCommandNames.begin(), lc::kCommandNames.end());
     if (command[0] != '-' && std::find(commands.begin(), commands.end(), command) == commands.end())
-        return usage_error("unknown model '" + command + "'" +
-                           lc::cli::did_you_mean(command, commands) + " (models: " + model_names() +
-                           "; or 'list')");
+        return usage_error(unknown_model("", command, commands, "; or 'list'"));
 
     try {
         app.parse(argc, argv);
@@ -717,10 +723,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
             return lc::cli::kExitOk;
         }
         const lc::Protocol* p = lc::find_registered_model(help_topic);
-        if (!p)
-            return usage_error("help: unknown model '" + help_topic + "'" +
-                               lc::cli::did_you_mean(help_topic, commands) +
-                               " (models: " + model_names() + "; or a command)");
+        if (!p) return usage_error(unknown_model("help: ", help_topic, commands, "; or a command"));
         std::cout << app.get_subcommand(p->name)->help(program) << "\n";
         lc::cli::print_variants(std::cout, *p);
         return lc::cli::kExitOk;
