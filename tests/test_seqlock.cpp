@@ -74,7 +74,7 @@ Setup seqcount_model(Writer w, Reader r, int writers) {
 
 TEST_GROUP(Seqcount){};
 
-// Every exhaustive search on one writer; DPOR on two (23,844 executions, where DFS runs
+// Every exhaustive search on one writer; DPOR on two (5,244 executions, where DFS runs
 // millions: the reader retries while either writes).
 TEST(Seqcount, a_reader_retrying_against_locked_writers_sees_whole_updates) {
     expect_verified_by_every_search(seqcount_model(Writer::locked, Reader::begin, 1),
