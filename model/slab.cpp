@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "debugobjects.hpp"
+#include "rcu.hpp"
 #include "weak_memory.hpp"
 
 namespace lockcheck::detail {
@@ -53,6 +54,12 @@ slab_object::~slab_object() {
 
 void slab_object::describe(std::string& out) const {
     out += freed_at ? "freed by " + by(freed_by, freed_at) : std::string("in use");
+}
+
+void slab_object::describe_use(std::string& out, const Task& user,
+                               std::vector<std::uint32_t>& cited) const {
+    describe(out);
+    out += rcu_unwaited_section(user, freed_at, cited);
 }
 
 bool slab_object::contains(const void* p) const {

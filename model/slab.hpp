@@ -25,6 +25,9 @@ class slab_object final : public Object {
     slab_object(std::string name, std::size_t size, std::size_t align);
     ~slab_object() override;
     void describe(std::string& out) const override;
+    // With the RCU read-side section of `user` the free did not wait for, if there is one.
+    void describe_use(std::string& out, const Task& user,
+                      std::vector<std::uint32_t>& cited) const override;
     void fingerprint(StateHasher& h) const override {
         h.add(freed_at != 0);
         h.add(freed_by ? freed_by->id() : kNoTask);
