@@ -278,7 +278,9 @@ list_head* list_next_rcu(const list_head* pos, bool first, bool cond, std::sourc
     const std::int64_t seen = dereference_field(*pos, &pos->next, pos->next->id());
     if (seen == kPoison) poisoned_next(*pos, op, "list_del()", loc);
     ex.observe(static_cast<std::uint64_t>(seen));
-    return static_cast<list_head*>(object_of(seen));
+    auto* next = static_cast<list_head*>(object_of(seen));
+    if (weak_memory::on()) weak_memory::pointer_loaded(next);
+    return next;
 }
 
 std::vector<const list_head*> list_entries(const list_head& head) {
@@ -426,6 +428,7 @@ hlist_node* hlist_first_rcu(const hlist_head* h, bool cond, std::source_location
     this_execution().visible_read(op, h, loc);
     const std::int64_t seen = dereference_field(*h, &h->first, hval(h->first));
     this_execution().observe(static_cast<std::uint64_t>(seen));
+    if (weak_memory::on() && seen > 0) weak_memory::pointer_loaded(hnode(seen));
     return hnode(seen);
 }
 
@@ -434,6 +437,7 @@ hlist_node* hlist_next_rcu(const hlist_node* n, std::source_location loc) {
     this_execution().visible_read(op, n, loc);
     const std::int64_t seen = dereference_field(*n, &n->next, hval(n->next));
     this_execution().observe(static_cast<std::uint64_t>(seen));
+    if (weak_memory::on() && seen > 0) weak_memory::pointer_loaded(hnode(seen));
     return hnode(seen);
 }
 

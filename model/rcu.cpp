@@ -102,6 +102,8 @@ struct rcu_state final : Object {
     bool in_softirq = false;
     task_struct* callback_thread = nullptr;
     std::source_location callback_loc{};
+    // Under lkmm: what each callback did is handed off here at its end, to rcu_barrier().
+    char callbacks_done = 0;
 };
 
 rcu_state& rcu() {
@@ -116,7 +118,7 @@ const char* const kUnlockNames[RCU_FLAVOURS] = {"rcu_read_unlock", "rcu_read_unl
 void read_lock(rcu_flavour f, std::source_location loc) {
     rcu_state& s = rcu();
     this_execution().visible(kLockNames[f], &s, loc);
-    if (weak_memory::on()) weak_memory::orders_nothing();
+    if (weak_memory::on()) weak_memory::rcu_read_locked();
     task_struct* me = current();
     if (me->rcu_nesting_total() == 0) {
         me->rcu_entered_at = this_execution().step();
@@ -143,7 +145,7 @@ void left_section(rcu_state& s, const task_struct* me) {
 void read_unlock(rcu_flavour f, std::source_location loc) {
     rcu_state& s = rcu();
     this_execution().visible(kUnlockNames[f], &s, loc);
-    if (weak_memory::on()) weak_memory::orders_nothing();
+    if (weak_memory::on()) weak_memory::rcu_read_unlocked();
     task_struct* me = current();
     if (me->rcu_nesting[f] == 0) {
         report_bad_unlock(kUnlockNames[f], &s.maps[f], nullptr, loc);
@@ -189,6 +191,12 @@ void wait_for(const char* op, rcu_waiter waiter, EnabledFn over, std::source_loc
     s.waiters.push_back(waiter);
     ex.visible(op, &s, loc, over);
     count_sleep_if_blocked(&s, false);
+    // synchronize_rcu()'s Sync-rcu came at its start; rcu_barrier() returns after what each
+    // callback did.
+    if (weak_memory::on()) {
+        weak_memory::orders_nothing();
+        if (!waiter.readers && waiter.barrier) weak_memory::taken_over(&s.callbacks_done);
+    }
     s.waiters.erase(std::find_if(s.waiters.begin(), s.waiters.end(),
                                  [&](const rcu_waiter& w) { return w.task == waiter.task; }));
 }
@@ -204,10 +212,18 @@ void invoke_callbacks(rcu_state& s, int cpu) {
         if (cb == s.callbacks.end()) return;
         cb->running = true;
         const rcu_callback run = *cb; // the callback may queue more
+        // Under lkmm the callback comes after what its queuer did before call_rcu(), and
+        // after a grace period: as if the context running it had called synchronize_rcu().
+        const void* key = run.head ? static_cast<const void*>(run.head) : run.kfree_ptr;
+        if (weak_memory::on()) {
+            weak_memory::taken_over(key);
+            weak_memory::rcu_synchronized();
+        }
         if (run.func)
             run.func(run.head);
         else
             kfree(run.kfree_ptr, run.loc);
+        if (weak_memory::on()) weak_memory::handed_off(&s.callbacks_done);
         s.callbacks.erase(std::find_if(s.callbacks.begin(), s.callbacks.end(),
                                        [&run](const rcu_callback& c) { return c.seq == run.seq; }));
     }
@@ -255,7 +271,8 @@ void callback_thread(rcu_state& s) {
 void queue_callback(rcu_callback cb, const char* op, std::source_location loc) {
     rcu_state& s = rcu();
     this_execution().visible(op, &s, loc);
-    if (weak_memory::on()) weak_memory::orders_nothing();
+    if (weak_memory::on())
+        weak_memory::handed_off(cb.head ? static_cast<const void*>(cb.head) : cb.kfree_ptr);
     task_struct* me = current();
     cb.cpu = me->cpu();
     cb.readers = rcu_state::readers_now();
@@ -323,7 +340,7 @@ void synchronize_rcu(std::source_location loc) {
     Execution& ex = this_execution();
     // The start: the readers it waits for are those inside a section at this step.
     ex.visible("synchronize_rcu", &s, loc);
-    if (weak_memory::on()) weak_memory::orders_nothing();
+    if (weak_memory::on()) weak_memory::rcu_synchronized();
     wait_for("synchronize_rcu", rcu_waiter{current(), rcu_state::readers_now(), 0},
              &grace_period_over, loc);
 }

@@ -105,6 +105,12 @@ std::int64_t pointer_token(const void* p) {
     return kPointerElsewhere;
 }
 
+const void* allocation_of(const void* p) {
+    if (const kmalloc_caches* caches = this_execution().find_local<kmalloc_caches>())
+        if (const slab_object* slab = caches->containing(p)) return slab->memory();
+    return p;
+}
+
 std::string pointer_text(std::int64_t token) {
     if (token == 0) return "NULL";
     const auto id = static_cast<std::size_t>((token >> kTokenShift) - 1);
@@ -124,6 +130,7 @@ void kfree(const void* objp, std::source_location loc) {
     ex.visible_global("kfree", slab, loc);
     if (weak_memory::on()) weak_memory::orders_nothing();
     if (slab && slab->memory() == objp && !slab->freed_at) {
+        if (weak_memory::on()) weak_memory::freed(*slab);
         debug_check_no_obj_freed(*slab, slab->memory(), slab->size(), loc);
         slab->freed_by = current();
         slab->freed_at = ex.step();

@@ -60,6 +60,10 @@ std::int64_t pointer_token(const void* p);
 // "(memory of no allocation or object)". For traces and reports only: it formats a string.
 std::string pointer_text(std::int64_t token);
 
+// What `p` points into, for LKMM's address dependencies: the memory of the allocation it lies
+// in, or else `p` itself (an object's address stands for the object). No scheduling point.
+const void* allocation_of(const void* p);
+
 // kmalloc()'s scheduling point (from task code; none at set-up) and its memory.
 slab_object& slab_alloc(std::string name, std::size_t size, std::size_t align,
                         std::source_location loc);

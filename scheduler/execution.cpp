@@ -1073,7 +1073,8 @@ void Execution::check_resumed() {
     }
     const Task& task = *ex.running_;
     const Object* obj = task.pending_.obj;
-    if (obj && obj->freed_with_) ex.report_use_after_free(task);
+    if (obj && obj->freed_with_ && (!ex.freed_hook_ || ex.freed_hook_(ex, *obj)))
+        ex.report_use_after_free(task);
 }
 
 void Execution::report_use_after_free(const Task& task) {
