@@ -5,6 +5,9 @@
 // synchronize_rcu() in a reader, sleeping in a reader, rcu_dereference() outside one.
 #include <string>
 
+#include "checker/bfs.hpp"
+#include "checker/dfs.hpp"
+#include "checker/stateful_dfs.hpp"
 #include "harness.hpp"
 
 #include <CppUTest/TestHarness.h>
@@ -442,4 +445,25 @@ TEST(Rcu, under_lkmm_the_lookup_and_free_verifies_with_a_grace_period) {
     expect_verified(check_model(lookup_and_free(Retire::kfree_rcu), lkmm()), "kfree_rcu");
     const SearchResult at_once = check_model(lookup_and_free(Retire::at_once), lkmm());
     CHECK_EQUAL("use-after-free of old", only_violation(at_once).property);
+}
+
+// --state-cache and bfs tell RCU states apart (the readers each grace period and callback
+// still waits for, the tasks' nesting): they reach what DFS reaches.
+TEST(Rcu, stateful_searches_reach_what_dfs_reaches_on_rcu_models) {
+    const std::pair<const char*, Setup> cases[] = {
+        {"synchronize_rcu", lookup_and_free(Retire::synchronize_rcu, 2)},
+        {"kfree at once", lookup_and_free(Retire::at_once, 2)},
+        {"call_rcu in a task", lookup_and_free(Retire::call_rcu, 2)},
+        {"kfree_rcu in RCU_SOFTIRQ", lookup_and_free(Retire::kfree_rcu, 2, true)},
+        {"list_del_rcu", list_lookup(Remove::list_del_rcu_synchronize, false)},
+    };
+    for (const auto& [what, setup] : cases) {
+        Dfs dfs;
+        const Reached all = reach(setup, dfs, 200);
+        StatefulDfs cached;
+        expect_reached_what_dfs_reached(reach(setup, cached, 200), all,
+                                        std::string(what) + " (stateful dfs)");
+        Bfs bfs;
+        expect_reached_what_dfs_reached(reach(setup, bfs, 200), all, std::string(what) + " (bfs)");
+    }
 }
