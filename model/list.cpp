@@ -393,6 +393,15 @@ bool hlist_empty(const hlist_head* h, std::source_location loc) {
 }
 
 void hlist_add_head_rcu(hlist_node* n, hlist_head* h, std::source_location loc) {
+    // At set-up, the list the model starts with: no step, and no access (a location's first
+    // use takes what set-up left there as its initial value).
+    if (!this_execution().in_task()) {
+        n->next = h->first;
+        n->pprev = h;
+        if (h->first) h->first->pprev = n;
+        h->first = n;
+        return;
+    }
     this_execution().visible("hlist_add_head_rcu", h, loc);
     if (!unhashed(n) && !n->poisoned)
         corrupt("hlist_add_head_rcu double add: " + n->name() + " is already on a list", loc);

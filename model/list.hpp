@@ -104,7 +104,9 @@ struct hlist_node final : Object {
     bool poisoned = false;   // hlist_del_rcu() left pprev LIST_POISON2
 };
 
-// Each a scheduling point on the node (a reader's: hlist_unhashed() reads pprev).
+// Each a scheduling point on the node (a reader's: hlist_unhashed() reads pprev);
+// hlist_add_head_rcu() may also build the list the model starts with, at set-up, where it is
+// none.
 void INIT_HLIST_NODE(hlist_node* n, std::source_location loc = std::source_location::current());
 bool hlist_unhashed(const hlist_node* n,
                     std::source_location loc = std::source_location::current());
