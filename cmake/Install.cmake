@@ -47,7 +47,7 @@ set(lockcheck_detail_headers
   model/completion.hpp model/container_of.hpp model/extent_lock.hpp model/forget_reads.hpp
   model/inode.hpp model/irq.hpp model/kernel.hpp model/kref.hpp model/list.hpp model/lockdep.hpp model/lockref.hpp
   model/mutex.hpp model/op.hpp model/percpu.hpp model/percpu_counter.hpp model/percpu_ref.hpp model/plain_state.hpp
-  model/refcount.hpp model/rw_holders.hpp model/rwlock.hpp model/rwsem.hpp model/sched.hpp model/seqlock.hpp model/shared.hpp model/slab.hpp
+  model/rcu.hpp model/refcount.hpp model/rw_holders.hpp model/rwlock.hpp model/rwsem.hpp model/sched.hpp model/seqlock.hpp model/shared.hpp model/slab.hpp
   model/spinlock.hpp model/task.hpp model/this_cpu.hpp model/timer.hpp model/wait.hpp model/wait_bit.hpp
   model/weak_memory.hpp model/workqueue.hpp
   scheduler/call_site.hpp scheduler/chain_depth.hpp scheduler/chain_marks.hpp

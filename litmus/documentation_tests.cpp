@@ -1,6 +1,6 @@
-// The atomic and locking litmus tests of the kernel's Documentation/litmus-tests/, one variant
-// each of the model `lkmm-doc-litmus`, written as kernel_tests.cpp's are. The two rcu/ ones
-// are left out: lockcheck does not model RCU (docs/memory-model.md).
+// The atomic, locking and rcu litmus tests of the kernel's Documentation/litmus-tests/, one
+// variant each of the model `lkmm-doc-litmus`, written as kernel_tests.cpp's are (the rcu/
+// tests' pointer y is p: Memory has an int y).
 #include "litmus.hpp"
 
 namespace lockcheck::litmus {
@@ -163,11 +163,46 @@ const std::vector<Test> kTests = {
       }},
      "(1:r2=1) filtered by (1:r0=0 /\\ 1:r1=1)",
      &rm_exists},
+    with_initial(
+        Test{"RCU+sync+free",
+             "a reader never sees a write after a grace period without the writes before it",
+             R::never,
+             {+[](Memory& m, int* r) {
+                  rcu_read_lock();
+                  shared<int>* r0 = rcu_dereference(m.p);
+                  r[0] = pointer_register(m, r0);
+                  r[1] = READ_ONCE(*r0);
+                  rcu_read_unlock();
+              },
+              +[](Memory& m, int*) {
+                  rcu_assign_pointer(m.p, &m.z);
+                  synchronize_rcu();
+                  WRITE_ONCE(m.x, 0);
+              }},
+             "(0:r0=x /\\ 0:r1=0)",
+             +[](const Memory& m) { return m.r[0][0] == 'x' && m.r[0][1] == 0; }},
+        Initial{.x = 1, .z = 1, .p = 'x'}),
+    {"RCU+sync+read",
+     "after a grace period the updater sees every store of earlier read-side sections",
+     R::never,
+     {+[](Memory& m, int*) {
+          rcu_read_lock();
+          WRITE_ONCE(m.x, 1);
+          WRITE_ONCE(m.y, 1);
+          rcu_read_unlock();
+      },
+      +[](Memory& m, int* r) {
+          r[0] = READ_ONCE(m.x);
+          synchronize_rcu();
+          r[1] = READ_ONCE(m.y);
+      }},
+     "(1:r0=1 /\\ 1:r1=0)",
+     +[](const Memory& m) { return m.r[1][0] == 1 && m.r[1][1] == 0; }},
 };
 
 Protocol lkmm_doc_litmus() {
     return family("lkmm-doc-litmus",
-                  "the kernel's atomic and locking litmus tests (Documentation/litmus-tests), "
+                  "the kernel's atomic, locking and rcu litmus tests (Documentation/litmus-tests), "
                   "each with LKMM's verdict",
                   kTests);
 }

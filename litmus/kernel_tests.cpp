@@ -1,8 +1,7 @@
 // The litmus tests of the kernel's tools/memory-model/litmus-tests/, one variant each of the
 // model `lkmm-litmus`. Each keeps the file's name, threads, values and exists clause (P1's r0
-// is r[0] of thread 1); its Result is the header's. MP+onceassign+derefonce is left out: it
-// needs RCU and an address dependency through a pointer, neither of which lockcheck models
-// (docs/memory-model.md lists it with the reason).
+// is r[0] of thread 1); its Result is the header's. MP+onceassign+derefonce's pointer y is p
+// (Memory has an int y).
 #include "litmus.hpp"
 
 namespace lockcheck::litmus {
@@ -320,6 +319,24 @@ const std::vector<Test> kTests = {
       }},
      "(1:r0=1 /\\ 1:r1=0)",
      &p1_saw_flag_not_data},
+    with_initial(
+        Test{"MP+onceassign+derefonce",
+             "an RCU reader does not see a newly published element's pre-initialization garbage",
+             R::never,
+             {+[](Memory& m, int*) {
+                  WRITE_ONCE(m.x, 1);
+                  rcu_assign_pointer(m.p, &m.x);
+              },
+              +[](Memory& m, int* r) {
+                  rcu_read_lock();
+                  shared<int>* r0 = rcu_dereference(m.p);
+                  r[0] = pointer_register(m, r0);
+                  r[1] = READ_ONCE(*r0);
+                  rcu_read_unlock();
+              }},
+             "(1:r0=x /\\ 1:r1=0)",
+             +[](const Memory& m) { return m.r[1][0] == 'x' && m.r[1][1] == 0; }},
+        Initial{.p = 'z'}),
     {"MP+porevlocks",
      "message passing, the buffer under a lock",
      R::never,

@@ -16,6 +16,10 @@ Expectation expectation(Result result, const Test& test) {
 
 } // namespace
 
+int pointer_register(const Memory& m, const shared<int>* p) {
+    return p == &m.x ? 'x' : p == &m.z ? 'z' : 0;
+}
+
 Protocol family(std::string name, std::string summary, const std::vector<Test>& tests) {
     auto shared_tests = std::make_shared<const std::vector<Test>>(tests);
     Protocol p{.name = std::move(name),
@@ -32,7 +36,7 @@ Protocol family(std::string name, std::string summary, const std::vector<Test>& 
     }
     p.setup = [shared_tests](std::size_t variant, const ParameterValues&) {
         const Test& test = (*shared_tests)[variant];
-        Memory& m = model_state<Memory>();
+        Memory& m = model_state<Memory>(test.initial);
         if (test.init) test.init(m);
         for (auto& regs : m.r)
             for (int& reg : regs)

@@ -12,10 +12,24 @@
 
 namespace lockcheck::litmus {
 
+// What a test's initial state block sets beyond zeros: x and z, and what the pointer p points
+// to ('x', 'z'; 0: NULL).
+struct Initial {
+    int x = 0;
+    int z = 0;
+    char p = 0;
+};
+
 // The locations a litmus test uses, all zero at the start unless the test says otherwise, and
 // the registers its threads leave results in.
 struct Memory {
-    shared<int> x{"x"}, y{"y"}, z{"z"};
+    explicit Memory(const Initial& init = {})
+        : x("x", init.x), z("z", init.z), p("p", init.p == 'x'   ? &x
+                                                 : init.p == 'z' ? &z
+                                                                 : nullptr) {}
+    shared<int> x, y{"y"}, z;
+    // The RCU tests' pointer (their `int **y`, named p here beside the int y).
+    shared<shared<int>*> p;
     shared<int> z1{"z1"}, z2{"z2"}; // dep+plain's scratch locations
     atomic_t v{"v"};
     refcount_t ref{"ref", 2}; // two references
@@ -48,7 +62,18 @@ struct Test {
     // it (a sleeper never woken): that violation's kind and property.
     ViolationKind kind = ViolationKind::final_check;
     const char* property = nullptr;
+    Initial initial{};
 };
+
+// `test`, with the initial state `init` (a test written as an aggregate cannot mix in a
+// designated field).
+inline Test with_initial(Test test, Initial init) {
+    test.initial = init;
+    return test;
+}
+
+// A register holding a pointer, as the exists clause compares it: 'x' or 'z' for &x or &z.
+int pointer_register(const Memory& m, const shared<int>* p);
 
 // The model of a family of tests, one variant each, with its verdicts under sc and lkmm.
 Protocol family(std::string name, std::string summary, const std::vector<Test>& tests);

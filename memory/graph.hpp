@@ -21,6 +21,9 @@ enum class Fence : std::uint8_t {
     after_atomic,      // smp_mb__after_atomic()
     after_spinlock,    // smp_mb__after_spinlock()
     after_unlock_lock, // smp_mb__after_unlock_lock()
+    rcu_lock,          // Rcu-lock: rcu_read_lock()
+    rcu_unlock,        // Rcu-unlock: rcu_read_unlock()
+    sync_rcu,          // Sync-rcu: synchronize_rcu()
 };
 
 // What an access is, beyond read or write: linux-kernel.cat's sets.
@@ -48,7 +51,10 @@ struct Event {
     std::uint32_t loc = kNone;
     std::int64_t value = 0;   // written, or read
     std::uint32_t rf = kNone; // a read: the write it reads from
-    std::uint32_t step = 0;   // the execution's step that made it, for traces
+    // An access whose address came from a read of its task (a pointer it loaded): that read,
+    // the source of LKMM's `addr` dependency to it.
+    std::uint32_t addr = kNone;
+    std::uint32_t step = 0; // the execution's step that made it, for traces
 
     bool is(std::uint16_t tag) const { return (tags & tag) != 0; }
 };
@@ -65,6 +71,8 @@ class Graph {
     std::uint32_t add_write(std::uint16_t task, std::uint32_t loc, std::uint16_t tags,
                             std::int64_t value, std::size_t co_position, std::uint32_t step);
     std::uint32_t add_fence(std::uint16_t task, Fence fence, std::uint32_t step);
+    // Event `e`'s address depends on read `read` (Event::addr).
+    void set_addr(std::uint32_t e, std::uint32_t read) { events_[e].addr = read; }
     // Removes the event added last (a candidate that was tried).
     void pop();
 

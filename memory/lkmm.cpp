@@ -2,6 +2,8 @@
 // relation differs from it, the comment says how and why.
 #include "lkmm.hpp"
 
+#include <algorithm>
+
 #include "relation.hpp"
 
 namespace lockcheck::detail::memory {
@@ -47,9 +49,10 @@ std::vector<std::uint32_t> every_event(const Graph& g) {
 struct Sets {
     explicit Sets(std::size_t n)
         : R(n), W(n), M(n), RMW(n), Noreturn(n), Acquire(n), Release(n), LKR(n), LKW(n), UL(n),
-          Mb(n), AfterUnlockLock(n), Plain(n), IW(n), All(n) {}
+          Mb(n), AfterUnlockLock(n), Plain(n), IW(n), All(n), RcuLock(n), RcuUnlock(n), SyncRcu(n) {
+    }
     EventSet R, W, M, RMW, Noreturn, Acquire, Release, LKR, LKW, UL, Mb, AfterUnlockLock, Plain, IW,
-        All;
+        All, RcuLock, RcuUnlock, SyncRcu;
 };
 
 Sets sets_of(const View& v) {
@@ -59,6 +62,9 @@ Sets sets_of(const View& v) {
         s.All.add(e);
         if (ev.kind == Kind::fence) {
             if (ev.fence == Fence::after_unlock_lock) s.AfterUnlockLock.add(e);
+            if (ev.fence == Fence::rcu_lock) s.RcuLock.add(e);
+            if (ev.fence == Fence::rcu_unlock) s.RcuUnlock.add(e);
+            if (ev.fence == Fence::sync_rcu) s.SyncRcu.add(e);
             continue;
         }
         s.M.add(e);
@@ -92,8 +98,11 @@ std::uint32_t rmw_write_of(const Graph& g, std::uint32_t x) {
 }
 
 struct Base {
-    explicit Base(std::size_t n) : po(n), loc(n), internal(n), rf(n), co(n), fr(n), rmw(n) {}
+    explicit Base(std::size_t n)
+        : po(n), loc(n), internal(n), rf(n), co(n), fr(n), rmw(n), addr(n), rcu_rscs(n) {}
     Relation po, loc, internal, rf, co, fr, rmw;
+    Relation addr;     // a read to the accesses made through the pointer it loaded
+    Relation rcu_rscs; // linux-kernel.bell's: each Rcu-lock to its matching Rcu-unlock
     std::vector<std::vector<std::uint32_t>> by_task; // each task's events, in po
 };
 
@@ -121,6 +130,7 @@ Base base_of(const View& v) {
         else
             b.internal.add(x, x);
         if (a.kind != Kind::fence) b.loc.add_row(x, loc_sets[a.loc]);
+        if (a.addr != kNone && v.place[a.addr] != kNone) b.addr.add(v.place[a.addr], x);
         if (a.kind != Kind::read) continue;
         if (v.place[a.rf] != kNone) b.rf.add(v.place[a.rf], x);
         // fr: a read to every write coherence-after the one it read from.
@@ -138,6 +148,20 @@ Base base_of(const View& v) {
         for (std::size_t i = events.size(); i-- > 0;) {
             b.po.add_row(events[i], after);
             after.add(events[i]);
+        }
+    }
+    // rcu-rscs: within a task, each Rcu-lock with the Rcu-unlock that closes its nesting level.
+    std::vector<std::uint32_t> open;
+    for (const auto& events : b.by_task) {
+        open.clear();
+        for (const std::uint32_t e : events) {
+            const Event& f = v[e];
+            if (f.kind != Kind::fence) continue;
+            if (f.fence == Fence::rcu_lock) open.push_back(e);
+            if (f.fence == Fence::rcu_unlock && !open.empty()) {
+                b.rcu_rscs.add(open.back(), e);
+                open.pop_back();
+            }
         }
     }
     for (std::uint32_t l = 0; l < g.locations(); ++l) {
@@ -186,6 +210,12 @@ Relation fencerel(const View& v, const Base& b, Fence kind, std::span<const Extr
 // linux-kernel.cat's axioms over the events the view looks at.
 Axiom forbids(const View& v, std::span<const ExtraFence> extra);
 
+bool empty_set(const EventSet& s) {
+    for (const std::uint64_t w : s.words())
+        if (w) return false;
+    return true;
+}
+
 } // namespace
 
 const char* axiom_name(Axiom axiom) {
@@ -200,6 +230,8 @@ const char* axiom_name(Axiom axiom) {
         return "happens-before";
     case Axiom::propagation:
         return "propagation";
+    case Axiom::rcu:
+        return "rcu";
     }
     return "?";
 }
@@ -222,7 +254,7 @@ struct Basics {
 // ordered as marked ones, lkmm.hpp); the data-race check passes all but the plain ones.
 struct Ordering {
     Relation po_unlock_lock_po, strong_fence, po_rel, acq_po, nonrw_fence, fence, wmb, cumul_fence,
-        prop, hb;
+        prop, hb, pb;
     Relation rmb_fences; // fencerel(Rmb), before rmb's [R4rmb] restrictions
 };
 
@@ -250,7 +282,10 @@ Ordering ordering(const View& v, const Basics& x, std::span<const ExtraFence> ex
         po_opt.from(s.M).to(s.RMW).then(fencerel(v, b, Fence::after_atomic, extra)).to(s.M) |
         po_opt.from(s.M).to(s.LKW).then(fencerel(v, b, Fence::after_spinlock, extra)).to(s.M) |
         o.po_unlock_lock_po.from(s.M).to(s.AfterUnlockLock).then(po).to(s.M);
-    o.strong_fence = mb; // gp: RCU is not modelled
+    // gp = po ; [Sync-rcu] ; po?: synchronize_rcu() is a full fence too.
+    const Relation gp = fencerel(v, b, Fence::sync_rcu, extra).from(s.M).to(s.M) |
+                        po.to(s.SyncRcu) | po.from(s.SyncRcu).to(s.M);
+    o.strong_fence = mb | gp;
     o.nonrw_fence = o.strong_fence | o.po_rel | o.acq_po;
     o.fence = o.nonrw_fence | o.wmb | rmb;
 
@@ -261,8 +296,9 @@ Ordering ordering(const View& v, const Basics& x, std::span<const ExtraFence> ex
     const Relation dep = po.from(s.R).to(s.W);
     const Relation rwdep = dep;
     const Relation overwrite = b.co | b.fr;
-    const Relation to_w = rwdep | (overwrite & b.internal);
-    const Relation to_r = dep.to(Marked).then(x.rfi);
+    const Relation to_w = rwdep | (overwrite & b.internal) | b.addr.to(s.Plain).then(o.wmb);
+    // to-r = (addr ; [R]) | (dep ; [Marked] ; rfi): the read made through a loaded pointer.
+    const Relation to_r = b.addr.to(s.R) | dep.to(Marked).then(x.rfi);
     const Relation ppo = to_r | to_w | (o.fence & b.internal) | (o.po_unlock_lock_po & b.internal);
 
     // Propagation from release operations and strong fences.
@@ -278,7 +314,36 @@ Ordering ordering(const View& v, const Basics& x, std::span<const ExtraFence> ex
                  .then_optional(x.rfe)
                  .to(Marked);
     o.hb = (ppo | x.rfe | (o.prop.without_identity() & b.internal)).from(Marked).to(Marked);
+    o.pb = o.prop.then(o.strong_fence).then(o.hb.star()).to(Marked);
     return o;
+}
+
+// The RCU part of linux-kernel.cat: rcu-fence = po ; rcu-order ; po?, where rcu-order relates
+// grace periods and read-side critical sections, at least as many of the first as of the
+// second along each chain (the "RCU guarantee" of explanation.txt).
+Relation rcu_fence(const Basics& x, const Ordering& o) {
+    const Sets& s = x.s;
+    const Relation& po = x.b.po;
+    const std::size_t n = po.size();
+    Relation rcu_gp(n);
+    for (std::size_t e = 0; e < n; ++e)
+        if (s.SyncRcu.has(e)) rcu_gp.add(e, e);
+    const Relation rcu_rscsi = x.b.rcu_rscs.inverse();
+    // rcu-link = po? ; hb* ; pb* ; prop ; po
+    const Relation rcu_link =
+        po.optional().then(o.hb.star()).then(o.pb.star()).then(o.prop).then(po);
+    const Relation gp_link = rcu_gp.then(rcu_link);
+    const Relation rscsi_link = rcu_rscsi.then(rcu_link);
+    Relation order = rcu_gp | gp_link.then(rcu_rscsi) | rscsi_link.then(rcu_gp);
+    // The .cat's `let rec`: its least fixed point.
+    for (;;) {
+        const Relation order_link = order.then(rcu_link);
+        const Relation next = order | gp_link.then(order_link).then(rcu_rscsi) |
+                              rscsi_link.then(order_link).then(rcu_gp) | order_link.then(order);
+        if ((next - order).empty()) break;
+        order = next;
+    }
+    return po.then(order).then_optional(po);
 }
 
 Axiom forbids(const View& v, std::span<const ExtraFence> extra) {
@@ -298,6 +363,14 @@ Axiom forbids(const View& v, std::span<const ExtraFence> extra) {
     // prop;strong-fence and hb edges has a prop;strong-fence edge, and cut before each one it
     // is a cycle of pb edges; a pb cycle is one of those. Testing the union spares closing hb.
     if (!(o.prop.then(o.strong_fence).to(x.s.M) | o.hb).acyclic()) return Axiom::propagation;
+
+    // rb = prop ; rcu-fence ; hb* ; pb* ; [Marked], irreflexive.
+    if (!empty_set(x.s.SyncRcu)) { // rcu-order needs a grace period
+        const Relation rb =
+            o.prop.then(rcu_fence(x, o)).then(o.hb.star()).then(o.pb.star()).to(x.s.M);
+        for (std::size_t e = 0; e < rb.size(); ++e)
+            if (rb.has(e, e)) return Axiom::rcu;
+    }
     return Axiom::none;
 }
 
@@ -312,21 +385,28 @@ DataRace data_race(const View& v, std::span<const ExtraFence> extra) {
     const Relation co_rf = b.co.optional().then(b.rf);
     if ((pre_race & (b.co | co_rf | b.fr)).empty()) return {};
 
-    // Executes-before and visibility (rb: RCU is not modelled).
+    // Executes-before and visibility; the .cat's RCU section adds rcu-fence to fence and
+    // strong-fence for what follows.
     const EventSet Marked = s.M - s.Plain;
-    const Ordering o = ordering(v, x, extra, Marked);
-    const Relation pb = o.prop.then(o.strong_fence).then(o.hb.star()).to(Marked);
-    const Relation xbstar = (o.hb | pb).star();
+    Ordering o = ordering(v, x, extra, Marked);
+    Relation xb = o.hb | o.pb;
+    if (!empty_set(s.SyncRcu)) {
+        const Relation rcu = rcu_fence(x, o);
+        xb = std::move(xb) | o.prop.then(rcu).then(o.hb.star()).then(o.pb.star()).to(Marked);
+        o.fence = std::move(o.fence) | rcu;
+        o.strong_fence = std::move(o.strong_fence) | rcu;
+    }
+    const Relation xbstar = xb.star();
     const Relation vis = o.cumul_fence.star().then_optional(x.rfe).to(Marked).then(
         o.strong_fence.to(Marked).then(xbstar) | (xbstar & b.internal));
 
-    // Boundaries for lifetimes of plain accesses (addr: no address dependencies here).
+    // Boundaries for lifetimes of plain accesses.
     const EventSet R4rmb = s.R - s.Noreturn;
     const EventSet not_noreturn = s.All - s.Noreturn;
     const Relation& rmb = o.rmb_fences;
-    const Relation w_pre_bounded = o.fence.optional().from(Marked);
+    const Relation w_pre_bounded = (b.addr | o.fence).optional().from(Marked);
     const Relation r_pre_bounded =
-        (o.nonrw_fence | rmb.from(R4rmb).to(not_noreturn)).optional().from(Marked);
+        (b.addr | o.nonrw_fence | rmb.from(R4rmb).to(not_noreturn)).optional().from(Marked);
     const Relation w_post_bounded = o.fence.optional().to(Marked).then_star(b.rf.then(b.rmw));
     const Relation r_post_bounded =
         (o.nonrw_fence | rmb.from(not_noreturn).to(R4rmb)).optional().to(Marked);
@@ -475,10 +555,15 @@ Axiom lkmm_forbids_added(const Graph& g, std::uint32_t since) {
     // axiom now has an added event on it or on the path behind one of its edges, and every
     // event of that cycle and those paths is on a cycle of po | rf | co | fr through an added
     // event: looking at those events alone finds it. Atomicity is no cycle: it looks at all.
+    // RCU's rb is the exception: its rcu-rscsi leads from an Rcu-unlock back to its Rcu-lock,
+    // against po, so a graph with a grace period is looked at whole.
+    const bool rcu = std::any_of(g.events().begin(), g.events().end(), [](const Event& e) {
+        return e.kind == Kind::fence && e.fence == Fence::sync_rcu;
+    });
     std::vector<std::uint32_t> added;
     for (auto e = since; e < g.size(); ++e)
         added.push_back(e);
-    const Axiom axiom = forbids(View(g, on_paths_between(g, added)), {});
+    const Axiom axiom = forbids(View(g, rcu ? every_event(g) : on_paths_between(g, added)), {});
     if (axiom == Axiom::coherence) return axiom;
     return atomicity_broken(g) ? Axiom::atomicity : axiom;
 }

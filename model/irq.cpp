@@ -2,6 +2,7 @@
 // context (irq.hpp).
 #include "irq.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <map>
@@ -309,6 +310,12 @@ void softirq_due(unsigned nr, bool (*due)(int cpu, const Task& softirq), bool (*
     s.sourced |= 1U << nr;
 }
 
+bool softirq_contexts() {
+    const irq_state* s = this_execution().find_local<irq_state>();
+    return s && std::any_of(s->cpus.begin(), s->cpus.end(),
+                            [](const auto& c) { return c->softirq_task != nullptr; });
+}
+
 void softirq_changed(int cpu) {
     irq_state& s = state();
     irq_cpu& c = s.cpu(cpu);
@@ -443,6 +450,10 @@ std::string atomic_reason(const task_struct* me) {
     if (me->context == IN_HARDIRQ) return "in hardirq context";
     if (me->context == IN_SOFTIRQ) return "in softirq context";
     if (const held_lock* h = me->find_held("spinlock")) return "holding " + h->instance->name();
+    if (me->rcu_nesting[0])
+        return "inside rcu_read_lock(), RCU nest depth " + std::to_string(me->rcu_nesting[0]);
+    if (me->rcu_nesting[1]) return "inside rcu_read_lock_bh()";
+    if (me->rcu_nesting[2]) return "inside rcu_read_lock_sched()";
     if (me->bh_disabled) return "with bottom halves disabled";
     if (me->preempt_count) return "with preemption disabled";
     if (me->irqs_off) return "with interrupts disabled";

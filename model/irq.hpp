@@ -100,5 +100,7 @@ void joined_cpu(task_struct* me);
 // action runs once per softirq run. softirq_changed() after either may have changed.
 void softirq_due(unsigned nr, bool (*due)(int cpu, const Task& softirq), bool (*owed)(int cpu));
 void softirq_changed(int cpu);
+// Whether the model has softirq contexts (open_softirq() or timer_setup() at set-up).
+bool softirq_contexts();
 
 } // namespace lockcheck::detail

@@ -25,6 +25,7 @@
 #include "percpu_counter.hpp"
 #include "percpu_ref.hpp"
 #include "plain_state.hpp"
+#include "rcu.hpp"
 #include "refcount.hpp"
 #include "rwlock.hpp"
 #include "rwsem.hpp"

@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include "rcu.hpp"
 #include "weak_memory.hpp"
 
 namespace lockcheck::detail {
@@ -88,6 +89,56 @@ void unlink(list_head* entry, const char* op, std::source_location loc) {
     set(prev, &list_head::next, next, Ordering::relaxed);
 }
 
+// __list_add_rcu(): the entry's fields first, then rcu_assign_pointer() of prev->next.
+void link_between_rcu(list_head* entry, list_head* prev, list_head* next,
+                      std::source_location loc) {
+    if (linked(entry) || entry == prev || entry == next)
+        corrupt("list_add_rcu double add: " + entry->name() + " is already on a list", loc);
+    entry->poisoned = entry->next_kept = false;
+    set(entry, &list_head::next, next);
+    set(entry, &list_head::prev, prev);
+    set(prev, &list_head::next, entry, Ordering::release);
+    set(next, &list_head::prev, entry);
+}
+
+// list_del_rcu()'s and list_replace_rcu()'s `entry->prev = LIST_POISON2`: next stays for
+// the readers on the entry.
+void poison_prev(list_head* entry) {
+    written(entry, &list_head::prev, kPoison, Ordering::plain);
+    entry->poisoned = entry->next_kept = true;
+}
+
+// lockdep-RCU's check at the start of a traversal (__list_check_rcu()).
+void check_traversal(const char* op, const Object& head, bool cond, std::source_location loc) {
+    if (cond || rcu_read_lock_any_held()) return;
+    this_execution().fail_attempt(Operation{.name = op, .obj = &head, .location = loc},
+                                  ViolationKind::lock_misuse, "suspicious-rcu-usage",
+                                  "WARNING: suspicious RCU usage: RCU-list traversed in "
+                                  "non-reader section!: " +
+                                      current()->name() + " calls " + op + "(" + head.name() +
+                                      ") outside any RCU read-side critical section");
+}
+
+// The object a field's value (an id; for an hlist, an id + 1, 0 being NULL) stands for.
+Object* object_of(std::int64_t id) {
+    return this_execution().objects()[static_cast<std::size_t>(id)];
+}
+
+// A reader's rcu_dereference() of a field that holds `latest` (under lkmm it may see an older
+// write); returns the value read.
+std::int64_t dereference_field(const Object& obj, const void* field, std::int64_t latest) {
+    if (!weak_memory::on()) return latest;
+    return weak_memory::load_field(obj, field, latest, Ordering::relaxed);
+}
+
+// The traversal met LIST_POISON1 (a next list_del() or hlist_del() left): the kernel's oops.
+void poisoned_next(const Object& entry, const char* op, const char* instead,
+                   std::source_location loc) {
+    corrupt(std::string(op) + " read LIST_POISON1 from " + entry.name() + "->next: " +
+                entry.name() + " was deleted with " + instead + ", which readers cannot follow",
+            loc);
+}
+
 // list_splice_init() and list_splice_tail_init(): __list_splice() between `prev` and `next`
 // (read by `neighbours` after list_empty(), as list.h reads them), then INIT_LIST_HEAD(list).
 template <class Neighbours> void splice_init(list_head* list, Neighbours neighbours) {
@@ -108,16 +159,19 @@ template <class Neighbours> void splice_init(list_head* list, Neighbours neighbo
 } // namespace
 
 namespace {
-// Every list_head of the execution conflicts as the first one.
+// Every list_head and hlist of the execution conflicts as the first one.
 struct list_heads {
     const Object* first = nullptr;
 };
+const Object& first_list(const Object& self) {
+    list_heads& all = this_execution().local<list_heads>();
+    if (!all.first) all.first = &self;
+    return *all.first;
+}
 } // namespace
 
 list_head::list_head(std::string name) : Object(std::move(name)) {
-    list_heads& all = this_execution().local<list_heads>();
-    if (!all.first) all.first = this;
-    conflicts_as(*all.first);
+    conflicts_as(first_list(*this));
 }
 
 void list_head::describe(std::string& out) const {
@@ -150,6 +204,7 @@ void list_del(list_head* entry, std::source_location loc) {
     this_execution().visible("list_del", entry, loc);
     unlink(entry, "list_del", loc);
     poison(entry);
+    entry->next_kept = false;
 }
 
 void list_del_init(list_head* entry, std::source_location loc) {
@@ -184,12 +239,215 @@ void list_splice_tail_init(list_head* list, list_head* head, std::source_locatio
     splice_init(list, [head] { return std::pair{get(head, &list_head::prev), head}; });
 }
 
+void list_add_rcu(list_head* entry, list_head* head, std::source_location loc) {
+    this_execution().visible("list_add_rcu", head, loc);
+    link_between_rcu(entry, head, get(head, &list_head::next), loc);
+}
+
+void list_add_tail_rcu(list_head* entry, list_head* head, std::source_location loc) {
+    this_execution().visible("list_add_tail_rcu", head, loc);
+    link_between_rcu(entry, get(head, &list_head::prev), head, loc);
+}
+
+void list_del_rcu(list_head* entry, std::source_location loc) {
+    this_execution().visible("list_del_rcu", entry, loc);
+    unlink(entry, "list_del_rcu", loc);
+    poison_prev(entry);
+}
+
+void list_replace_rcu(list_head* old, list_head* entry, std::source_location loc) {
+    this_execution().visible("list_replace_rcu", old, loc);
+    if (old->poisoned)
+        corrupt("list_replace_rcu corruption: " + old->name() + " was already deleted", loc);
+    list_head* next = get(old, &list_head::next);
+    list_head* prev = get(old, &list_head::prev);
+    entry->poisoned = entry->next_kept = false;
+    set(entry, &list_head::next, next);
+    set(entry, &list_head::prev, prev);
+    set(prev, &list_head::next, entry, Ordering::release);
+    set(next, &list_head::prev, entry);
+    poison_prev(old);
+}
+
+list_head* list_next_rcu(const list_head* pos, bool first, bool cond, std::source_location loc) {
+    constexpr const char* op = "list_for_each_entry_rcu";
+    if (first) check_traversal(op, *pos, cond, loc);
+    Execution& ex = this_execution();
+    ex.visible_read(op, pos, loc);
+    if (pos->poisoned && !pos->next_kept) poisoned_next(*pos, op, "list_del()", loc);
+    const std::int64_t seen = dereference_field(*pos, &pos->next, pos->next->id());
+    if (seen == kPoison) poisoned_next(*pos, op, "list_del()", loc);
+    ex.observe(static_cast<std::uint64_t>(seen));
+    auto* next = static_cast<list_head*>(object_of(seen));
+    if (weak_memory::on()) weak_memory::pointer_loaded(next);
+    return next;
+}
+
 std::vector<const list_head*> list_entries(const list_head& head) {
     Execution::peeked(head);
     std::vector<const list_head*> entries;
     for (const list_head* p = head.next; p != &head; p = p->next)
         entries.push_back(p);
     return entries;
+}
+
+// --- hlist ---
+
+namespace {
+
+std::int64_t hval(const Object* o) {
+    return o ? o->id() + 1 : 0;
+}
+hlist_node* hnode(std::int64_t v) {
+    return v > 0 ? static_cast<hlist_node*>(object_of(v - 1)) : nullptr;
+}
+
+// WRITE_ONCE() (or, `order`, rcu_assign_pointer()) of a node's or head's field.
+template <class Owner, class Field>
+void hset(Owner* obj, Field Owner::*field, Field value, Ordering order = Ordering::relaxed) {
+    if (weak_memory::on())
+        weak_memory::field_written(*obj, &(obj->*field), hval(obj->*field), hval(value), order);
+    obj->*field = value;
+}
+
+// *pprev = next: the head's first or the node's next that points to a node.
+void set_pointing(Object* pprev, hlist_node* next) {
+    if (auto* h = dynamic_cast<hlist_head*>(pprev))
+        hset(h, &hlist_head::first, next);
+    else
+        hset(static_cast<hlist_node*>(pprev), &hlist_node::next, next);
+}
+
+bool unhashed(const hlist_node* n) {
+    return !n->pprev && !n->poisoned;
+}
+
+// __hlist_del()
+void hunlink(hlist_node* n, const char* op, std::source_location loc) {
+    if (!n->pprev) {
+        corrupt(std::string(op) + " corruption: " + n->name() +
+                    (n->poisoned ? " was already deleted" : " is on no list"),
+                loc);
+        return;
+    }
+    hlist_node* next = n->next;
+    Object* pprev = n->pprev;
+    if (weak_memory::on()) {
+        weak_memory::field_read(*n, &n->next, hval(next), Ordering::plain);
+        weak_memory::field_read(*n, &n->pprev, hval(pprev), Ordering::plain);
+    }
+    set_pointing(pprev, next);
+    if (next) hset(next, &hlist_node::pprev, pprev);
+}
+
+} // namespace
+
+hlist_head::hlist_head(std::string name) : Object(std::move(name)) {
+    conflicts_as(first_list(*this));
+}
+
+void hlist_head::describe(std::string& out) const {
+    out += "[";
+    for (const hlist_node* p = first; p; p = p->next)
+        out += (p == first ? "" : ", ") + p->name();
+    out += "]";
+}
+
+void hlist_head::fingerprint(StateHasher& h) const {
+    h.add(static_cast<std::uint64_t>(hval(first)));
+}
+
+hlist_node::hlist_node(std::string name) : Object(std::move(name)) {
+    conflicts_as(first_list(*this));
+}
+
+void hlist_node::describe(std::string& out) const {
+    out += poisoned ? "deleted" : pprev ? "hashed" : "unhashed";
+}
+
+void hlist_node::fingerprint(StateHasher& h) const {
+    h.add(static_cast<std::uint64_t>(hval(next)));
+    h.add(static_cast<std::uint64_t>(hval(pprev)));
+    h.add(poisoned);
+}
+
+void INIT_HLIST_NODE(hlist_node* n, std::source_location loc) {
+    this_execution().visible("INIT_HLIST_NODE", n, loc);
+    hset(n, &hlist_node::next, static_cast<hlist_node*>(nullptr));
+    hset(n, &hlist_node::pprev, static_cast<Object*>(nullptr));
+    n->poisoned = false;
+}
+
+bool hlist_unhashed(const hlist_node* n, std::source_location loc) {
+    this_execution().visible_read("hlist_unhashed", n, loc);
+    const bool un = unhashed(n);
+    this_execution().note(un);
+    return observed(un);
+}
+
+bool hlist_empty(const hlist_head* h, std::source_location loc) {
+    this_execution().visible_read("hlist_empty", h, loc);
+    const bool empty = dereference_field(*h, &h->first, hval(h->first)) == 0;
+    this_execution().note(empty);
+    return observed(empty);
+}
+
+void hlist_add_head_rcu(hlist_node* n, hlist_head* h, std::source_location loc) {
+    // At set-up, the list the model starts with: no step, and no access (a location's first
+    // use takes what set-up left there as its initial value).
+    if (!this_execution().in_task()) {
+        n->next = h->first;
+        n->pprev = h;
+        if (h->first) h->first->pprev = n;
+        h->first = n;
+        return;
+    }
+    this_execution().visible("hlist_add_head_rcu", h, loc);
+    if (!unhashed(n) && !n->poisoned)
+        corrupt("hlist_add_head_rcu double add: " + n->name() + " is already on a list", loc);
+    hlist_node* first = h->first;
+    if (weak_memory::on()) weak_memory::field_read(*h, &h->first, hval(first), Ordering::plain);
+    n->poisoned = false;
+    hset(n, &hlist_node::next, first);
+    hset(n, &hlist_node::pprev, static_cast<Object*>(h));
+    hset(h, &hlist_head::first, n, Ordering::release);
+    if (first) hset(first, &hlist_node::pprev, static_cast<Object*>(n));
+}
+
+void hlist_del_rcu(hlist_node* n, std::source_location loc) {
+    this_execution().visible("hlist_del_rcu", n, loc);
+    hunlink(n, "hlist_del_rcu", loc);
+    if (weak_memory::on())
+        weak_memory::field_written(*n, &n->pprev, hval(n->pprev), kPoison, Ordering::relaxed);
+    n->pprev = nullptr;
+    n->poisoned = true;
+}
+
+void hlist_del_init_rcu(hlist_node* n, std::source_location loc) {
+    this_execution().visible("hlist_del_init_rcu", n, loc);
+    if (unhashed(n)) return;
+    hunlink(n, "hlist_del_init_rcu", loc);
+    hset(n, &hlist_node::pprev, static_cast<Object*>(nullptr));
+    n->poisoned = false;
+}
+
+hlist_node* hlist_first_rcu(const hlist_head* h, bool cond, std::source_location loc) {
+    constexpr const char* op = "hlist_for_each_entry_rcu";
+    check_traversal(op, *h, cond, loc);
+    this_execution().visible_read(op, h, loc);
+    const std::int64_t seen = dereference_field(*h, &h->first, hval(h->first));
+    this_execution().observe(static_cast<std::uint64_t>(seen));
+    if (weak_memory::on() && seen > 0) weak_memory::pointer_loaded(hnode(seen));
+    return hnode(seen);
+}
+
+hlist_node* hlist_next_rcu(const hlist_node* n, std::source_location loc) {
+    constexpr const char* op = "hlist_for_each_entry_rcu";
+    this_execution().visible_read(op, n, loc);
+    const std::int64_t seen = dereference_field(*n, &n->next, hval(n->next));
+    this_execution().observe(static_cast<std::uint64_t>(seen));
+    if (weak_memory::on() && seen > 0) weak_memory::pointer_loaded(hnode(seen));
+    return hnode(seen);
 }
 
 } // namespace lockcheck::detail

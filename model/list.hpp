@@ -5,8 +5,10 @@
 // between lists, so every list operation conflicts with every other (one conflict id).
 #pragma once
 
+#include <type_traits>
 #include <vector>
 
+#include "container_of.hpp"
 #include "task.hpp"
 
 namespace lockcheck::detail {
@@ -19,11 +21,13 @@ struct list_head final : Object {
         h.add(static_cast<std::uint64_t>(next->id()));
         h.add(static_cast<std::uint64_t>(prev->id()));
         h.add(poisoned);
+        h.add(next_kept);
     }
 
     list_head* next = this;
     list_head* prev = this;
-    bool poisoned = false; // list_del() left it pointing nowhere (LIST_POISON)
+    bool poisoned = false;  // list_del() left it pointing nowhere (LIST_POISON)
+    bool next_kept = false; // ... or list_del_rcu(), which poisons prev only: readers go on
 };
 
 void INIT_LIST_HEAD(list_head* list, std::source_location loc = std::source_location::current());
@@ -44,5 +48,96 @@ void list_splice_tail_init(list_head* list, list_head* head,
 
 // The entries of a list in order, without a scheduling point: for invariants only.
 std::vector<const list_head*> list_entries(const list_head& head);
+
+// include/linux/rculist.h: updaters (serialized by their own lock) publish an entry with
+// rcu_assign_pointer() of its predecessor's next, so that readers inside rcu_read_lock()
+// traverse the list while it changes. list_del_rcu() leaves the entry's next for readers that
+// are on it and poisons prev only; the entry may be freed only after a grace period.
+void list_add_rcu(list_head* entry, list_head* head,
+                  std::source_location loc = std::source_location::current());
+void list_add_tail_rcu(list_head* entry, list_head* head,
+                       std::source_location loc = std::source_location::current());
+void list_del_rcu(list_head* entry, std::source_location loc = std::source_location::current());
+void list_replace_rcu(list_head* old, list_head* entry,
+                      std::source_location loc = std::source_location::current());
+// A reader's step: rcu_dereference(pos->next) (list_entry_rcu()), one scheduling point on
+// `pos` (a use-after-free if it was freed); reading an entry list_del() poisoned is the
+// kernel's oops on LIST_POISON1. The first step also makes lockdep-RCU's check: outside any
+// read-side section, unless `cond` (the updater's lock held), "RCU-list traversed in
+// non-reader section!".
+list_head* list_next_rcu(const list_head* pos, bool first, bool cond, std::source_location loc);
+template <class T>
+T* list_entry_rcu_first(T*&, list_head* head, list_head T::*member, bool cond = false,
+                        std::source_location loc = std::source_location::current()) {
+    return container_of(list_next_rcu(head, true, cond, loc), member);
+}
+template <class T>
+T* list_entry_rcu_next(T* pos, list_head T::*member,
+                       std::source_location loc = std::source_location::current()) {
+    return container_of(list_next_rcu(&(pos->*member), false, false, loc), member);
+}
+// list_for_each_entry_rcu(pos, head, member[, cond]) as rculist.h writes it.
+#define list_for_each_entry_rcu(pos, head, member, ...)                                            \
+    for (pos = ::lockcheck::detail::list_entry_rcu_first(                                          \
+             pos, head,                                                                            \
+             &std::remove_reference_t<decltype(*pos)>::member __VA_OPT__(, ) __VA_ARGS__);         \
+         &pos->member != (head); pos = ::lockcheck::detail::list_entry_rcu_next(                   \
+                                     pos, &std::remove_reference_t<decltype(*pos)>::member))
+
+// struct hlist_head and hlist_node: a hash bucket's list, NULL-terminated, each node knowing the
+// field that points to it (pprev: its bucket's first, or the node before's next). Every
+// operation conflicts with every list operation, as list_head's.
+struct hlist_node;
+struct hlist_head final : Object {
+    explicit hlist_head(std::string name);
+    void describe(std::string& out) const override;
+    void fingerprint(StateHasher& h) const override;
+    hlist_node* first = nullptr;
+};
+struct hlist_node final : Object {
+    explicit hlist_node(std::string name);
+    void describe(std::string& out) const override;
+    void fingerprint(StateHasher& h) const override;
+    hlist_node* next = nullptr;
+    Object* pprev = nullptr; // the hlist_head or hlist_node whose first/next points here; null:
+                             // unhashed
+    bool poisoned = false;   // hlist_del_rcu() left pprev LIST_POISON2
+};
+
+// Each a scheduling point on the node (a reader's: hlist_unhashed() reads pprev);
+// hlist_add_head_rcu() may also build the list the model starts with, at set-up, where it is
+// none.
+void INIT_HLIST_NODE(hlist_node* n, std::source_location loc = std::source_location::current());
+bool hlist_unhashed(const hlist_node* n,
+                    std::source_location loc = std::source_location::current());
+bool hlist_empty(const hlist_head* h, std::source_location loc = std::source_location::current());
+void hlist_add_head_rcu(hlist_node* n, hlist_head* h,
+                        std::source_location loc = std::source_location::current());
+void hlist_del_rcu(hlist_node* n, std::source_location loc = std::source_location::current());
+void hlist_del_init_rcu(hlist_node* n, std::source_location loc = std::source_location::current());
+// rcu_dereference_raw(hlist_first_rcu(h)) and (hlist_next_rcu(n)): a reader's steps, as
+// list_next_rcu()'s.
+hlist_node* hlist_first_rcu(const hlist_head* h, bool cond, std::source_location loc);
+hlist_node* hlist_next_rcu(const hlist_node* n, std::source_location loc);
+template <class T> T* hlist_entry_safe(hlist_node* n, hlist_node T::*member) {
+    return n ? container_of(n, member) : nullptr;
+}
+template <class T>
+T* hlist_entry_rcu_first(T*&, hlist_head* head, hlist_node T::*member, bool cond = false,
+                         std::source_location loc = std::source_location::current()) {
+    return hlist_entry_safe(hlist_first_rcu(head, cond, loc), member);
+}
+template <class T>
+T* hlist_entry_rcu_next(T* pos, hlist_node T::*member,
+                        std::source_location loc = std::source_location::current()) {
+    return hlist_entry_safe(hlist_next_rcu(&(pos->*member), loc), member);
+}
+// hlist_for_each_entry_rcu(pos, head, member[, cond]) as rculist.h writes it.
+#define hlist_for_each_entry_rcu(pos, head, member, ...)                                           \
+    for (pos = ::lockcheck::detail::hlist_entry_rcu_first(                                         \
+             pos, head,                                                                            \
+             &std::remove_reference_t<decltype(*pos)>::member __VA_OPT__(, ) __VA_ARGS__);         \
+         pos; pos = ::lockcheck::detail::hlist_entry_rcu_next(                                     \
+                  pos, &std::remove_reference_t<decltype(*pos)>::member))
 
 } // namespace lockcheck::detail

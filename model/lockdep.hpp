@@ -68,6 +68,10 @@ void lockdep_acquired(task_struct* task);
 void lock_map_acquire(const Object* obj, const lockdep_map* map, std::source_location loc);
 void lock_map_release(const Object* obj);
 
+// Whether the running task holds `lock`: the condition rcu_dereference_check() and
+// rcu_dereference_protected() take (no scheduling point; it reads the task's own state).
+bool lockdep_is_held(const Object* lock);
+
 // lockdep's assertions (include/linux/lockdep.h), each a WARN with the kernel's text when the
 // running task's state is not what it says; none is a scheduling point (each reads the task's
 // own state). lockdep_assert_held(): the task holds `lock` (any lock of the model).

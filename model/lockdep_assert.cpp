@@ -28,6 +28,10 @@ std::string held_locks(const task_struct* me) {
 
 } // namespace
 
+bool lockdep_is_held(const Object* lock) {
+    return holds_lock(current(), lock);
+}
+
 void lockdep_assert_held(const Object* lock, std::source_location loc) {
     if (!holds_lock(current(), lock))
         warn("lockdep_assert_held", lock, ViolationKind::lock_misuse, "lockdep-assert-held",

@@ -9,9 +9,10 @@ namespace lockcheck::detail {
 
 namespace {
 
-// A task that may not sleep: preemption or interrupts off, or an interrupt handler.
+// A task that may not sleep: preemption or interrupts off, an interrupt handler, or inside
+// rcu_read_lock() (CONFIG_PREEMPT_RCU's __might_resched() checks the RCU nest depth).
 bool atomic(const task_struct* t) {
-    return t->preempt_count != 0 || t->irqs_off;
+    return t->preempt_count != 0 || t->irqs_off || t->rcu_nesting[0] != 0;
 }
 
 } // namespace

@@ -3,9 +3,10 @@
 // one, for invariants only. read() and write() are plain accesses, read_once() and
 // write_once() marked ones (READ_ONCE, WRITE_ONCE): two accesses of different tasks, at least
 // one a write and one plain, not ordered by locks, atomics, wake-ups or completions, are a data
-// race (scheduler/race_detector.hpp). A pointer is a value like any other, under lkmm too;
-// traces name what it points to (pointer_token()), and dereferencing it after kfree() is the
-// use-after-free of the object reached.
+// race (scheduler/race_detector.hpp). A pointer is a value like any other; under lkmm the
+// accesses a task makes through a pointer it loaded depend on that load by address (LKMM's
+// addr); traces name what it points to (pointer_token()), and dereferencing it after kfree() is
+// the use-after-free of the object reached.
 #pragma once
 
 #include <cstdint>
@@ -118,8 +119,10 @@ template <class T> class shared final : public Object {
         Execution& ex = this_execution();
         ex.visible_data(op, this, loc, false, access, {}, section());
         T seen = value_;
-        if (weak_memory::on()) [[unlikely]]
+        if (weak_memory::on()) [[unlikely]] {
             seen = from_word(weak_memory::load(*this, to_word(value_), order));
+            if constexpr (std::is_pointer_v<T>) weak_memory::pointer_loaded(seen);
+        }
         return returned(seen);
     }
     void store(T v, const char* op, DataAccess access, std::source_location loc,

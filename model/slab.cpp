@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "debugobjects.hpp"
+#include "rcu.hpp"
 #include "weak_memory.hpp"
 
 namespace lockcheck::detail {
@@ -55,6 +56,12 @@ void slab_object::describe(std::string& out) const {
     out += freed_at ? "freed by " + by(freed_by, freed_at) : std::string("in use");
 }
 
+void slab_object::describe_use(std::string& out, const Task& user,
+                               std::vector<std::uint32_t>& cited) const {
+    describe(out);
+    out += rcu_unwaited_section(user, freed_at, cited);
+}
+
 bool slab_object::contains(const void* p) const {
     const auto at = reinterpret_cast<std::uintptr_t>(p);
     const auto begin = reinterpret_cast<std::uintptr_t>(memory_);
@@ -98,6 +105,12 @@ std::int64_t pointer_token(const void* p) {
     return kPointerElsewhere;
 }
 
+const void* allocation_of(const void* p) {
+    if (const kmalloc_caches* caches = this_execution().find_local<kmalloc_caches>())
+        if (const slab_object* slab = caches->containing(p)) return slab->memory();
+    return p;
+}
+
 std::string pointer_text(std::int64_t token) {
     if (token == 0) return "NULL";
     const auto id = static_cast<std::size_t>((token >> kTokenShift) - 1);
@@ -117,6 +130,7 @@ void kfree(const void* objp, std::source_location loc) {
     ex.visible_global("kfree", slab, loc);
     if (weak_memory::on()) weak_memory::orders_nothing();
     if (slab && slab->memory() == objp && !slab->freed_at) {
+        if (weak_memory::on()) weak_memory::freed(*slab);
         debug_check_no_obj_freed(*slab, slab->memory(), slab->size(), loc);
         slab->freed_by = current();
         slab->freed_at = ex.step();

@@ -25,6 +25,9 @@ class slab_object final : public Object {
     slab_object(std::string name, std::size_t size, std::size_t align);
     ~slab_object() override;
     void describe(std::string& out) const override;
+    // With the RCU read-side section of `user` the free did not wait for, if there is one.
+    void describe_use(std::string& out, const Task& user,
+                      std::vector<std::uint32_t>& cited) const override;
     void fingerprint(StateHasher& h) const override {
         h.add(freed_at != 0);
         h.add(freed_by ? freed_by->id() : kNoTask);
@@ -56,6 +59,10 @@ std::int64_t pointer_token(const void* p);
 // The token as a trace shows it: "NULL", "item", "item+8" (bytes into it), "&log_mutex",
 // "(memory of no allocation or object)". For traces and reports only: it formats a string.
 std::string pointer_text(std::int64_t token);
+
+// What `p` points into, for LKMM's address dependencies: the memory of the allocation it lies
+// in, or else `p` itself (an object's address stands for the object). No scheduling point.
+const void* allocation_of(const void* p);
 
 // kmalloc()'s scheduling point (from task code; none at set-up) and its memory.
 slab_object& slab_alloc(std::string name, std::size_t size, std::size_t align,

@@ -63,6 +63,9 @@ void task_struct::fingerprint(StateHasher& h) const {
           static_cast<std::uint64_t>(bh_disabled) << 24);
     h.add(lockdep_asked);
     h.add(static_cast<std::uint64_t>(kcsan_nestable_atomic) << 1 | kcsan_atomic_next);
+    h.add(static_cast<std::uint64_t>(rcu_nesting[0]) |
+          static_cast<std::uint64_t>(rcu_nesting[1]) << 8 |
+          static_cast<std::uint64_t>(rcu_nesting[2]) << 16);
     h.add(static_cast<std::uint64_t>(lockdep_depth));
     for (int i = 0; i < lockdep_depth; ++i) {
         const held_lock& l = held_locks[static_cast<std::size_t>(i)];

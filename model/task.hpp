@@ -63,6 +63,12 @@ class task_struct final : public Task {
     // is in a read section (kcsan_atomic_next(), until read_seqcount_retry()).
     std::uint8_t kcsan_nestable_atomic = 0;
     bool kcsan_atomic_next = false;
+    // RCU read-side sections (model/rcu.hpp): how deep each flavour's nest (rcu_read_lock,
+    // _bh, _sched), and where the outermost began (for reports; not state).
+    std::array<std::uint8_t, 3> rcu_nesting{};
+    std::uint32_t rcu_entered_at = 0;
+    std::source_location rcu_entered_loc{};
+    int rcu_nesting_total() const { return rcu_nesting[0] + rcu_nesting[1] + rcu_nesting[2]; }
     // Its pending lock request recorded lockdep dependencies, which name the step that
     // takes the lock (lockdep_acquired()).
     bool lockdep_asked = false;

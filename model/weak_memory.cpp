@@ -11,6 +11,7 @@
 
 #include "memory/graph.hpp"
 #include "memory/lkmm.hpp"
+#include "slab.hpp"
 
 namespace lockcheck::detail {
 
@@ -64,6 +65,12 @@ class WeakMemory {
     WeakMemory() {
         this_execution().set_memory_hook(&untracked_step);
         this_execution().set_end_hook(&end_of_execution);
+        this_execution().set_freed_hook(&free_seen);
+    }
+    // An allocation's lifetime as a location of its own: 0 while in use, 1 once kfree()'d.
+    std::uint32_t lifetime_location(const Object& allocation) {
+        const std::uint32_t loc = location(allocation, 0, &lifetimes_key_[allocation.id()]);
+        return loc;
     }
 
     // The location `obj` stands for, made on first use with `latest` as its initial value
@@ -132,9 +139,30 @@ class WeakMemory {
         if (step >= step_ops_.size()) step_ops_.resize(step + 1u);
         const Operation& op = this_execution().current_task().pending();
         step_ops_[step] = {op.name, op.location};
+        const auto first = static_cast<std::uint32_t>(graph_.size());
         if (access.reads) graph_.add_read(task, loc, access.read_tags, write, step);
         if (access.writes)
             graph_.add_write(task, loc, access.write_tags, access.value, after, step);
+        if (const std::uint32_t read = address_source(task, loc); read != memory::kNone)
+            for (auto e = first; e < graph_.size(); ++e)
+                graph_.set_addr(e, read);
+    }
+    // The running task's read just appended loaded a pointer to `target`.
+    void pointer_loaded(std::uint16_t task, const void* target) {
+        const auto read = static_cast<std::uint32_t>(graph_.size() - 1);
+        if (graph_[read].kind != memory::Kind::read || graph_[read].task != task) return;
+        pointer_reads_.push_back({task, read, allocation_of(target)});
+    }
+    // LKMM's addr: the task's latest read that loaded a pointer into the allocation (or to
+    // the object) location `loc` lies in, if there is one.
+    std::uint32_t address_source(std::uint16_t task, std::uint32_t loc) {
+        if (pointer_reads_.empty() || loc >= objects_.size() || !objects_[loc])
+            return memory::kNone;
+        if (loc >= allocations_.size()) allocations_.resize(graph_.locations(), nullptr);
+        if (!allocations_[loc]) allocations_[loc] = allocation_of(objects_[loc]);
+        for (auto p = pointer_reads_.rbegin(); p != pointer_reads_.rend(); ++p)
+            if (p->task == task && p->allocation == allocations_[loc]) return p->read;
+        return memory::kNone;
     }
     void take_back(const Access& access) {
         for (int n = access.reads + access.writes; n > 0; --n)
@@ -144,9 +172,27 @@ class WeakMemory {
                  std::size_t after) {
         const auto since = static_cast<std::uint32_t>(graph_.size());
         append(task, loc, access, write, after);
+        // A read-side section still open ends after everything its task did so far: closed
+        // here, so that the rcu axiom judges the candidate (it only grows as the section goes
+        // on, so what it forbids now stays forbidden).
+        int closed = 0;
+        for (std::size_t t = 0; t < rcu_open_.size(); ++t)
+            for (int n = rcu_open_[t]; n > 0; --n, ++closed)
+                graph_.add_fence(static_cast<std::uint16_t>(t), Fence::rcu_unlock,
+                                 this_execution().step());
         const bool ok = memory::lkmm_forbids_added(graph_, since) == memory::Axiom::none;
+        for (; closed > 0; --closed)
+            graph_.pop();
         take_back(access);
         return ok;
+    }
+    // An RCU event of `task` (rcu_read_locked() and its kin).
+    void rcu_event(std::uint16_t task, Fence kind) {
+        graph_.add_fence(task, kind, this_execution().step());
+        rcu_ = true;
+        if (task >= rcu_open_.size()) rcu_open_.resize(task + 1u, 0);
+        if (kind == Fence::rcu_lock) ++rcu_open_[task];
+        if (kind == Fence::rcu_unlock && rcu_open_[task]) --rcu_open_[task];
     }
 
     // The writes a read may read from, coherence-last first; `access_for` gives what the
@@ -165,9 +211,15 @@ class WeakMemory {
         for (std::size_t i = co.size() - 1; i-- > floor;)
             if (allowed(task, loc, access_for(graph_[co[i]].value), co[i], i))
                 candidates_.push_back(co[i]);
+        // With RCU the latest write may be one the rcu axiom forbids (a reader inside a section
+        // that missed what came before a grace period): offered only if allowed, or if nothing
+        // else is.
+        if (rcu_ && candidates_.size() > 1 &&
+            !allowed(task, loc, access_for(graph_[co.back()].value), co.back(), co.size() - 1))
+            candidates_.erase(candidates_.begin());
         const std::uint32_t chosen =
             this_execution().choose(static_cast<std::uint32_t>(candidates_.size()), true);
-        if (chosen) this_execution().stale_read();
+        if (candidates_[chosen] != co.back()) this_execution().stale_read();
         return candidates_[chosen];
     }
     // Where a write goes in coherence order: after the co-last write, or before it where LKMM
@@ -178,6 +230,9 @@ class WeakMemory {
         positions_.push_back(last);
         for (std::size_t p = last; p-- > coherence_floor(task, loc);)
             if (allowed(task, loc, access, memory::kNone, p)) positions_.push_back(p);
+        // As choose_write()'s latest write.
+        if (rcu_ && positions_.size() > 1 && !allowed(task, loc, access, memory::kNone, last))
+            positions_.erase(positions_.begin());
         return positions_[this_execution().choose(static_cast<std::uint32_t>(positions_.size()),
                                                   true)];
     }
@@ -249,6 +304,9 @@ class WeakMemory {
   private:
     static void untracked_step(Execution& ex, Task& task, const Operation& op);
     static void end_of_execution(Execution& ex);
+    static bool free_seen(Execution& ex, const Object& obj);
+    // Distinct addresses that key the lifetime locations, by allocation id.
+    std::unordered_map<int, char> lifetimes_key_;
 
   public:
     // The data race end_of_execution() reported, if it did.
@@ -278,6 +336,18 @@ class WeakMemory {
     std::unordered_map<TaskId, std::uint32_t> task_locations_;
     std::unordered_map<const void*, std::uint32_t> handoff_locations_;
     std::vector<bool> internal_; // by location: internal_location()
+    // The reads that loaded a pointer (pointer_loaded()), in the order made, and by location
+    // the allocation its object lies in (made on first use).
+    struct PointerRead {
+        std::uint16_t task = 0;
+        std::uint32_t read = 0;
+        const void* allocation = nullptr;
+    };
+    std::vector<PointerRead> pointer_reads_;
+    // Whether the graph has RCU events, and by task how deep its open read-side sections nest.
+    bool rcu_ = false;
+    std::vector<std::uint8_t> rcu_open_;
+    std::vector<const void*> allocations_;
     std::uint32_t stopper_ = memory::kNone;
     std::vector<std::uint32_t> candidates_;
     std::vector<std::size_t> positions_;
@@ -287,6 +357,15 @@ WeakMemory& memory() {
     Execution& ex = this_execution();
     ex.memory_modelled();
     return ex.local<WeakMemory>();
+}
+
+// The access reads the allocation's lifetime: the free, or where LKMM allows, what came before
+// it (the coherence-latest write is not always allowed with RCU: choose_write()).
+bool WeakMemory::free_seen(Execution& ex, const Object& obj) {
+    WeakMemory& m = ex.local<WeakMemory>();
+    const std::uint32_t loc = m.lifetime_location(*obj.freed_with());
+    const auto task = static_cast<std::uint16_t>(ex.current_task().id());
+    return m.read(task, &obj, loc, Access{.reads = true}) != 0;
 }
 
 std::uint16_t running_task() {
@@ -783,6 +862,32 @@ std::vector<MissingBarrier> reported(const Graph& g, const std::vector<Placed>& 
 
 void orders_nothing() {
     memory();
+}
+
+void freed(const Object& allocation) {
+    WeakMemory& m = memory();
+    m.append_latest(running_task(), m.lifetime_location(allocation),
+                    Access{.writes = true, .value = 1});
+}
+
+void pointer_loaded(const void* target) {
+    memory().pointer_loaded(running_task(), target);
+}
+
+namespace {
+void rcu_event(Fence kind) {
+    memory().rcu_event(running_task(), kind);
+}
+} // namespace
+
+void rcu_read_locked() {
+    rcu_event(Fence::rcu_lock);
+}
+void rcu_read_unlocked() {
+    rcu_event(Fence::rcu_unlock);
+}
+void rcu_synchronized() {
+    rcu_event(Fence::sync_rcu);
 }
 
 std::vector<const char*> fully_ordered_operations(const Execution& ex) {

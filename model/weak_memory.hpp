@@ -220,6 +220,20 @@ struct MissingBarrier {
 // the allocator promises no ordering), where it would otherwise be taken as a fully ordered
 // operation of its object.
 void orders_nothing();
+// The read the running task just made loaded a pointer to `target`: its later accesses of the
+// allocation (or the object) `target` points into depend on it by address (LKMM's addr), as
+// rcu_dereference()'s readers rely on.
+void pointer_loaded(const void* target);
+// kfree() of `allocation` by the running task: a write of the allocation's lifetime, which an
+// access of its memory made at a later step reads (the free, a use-after-free), or not where
+// LKMM lets the access come first.
+void freed(const Object& allocation);
+// RCU's events in the running task at its step (linux-kernel.def): rcu_read_lock() is
+// Rcu-lock, rcu_read_unlock() Rcu-unlock, synchronize_rcu() Sync-rcu. None orders anything
+// by itself: linux-kernel.cat's rcu axiom does.
+void rcu_read_locked();
+void rcu_read_unlocked();
+void rcu_synchronized();
 // The operations this execution ordered more than the kernel promises, by name, each once:
 // those treated as fully ordered read-modify-writes of their object because their primitive
 // does not model its accesses one by one.

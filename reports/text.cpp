@@ -484,8 +484,8 @@ std::string memory_model_text(MemoryModel model, const std::vector<std::string>&
     if (model == MemoryModel::sc)
         return "sc (every read sees the last write: a missing barrier goes unseen)";
     std::string text = "lkmm (not explored: a write taking effect before an earlier read of its "
-                       "task, as load buffering needs; RCU; not counted: the order of an address "
-                       "dependency between two reads, an array indexed by a value read)";
+                       "task, as load buffering needs; not counted: the order of an address "
+                       "dependency through an array indexed by a value read)";
     if (fully_ordered.empty()) return text;
     text += "; ordered more than the kernel promises:";
     for (const std::string& op : fully_ordered)

@@ -1073,14 +1073,16 @@ void Execution::check_resumed() {
     }
     const Task& task = *ex.running_;
     const Object* obj = task.pending_.obj;
-    if (obj && obj->freed_with_) ex.report_use_after_free(task);
+    if (obj && obj->freed_with_ && (!ex.freed_hook_ || ex.freed_hook_(ex, *obj)))
+        ex.report_use_after_free(task);
 }
 
 void Execution::report_use_after_free(const Task& task) {
     const Object& obj = *task.pending_.obj;
     const Object& allocation = *obj.freed_with_;
     std::string freed;
-    allocation.describe(freed);
+    std::vector<std::uint32_t> cited{obj.freed_at_};
+    allocation.describe_use(freed, task, cited);
     // One finding per freed object, whichever of its fields a schedule happens to use first.
     // The kfree() is cited: a trace keeps it in view and a drawing ties it to the use.
     if (Violation* v =
@@ -1090,7 +1092,7 @@ void Execution::report_use_after_free(const Task& task) {
                        "; " + allocation.name() + ": " + freed)) {
         v->objects = {obj.name()};
         v->details = {Violation::objects_line(v->objects)};
-        v->cited = {obj.freed_at_};
+        v->cited = std::move(cited);
     }
     if (running_ && failed()) unwind_running();
 }

@@ -327,6 +327,12 @@ class Execution {
     // then replaces the race detector's (its reports are left out).
     using EndHook = void (*)(Execution& ex);
     void set_end_hook(EndHook hook) { end_hook_ = hook; }
+    // And for an operation of the running task on `obj`, which lies in memory freed by a step
+    // before: whether the free is what the access sees (then it is a use-after-free), or the
+    // memory model lets the access come before it (a reader that LKMM's RCU guarantee orders
+    // before the free, though the scheduler ran it after).
+    using FreedHook = bool (*)(Execution& ex, const Object& obj);
+    void set_freed_hook(FreedHook hook) { freed_hook_ = hook; }
     // A data race the end hook found, reported as the race detector reports its own, unless
     // this execution reported one already: at the later access's step, citing the earlier
     // access and the steps `between` them that did not order them.
@@ -589,6 +595,7 @@ class Execution {
     bool unwinding_ = false;
     MemoryHook memory_hook_ = nullptr; // see set_memory_hook()
     EndHook end_hook_ = nullptr;       // see set_end_hook()
+    FreedHook freed_hook_ = nullptr;   // see set_freed_hook()
     Operation memory_op_{};            // with a hook: the operation of the step being run
     bool memory_modelled_ = false;     // its primitive modelled its memory accesses
     // Whether a task picked at its scheduling point has more to do than go on (see

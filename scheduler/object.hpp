@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "chain_marks.hpp"
 #include "fingerprint.hpp"
@@ -72,6 +73,15 @@ class Object {
     }
     // Appends the object's state as a trace shows it ("held by fsync0", "= 2").
     virtual void describe(std::string& out) const = 0;
+    // describe(), for KASAN's report of a use of freed memory this object stands for by `user`:
+    // what the model layer knows of why the free came too soon for `user` may follow, naming
+    // earlier steps, which join `cited`.
+    virtual void describe_use(std::string& out, const Task& user,
+                              std::vector<std::uint32_t>& cited) const {
+        (void)user;
+        (void)cited;
+        describe(out);
+    }
     // A value a step on the object noted for its trace (Execution::note) as the trace shows it;
     // empty: the number itself. A pointer variable names what the pointer points to.
     virtual std::string value_text(std::int64_t value) const {

@@ -82,6 +82,9 @@ const PinnedCount kPinnedCounts[] = {
     {"fuse-i-size", "unlocked", 178, 1250},
     {"fuse-i-size", "i-mutex", 698, 698},
     {"fuse-i-size", "unlocked-64bit", 8, 8},
+    {"aio-lookup", "try-get", 733, 733},
+    {"aio-lookup", "get", 45, 11098},
+    {"aio-lookup", "free-at-once", 21, 749},
 };
 
 SearchResult check_variant(const Protocol& p, std::size_t variant, bool keep_going = false,

@@ -193,6 +193,7 @@ using detail::lockdep_assert_irqs_enabled;
 using detail::lockdep_assert_none_held_once;
 using detail::lockdep_assert_preemption_disabled;
 using detail::lockdep_assert_preemption_enabled;
+using detail::lockdep_is_held;
 using detail::lockdep_map;
 using detail::lockdep_off;
 using detail::lockdep_set_class;
@@ -237,20 +238,33 @@ using detail::wake_up_all;
 using detail::WQ_FLAG_EXCLUSIVE;
 using detail::wq_has_sleeper;
 
-// Memory and lists (model/slab.hpp, model/list.hpp, model/container_of.hpp).
+// Memory and lists (model/slab.hpp, model/list.hpp, model/container_of.hpp;
+// list_for_each_entry_rcu, hlist_for_each_entry_rcu).
 using detail::container_of;
+using detail::hlist_add_head_rcu;
+using detail::hlist_del_init_rcu;
+using detail::hlist_del_rcu;
+using detail::hlist_empty;
+using detail::hlist_head;
+using detail::hlist_node;
+using detail::hlist_unhashed;
+using detail::INIT_HLIST_NODE;
 using detail::INIT_LIST_HEAD;
 using detail::kfree;
 using detail::kmalloc;
 using detail::kzalloc;
 using detail::list_add;
+using detail::list_add_rcu;
 using detail::list_add_tail;
+using detail::list_add_tail_rcu;
 using detail::list_del;
 using detail::list_del_init;
+using detail::list_del_rcu;
 using detail::list_empty;
 using detail::list_entries; // for properties: no step
 using detail::list_head;
 using detail::list_move_tail;
+using detail::list_replace_rcu;
 using detail::list_splice_init;
 using detail::list_splice_tail_init;
 
@@ -421,6 +435,33 @@ using detail::write_sequnlock;
 using detail::write_sequnlock_bh;
 using detail::write_sequnlock_irq;
 using detail::write_sequnlock_irqrestore;
+
+// RCU (model/rcu.hpp): read-side sections, grace periods, callbacks, the pointer accessors.
+using detail::call_rcu;
+using detail::kfree_rcu;
+using detail::kfree_rcu_mightsleep;
+using detail::rcu_access_pointer;
+using detail::rcu_assign_pointer;
+using detail::rcu_barrier;
+using detail::rcu_callback_t;
+using detail::rcu_dereference;
+using detail::rcu_dereference_bh;
+using detail::rcu_dereference_check;
+using detail::rcu_dereference_protected;
+using detail::rcu_dereference_sched;
+using detail::rcu_head;
+using detail::RCU_INIT_POINTER;
+using detail::rcu_read_lock;
+using detail::rcu_read_lock_any_held;
+using detail::rcu_read_lock_bh;
+using detail::rcu_read_lock_bh_held;
+using detail::rcu_read_lock_held;
+using detail::rcu_read_lock_sched;
+using detail::rcu_read_lock_sched_held;
+using detail::rcu_read_unlock;
+using detail::rcu_read_unlock_bh;
+using detail::rcu_read_unlock_sched;
+using detail::synchronize_rcu;
 
 // The VFS inode's locks, size and direct-I/O count (model/inode.hpp).
 using detail::i_size_read;
