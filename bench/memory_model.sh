@@ -24,7 +24,7 @@ run() {
 
 # The models by kind: the litmus families are the models after the "litmus tests:" heading.
 "$lockcheck" list | awk '/^litmus tests:/ { litmus = 1 }
-    NF >= 2 && $1 ~ /^[a-z][a-z0-9-]*$/ && $2 !~ /:$/ { print $1, $2, litmus ? "litmus" : "model" }' |
+    NR > 1 && NF >= 2 && $1 ~ /^[a-z][a-z0-9-]*$/ && $2 !~ /:$/ { print $1, $2, litmus ? "litmus" : "model" }' |
     while read -r model variant kind; do
         set -- $(run "$model" "$variant" sc)
         sc="$1 $2 $3"
