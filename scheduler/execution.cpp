@@ -589,7 +589,7 @@ void Execution::begin_spin_turn(std::source_location loc, const void* loop) {
         const bool round = tracked && (loop ? loop == t.turn_loop_
                                             : !t.turn_loop_ && t.turn_shape_ == t.last_shape_ &&
                                                   same_site(loc, t.turn_site_));
-        if (round && t.turn_stale_ && !t.turn_wrote_) [[unlikely]] {
+        if (round && t.turn_stale_ && !t.turn_wrote_ && limits_.drop_stale_turns) [[unlikely]] {
             outcome_.end = End::redundant;
             ended_early_ = true;
             unwind_running();

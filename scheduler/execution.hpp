@@ -143,6 +143,9 @@ class Execution {
         // check the shipped models' declarations against a stateful search that ignores them.
         bool forgets = true;
         MemoryModel memory_model = MemoryModel::sc;
+        // Whether a loop's turn that read an older write ends its execution (stale_read());
+        // the tests compare what the searches reach with it against what they reach without.
+        bool drop_stale_turns = true;
         // Steps one execution may take, however deep: the backstop for tasks that run apart
         // without end, and what minimizing bounds to find a shorter counterexample.
         std::uint32_t max_steps = kDefaultMaxSteps;

@@ -90,7 +90,7 @@ std::uint32_t dfs_feasible_depth(const Protocol& protocol, std::size_t variant) 
 }
 
 Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth, bool forgets,
-              std::uint32_t max_steps) {
+              std::uint32_t max_steps, const std::function<void(Execution::Limits&)>& adjust) {
     StackPool stacks(CheckOptions{}.stack_size);
     Reached r;
     do {
@@ -98,6 +98,7 @@ Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth, bool 
         limits.max_steps = max_steps ? max_steps : depth;
         limits.fingerprints = strategy.fingerprints();
         limits.forgets = forgets;
+        if (adjust) adjust(limits);
         Execution ex(stacks, strategy, limits);
         setup();
         const Outcome out = ex.run();

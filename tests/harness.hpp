@@ -3,6 +3,7 @@
 // a CppUTest failure must not be thrown across a task's fiber.
 #pragma once
 
+#include <functional>
 #include <set>
 #include <string>
 #include <utility>
@@ -58,8 +59,10 @@ struct Reached {
 // `forgets`: whether a stateful search takes the model's forget_reads at their word.
 // Every execution `strategy` runs within `depth`, and `max_steps` steps (0: `depth`, the bound
 // of a search cut by its steps alone, as no execution is deeper than it is long).
+// `limits` adjusts the execution's other limits (a memory model, a switch).
 Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth, bool forgets = true,
-              std::uint32_t max_steps = 0);
+              std::uint32_t max_steps = 0,
+              const std::function<void(Execution::Limits&)>& limits = nullptr);
 // Fails the test unless a reduced search reached the final states and kinds of violation
 // plain DFS reached (`all`); `what` names the search and the model.
 void expect_reached_what_dfs_reached(const Reached& reduced, const Reached& all,
