@@ -6,14 +6,16 @@
 namespace lockcheck::detail {
 
 namespace {
-enum class BitOp { set, clear, test };
+// clear_store: __clear_bit_unlock()'s non-atomic clear, a load and a release store, which
+// writes the word even where the bit was clear already.
+enum class BitOp { set, clear, test, clear_store };
 
 // Documentation/atomic_bitops.txt: test_bit is an unordered read, set_bit and clear_bit
 // unordered RMWs, test_and_set_bit and test_and_clear_bit fully ordered.
 bool bit_op(const char* name, long nr, bitmap_word* addr, BitOp how, Ordering order,
             std::source_location loc) {
-    this_execution().visible_data(name, addr, loc, how != BitOp::test, DataAccess::atomic,
-                                  OpArgs{{nr, 0}, 1});
+    const DataAccess access = how == BitOp::clear_store ? DataAccess::release : DataAccess::atomic;
+    this_execution().visible_data(name, addr, loc, how != BitOp::test, access, OpArgs{{nr, 0}, 1});
     unsigned long& word = addr->word();
     const unsigned long mask = 1UL << nr;
     unsigned long seen = word;
@@ -21,6 +23,10 @@ bool bit_op(const char* name, long nr, bitmap_word* addr, BitOp how, Ordering or
         const auto latest = static_cast<std::int64_t>(word);
         if (how == BitOp::test) {
             seen = static_cast<unsigned long>(weak_memory::load(*addr, latest, order));
+        } else if (how == BitOp::clear_store) {
+            seen = static_cast<unsigned long>(weak_memory::load(*addr, latest, Ordering::relaxed));
+            if (weak_memory::store(*addr, latest, static_cast<std::int64_t>(seen & ~mask), order))
+                word = seen & ~mask;
         } else {
             const Update u{how == BitOp::set ? Update::set_bits : Update::clear_bits,
                            static_cast<std::int64_t>(mask)};
@@ -30,10 +36,11 @@ bool bit_op(const char* name, long nr, bitmap_word* addr, BitOp how, Ordering or
         }
     } else {
         if (how == BitOp::set) word |= mask;
-        if (how == BitOp::clear) word &= ~mask;
+        if (how == BitOp::clear || how == BitOp::clear_store) word &= ~mask;
     }
     const bool old = (seen & mask) != 0;
-    if (how != BitOp::test && old == (how == BitOp::set)) this_execution().nothing_written();
+    if ((how == BitOp::set || how == BitOp::clear) && old == (how == BitOp::set))
+        this_execution().nothing_written();
     this_execution().note(old);
     return old;
 }
@@ -68,23 +75,7 @@ bool clear_bit_unlock(long nr, bitmap_word* addr, std::source_location loc) {
 }
 
 bool __clear_bit_unlock(long nr, bitmap_word* addr, std::source_location loc) {
-    this_execution().visible_data("__clear_bit_unlock", addr, loc, true, DataAccess::release,
-                                  OpArgs{{nr, 0}, 1});
-    unsigned long& word = addr->word();
-    const unsigned long mask = 1UL << nr;
-    unsigned long seen = word;
-    if (weak_memory::on()) [[unlikely]] {
-        const auto latest = static_cast<std::int64_t>(word);
-        seen = static_cast<unsigned long>(weak_memory::load(*addr, latest, Ordering::relaxed));
-        if (weak_memory::store(*addr, latest, static_cast<std::int64_t>(seen & ~mask),
-                               Ordering::release))
-            word = seen & ~mask;
-    } else {
-        word &= ~mask;
-    }
-    const bool old = (seen & mask) != 0;
-    this_execution().note(old);
-    return old;
+    return bit_op("__clear_bit_unlock", nr, addr, BitOp::clear_store, Ordering::release, loc);
 }
 
 } // namespace lockcheck::detail
