@@ -55,6 +55,10 @@ struct Event {
     // the source of LKMM's `addr` dependency to it.
     std::uint32_t addr = kNone;
     std::uint32_t step = 0; // the execution's step that made it, for traces
+    // A write: bit k set when the k-th read of its task before it (0: the nearest) is known not
+    // to order it, no dependency (data or control) leading from that read to it
+    // (docs/memory-model.md, "Load buffering"); every other read before it is taken to.
+    std::uint64_t independent = 0;
 
     bool is(std::uint16_t tag) const { return (tags & tag) != 0; }
 };
@@ -73,6 +77,16 @@ class Graph {
     std::uint32_t add_fence(std::uint16_t task, Fence fence, std::uint32_t step);
     // Event `e`'s address depends on read `read` (Event::addr).
     void set_addr(std::uint32_t e, std::uint32_t read) { events_[e].addr = read; }
+    // Makes `read` read from `write`, a write appended after it (a read of a write its task
+    // had not made yet when the read ran: load buffering).
+    void bind(std::uint32_t read, std::uint32_t write) {
+        events_[read].rf = write;
+        events_[read].value = events_[write].value;
+    }
+    // Marks which reads before `write` in its task it does not depend on (Event::independent).
+    void set_independent(std::uint32_t write, std::uint64_t reads) {
+        events_[write].independent = reads;
+    }
     // Removes the event added last (a candidate that was tried).
     void pop();
 

@@ -207,6 +207,37 @@ Relation fencerel(const View& v, const Base& b, Fence kind, std::span<const Extr
     return r;
 }
 
+// The pairs (read, write) of one task, both looked at, where the write is marked independent
+// of the read (Event::independent counts the task's reads back from the write).
+Relation independent_pairs(const View& v) {
+    const Graph& g = v.g;
+    Relation r(v.size());
+    bool any = false;
+    for (std::uint32_t e = 0; e < v.size() && !any; ++e)
+        any = v[e].independent != 0;
+    if (!any) return r;
+    // The number of reads each task made before each event, over the whole graph.
+    std::vector<std::uint32_t> reads_before(g.size()), count;
+    for (std::uint32_t e = 0; e < g.size(); ++e) {
+        const Event& ev = g[e];
+        if (ev.task == kNoTask) continue;
+        if (ev.task >= count.size()) count.resize(ev.task + 1u, 0);
+        reads_before[e] = count[ev.task];
+        if (ev.kind == Kind::read) ++count[ev.task];
+    }
+    for (std::uint32_t w = 0; w < v.size(); ++w) {
+        const Event& write = v[w];
+        if (write.kind != Kind::write || write.independent == 0) continue;
+        for (std::uint32_t x = 0; x < w; ++x) {
+            const Event& read = v[x];
+            if (read.kind != Kind::read || read.task != write.task) continue;
+            const std::uint32_t back = reads_before[v.events[w]] - 1 - reads_before[v.events[x]];
+            if (back < 64 && (write.independent >> back & 1)) r.add(x, w);
+        }
+    }
+    return r;
+}
+
 // linux-kernel.cat's axioms over the events the view looks at.
 Axiom forbids(const View& v, std::span<const ExtraFence> extra);
 
@@ -290,10 +321,10 @@ Ordering ordering(const View& v, const Basics& x, std::span<const ExtraFence> ex
     o.fence = o.nonrw_fence | o.wmb | rmb;
 
     // Preserved program order. lockcheck cannot see the model's data flow, so it takes every
-    // read to carry a dependency (data, control) to every po-later write: rwdep = [R]; po; [W]
-    // and dep ⊇ it. Only more order than the kernel's: the behaviours that need a write to
-    // take effect before a po-earlier read (load buffering) are not explored.
-    const Relation dep = po.from(s.R).to(s.W);
+    // read to carry a dependency (data, control) to every po-later write, rwdep = [R]; po; [W]
+    // and dep ⊇ it, but for the pairs the search saw to be independent (Event::independent):
+    // more order than the kernel's only where a dependency was not ruled out.
+    const Relation dep = po.from(s.R).to(s.W) - independent_pairs(v);
     const Relation rwdep = dep;
     const Relation overwrite = b.co | b.fr;
     const Relation to_w = rwdep | (overwrite & b.internal) | b.addr.to(s.Plain).then(o.wmb);

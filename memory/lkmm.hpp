@@ -2,7 +2,8 @@
 // checked on an execution graph: whether LKMM allows it, and if not, which axiom forbids it.
 // Deviations from the kernel's .cat, each in the direction of more order, so that what is
 // allowed here LKMM allows too: every read is taken to carry a dependency to every
-// po-later write (lockcheck cannot see the model's data flow; see docs/memory-model.md), and plain
+// po-later write but where the write is marked independent of it (Event::independent: lockcheck
+// cannot see the model's data flow, only its effect; see docs/memory-model.md), plain
 // accesses are ordered as marked ones (as GenMC did; data races are the race detector's).
 // Address dependencies are the accesses the model made through a pointer it loaded (Event::addr);
 // RCU is the .cat's (Rcu-lock, Rcu-unlock, Sync-rcu fences; no SRCU).

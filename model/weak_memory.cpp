@@ -295,6 +295,7 @@ class WeakMemory {
                   static_cast<std::uint64_t>(e.fence) << 24 | std::uint64_t{e.task} << 32);
             h.add(std::uint64_t{e.loc} | std::uint64_t{e.rf} << 32);
             h.add(static_cast<std::uint64_t>(e.value));
+            h.add(e.independent);
         }
         for (std::uint32_t l = 0; l < graph_.locations(); ++l)
             for (std::uint32_t w : graph_.co(l))
