@@ -9,6 +9,8 @@
 
 #include "bfs.hpp"
 #include "explore_loop.hpp"
+#include "memory/evidence.hpp"
+#include "model/weak_memory.hpp"
 #include "scheduler/replay.hpp"
 
 namespace lockcheck::detail {
@@ -129,7 +131,54 @@ class OneThread final : public BetweenExecutions {
 
 } // namespace
 
+namespace {
+
+SearchResult explore_round(const Setup& setup, Strategy& strategy, const CheckOptions& options);
+
+// The most rounds a search runs: each one repeats every execution of the one before.
+constexpr std::uint32_t kMaxRounds = 4;
+
+// The catalogues of the last search's rounds, kept for the replays of its counterexamples.
+std::unique_ptr<memory::Catalogue> evidence, collected;
+
+} // namespace
+
 SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions& options) {
+    if (options.memory_model != MemoryModel::lkmm || !options.next_round)
+        return explore_round(setup, strategy, options);
+    // Round 1 records what tasks write after reading what; each further round marks the writes
+    // that evidence shows independent of a read (memory/evidence.hpp) and records again, until
+    // a round records nothing new.
+    evidence = std::make_unique<memory::Catalogue>();
+    collected = std::make_unique<memory::Catalogue>();
+    weak_memory::set_round({nullptr, collected.get()});
+    SearchResult result = explore_round(setup, strategy, options);
+    std::uint32_t rounds = 1;
+    const auto complete = [&] {
+        return result.findings.empty() && result.stats.stopped_by.empty();
+    };
+    while (complete() && collected->any_independent() && !(*collected == *evidence)) {
+        if (rounds == kMaxRounds) {
+            result.stats.stopped_by = "the round bound (" + std::to_string(kMaxRounds) +
+                                      " rounds; load buffering's evidence still grew)";
+            break;
+        }
+        evidence = std::move(collected);
+        collected = std::make_unique<memory::Catalogue>();
+        weak_memory::set_round({evidence.get(), collected.get()});
+        const std::unique_ptr<Strategy> next = options.next_round();
+        result = explore_round(setup, *next, options);
+        ++rounds;
+    }
+    // Replays of its counterexamples see what the last round saw.
+    weak_memory::set_round({evidence->size() ? evidence.get() : nullptr, nullptr});
+    result.stats.rounds = rounds;
+    return result;
+}
+
+namespace {
+
+SearchResult explore_round(const Setup& setup, Strategy& strategy, const CheckOptions& options) {
     // --max-executions stops at the same execution every time only on one thread.
     if (options.jobs > 1 && !options.max_executions) {
         if (strategy.splits()) return explore_parallel(setup, strategy, options);
@@ -148,6 +197,8 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
     result.stats.elapsed_seconds = seconds_since(start);
     return result;
 }
+
+} // namespace
 
 namespace {
 

@@ -44,6 +44,10 @@ struct CheckOptions {
     std::vector<WaitBound> wait_bounds;         // --max-wait
     std::vector<WaitRatio> wait_ratios;         // --max-wait-ratio
     MemoryModel memory_model = MemoryModel::sc; // --memory-model
+    // Under lkmm, a fresh strategy for each further round of the search, which runs while the
+    // round before recorded evidence of independent writes it had not (docs/memory-model.md,
+    // "Load buffering"); none: one round, every read taken to order its task's later writes.
+    std::function<std::unique_ptr<Strategy>()> next_round;
 
     // The limits of one execution of at most `depth` choices and `max_steps` steps. With keep_going
     // it goes on past the violations the kernel survives, so that each one's later steps are

@@ -113,6 +113,9 @@ struct SearchStats {
     // Under --memory-model lkmm, the operations some execution ordered fully rather than access
     // by access (model/weak_memory.hpp), sorted: what the memory model approximated.
     std::vector<std::string> fully_ordered;
+    // Under lkmm, the rounds the search ran (docs/memory-model.md, "Load buffering"): the
+    // stats above are the last round's, which explores every execution the earlier ones did.
+    std::uint32_t rounds = 0;
     // Executions in which the spin bound took part (Outcome::spin_bound_used).
     std::uint64_t spin_bound_used = 0;
     // A stateful search's table (--state-cache); all zero otherwise.

@@ -268,6 +268,7 @@ RunReport search(const CheckRequest& r, std::ostream& out) {
     const std::unique_ptr<Strategy> strategy = make_search(search_options);
     CheckOptions options = r.options;
     options.progress = r.progress;
+    options.next_round = [&search_options] { return make_search(search_options); };
     if (r.progress) r.progress->context.counterexamples = 0;
     SearchResult result = r.search.shard
                               ? explore_shard(setup_of(r), *strategy, options, *r.search.shard)

@@ -152,6 +152,26 @@ bool waiter_missed_store(const Memory& m) { // (1:r0=0)
     return m.r[1][0] == 0;
 }
 
+// S: a writer orders its two stores (smp_wmb()); the reader stores after its load with no
+// dependency on it, so its store may take effect before the load (herd7: Sometimes), and with
+// one (a store of the value it read) it may not.
+void store_wmb_store(Memory& m, int*) {
+    WRITE_ONCE(m.x, 2);
+    smp_wmb();
+    WRITE_ONCE(m.y, 1);
+}
+void load_store(Memory& m, int* r) {
+    r[0] = READ_ONCE(m.y);
+    WRITE_ONCE(m.x, 1);
+}
+void load_store_data(Memory& m, int* r) {
+    r[0] = READ_ONCE(m.y);
+    WRITE_ONCE(m.x, r[0]);
+}
+bool overwrote_after_seeing(const Memory& m) {
+    return m.r[1][0] == 1 && m.x.peek() == 2;
+}
+
 bool both_read_zero(const Memory& m) {
     return m.r[0][0] == 0 && m.r[1][0] == 0;
 }
@@ -263,6 +283,18 @@ const std::vector<Test> kTests = {
      {&store_complete_load, &store_mb_load},
      "(0:r0=0 /\\ 1:r0=0)",
      &both_read_zero},
+    {"S+wmb+once",
+     "the writer orders its stores, the reader's store has no dependency on its load",
+     R::sometimes,
+     {&store_wmb_store, &load_store},
+     "(1:r0=1 /\\ x=2)",
+     &overwrote_after_seeing},
+    {"S+wmb+data",
+     "the writer orders its stores, the reader stores the value it loaded",
+     R::never,
+     {&store_wmb_store, &load_store_data},
+     "(1:r0=1 /\\ x=2)",
+     &overwrote_after_seeing},
     {"MP+wake_up+schedule",
      "the task a wake_up() woke sees the store before it",
      R::never,

@@ -6,9 +6,11 @@
 #include "weak_memory.hpp"
 
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 #include <vector>
 
+#include "memory/evidence.hpp"
 #include "memory/graph.hpp"
 #include "memory/lkmm.hpp"
 #include "slab.hpp"
@@ -38,6 +40,19 @@ std::optional<std::int64_t> Update::apply(std::int64_t old) const {
 }
 
 namespace weak_memory {
+
+namespace {
+Round the_round;
+} // namespace
+
+void set_round(Round round) {
+    the_round = round;
+}
+
+Round current_round() {
+    return the_round;
+}
+
 namespace {
 
 using memory::Fence;
@@ -82,13 +97,18 @@ class WeakMemory {
             it->second = graph_.add_location(latest);
             objects_.resize(graph_.locations(), nullptr);
             objects_[it->second] = &obj;
+            // A field is named by its address, which another execution's objects need not share.
+            if (!field) name(it->second, kObjectName, static_cast<std::uint64_t>(obj.id()));
         }
         return it->second;
     }
     // The location of a task's state (task_state_set()), made on first use holding `latest`.
     std::uint32_t task_location(TaskId task, std::int64_t latest) {
         auto [it, added] = task_locations_.try_emplace(task, 0);
-        if (added) it->second = graph_.add_location(latest);
+        if (added) {
+            it->second = graph_.add_location(latest);
+            name(it->second, kTaskStateName, task);
+        }
         return it->second;
     }
     // The location stop_machine()'s acknowledgements go through (stop_machine_entered()).
@@ -126,7 +146,10 @@ class WeakMemory {
     // each one is a fully ordered read-modify-write of it (see untracked_step()).
     std::uint32_t sync_location(const Object& obj) {
         auto [it, added] = sync_locations_.try_emplace(&obj, 0);
-        if (added) it->second = graph_.add_location(0);
+        if (added) {
+            it->second = graph_.add_location(0);
+            name(it->second, kSyncName, static_cast<std::uint64_t>(obj.id()));
+        }
         return it->second;
     }
 
@@ -140,9 +163,13 @@ class WeakMemory {
         const Operation& op = this_execution().current_task().pending();
         step_ops_[step] = {op.name, op.location};
         const auto first = static_cast<std::uint32_t>(graph_.size());
-        if (access.reads) graph_.add_read(task, loc, access.read_tags, write, step);
+        if (access.reads) {
+            graph_.add_read(task, loc, access.read_tags, write, step);
+            seen(task, loc, graph_[write].value);
+        }
         if (access.writes)
-            graph_.add_write(task, loc, access.write_tags, access.value, after, step);
+            made(task, loc,
+                 graph_.add_write(task, loc, access.write_tags, access.value, after, step));
         if (const std::uint32_t read = address_source(task, loc); read != memory::kNone)
             for (auto e = first; e < graph_.size(); ++e)
                 graph_.set_addr(e, read);
@@ -164,14 +191,20 @@ class WeakMemory {
             if (p->task == task && p->allocation == allocations_[loc]) return p->read;
         return memory::kNone;
     }
-    void take_back(const Access& access) {
+    void take_back(std::uint16_t task, const Access& access) {
         for (int n = access.reads + access.writes; n > 0; --n)
             graph_.pop();
+        if (access.reads) {
+            unnamed_[task] -= history_[task].back().loc == memory::kUnnamed;
+            history_[task].pop_back();
+        }
     }
     bool allowed(std::uint16_t task, std::uint32_t loc, const Access& access, std::uint32_t write,
                  std::size_t after) {
         const auto since = static_cast<std::uint32_t>(graph_.size());
+        trying_ = true;
         append(task, loc, access, write, after);
+        trying_ = false;
         // A read-side section still open ends after everything its task did so far: closed
         // here, so that the rcu axiom judges the candidate (it only grows as the section goes
         // on, so what it forbids now stays forbidden).
@@ -183,7 +216,7 @@ class WeakMemory {
         const bool ok = memory::lkmm_forbids_added(graph_, since) == memory::Axiom::none;
         for (; closed > 0; --closed)
             graph_.pop();
-        take_back(access);
+        take_back(task, access);
         return ok;
     }
     // An RCU event of `task` (rcu_read_locked() and its kin).
@@ -193,6 +226,45 @@ class WeakMemory {
         if (task >= rcu_open_.size()) rcu_open_.resize(task + 1u, 0);
         if (kind == Fence::rcu_lock) ++rcu_open_[task];
         if (kind == Fence::rcu_unlock && rcu_open_[task]) --rcu_open_[task];
+    }
+
+    // Load buffering's evidence (memory/evidence.hpp). Locations named the same in every
+    // execution: an object's by its number, a task's state by the task's, an object's own lock.
+    static constexpr std::uint64_t kObjectName = 1, kTaskStateName = 2, kSyncName = 3;
+    void name(std::uint32_t loc, std::uint64_t kind, std::uint64_t number) {
+        names_.resize(graph_.locations(), memory::kUnnamed);
+        names_[loc] = kind << 56 | number;
+    }
+    std::uint64_t name_of(std::uint32_t loc) const {
+        return loc < names_.size() ? names_[loc] : memory::kUnnamed;
+    }
+    // `task` read `value` at `loc`: its history, which a later write of its is recorded with.
+    void seen(std::uint16_t task, std::uint32_t loc, std::int64_t value) {
+        if (task >= history_.size()) {
+            history_.resize(task + 1u);
+            unnamed_.resize(task + 1u, 0);
+        }
+        history_[task].push_back({name_of(loc), value});
+        if (history_[task].back().loc == memory::kUnnamed) ++unnamed_[task];
+    }
+    // `task` made write `e` of `loc`: marked independent of the reads before it the round's
+    // evidence shows it does not depend on, and recorded for the next round (not a candidate
+    // tried: only what the execution does).
+    void made(std::uint16_t task, std::uint32_t loc, std::uint32_t e) {
+        if (!round_.evidence && !round_.collect) return;
+        if (task >= history_.size()) {
+            history_.resize(task + 1u);
+            unnamed_.resize(task + 1u, 0);
+        }
+        // A history with a location not named alike in every execution proves nothing.
+        if (name_of(loc) == memory::kUnnamed || unnamed_[task] != 0) return;
+        std::uint32_t& count = writes_made_[{task, loc}];
+        const memory::Made write{task, name_of(loc), count, graph_[e].value};
+        const std::span<const memory::Seen> reads = history_[task];
+        if (round_.evidence) graph_.set_independent(e, round_.evidence->independent(write, reads));
+        if (trying_) return;
+        ++count;
+        if (round_.collect) round_.collect->record(write, reads);
     }
 
     // The writes a read may read from, coherence-last first; `access_for` gives what the
@@ -352,6 +424,15 @@ class WeakMemory {
     std::uint32_t stopper_ = memory::kNone;
     std::vector<std::uint32_t> candidates_;
     std::vector<std::size_t> positions_;
+    // Load buffering's evidence: each location's name (kUnnamed: none), each task's reads in
+    // program order and how many of them are of unnamed locations, each task's writes so far
+    // by location, and the round's catalogues.
+    std::vector<std::uint64_t> names_;
+    std::vector<std::vector<memory::Seen>> history_;
+    std::vector<std::uint32_t> unnamed_;
+    std::map<std::pair<std::uint16_t, std::uint32_t>, std::uint32_t> writes_made_;
+    bool trying_ = false;
+    Round round_ = current_round();
 };
 
 WeakMemory& memory() {
@@ -384,15 +465,18 @@ void WeakMemory::untracked_step(Execution& ex, Task& task, const Operation& op) 
     m.ordered_more(op.name);
     const auto t = static_cast<std::uint16_t>(task.id());
     const std::uint32_t step = ex.step();
+    const std::int64_t value = m.graph_[m.graph_.co(loc).back()].value;
     if (op.read_only) {
         // A read that orders as a full barrier on both sides.
         m.graph_.add_fence(t, Fence::mb, step);
         m.graph_.add_read(t, loc, 0, m.graph_.co(loc).back(), step);
+        m.seen(t, loc, value);
         m.graph_.add_fence(t, Fence::mb, step);
         return;
     }
     const std::uint16_t full = memory::kRmw | memory::kMb;
     m.graph_.add_read(t, loc, full, m.graph_.co(loc).back(), step);
+    m.seen(t, loc, value);
     m.graph_.add_write(t, loc, full, step, m.graph_.co(loc).size() - 1, step);
 }
 

@@ -15,6 +15,10 @@
 
 namespace lockcheck::detail {
 
+namespace memory {
+class Catalogue;
+}
+
 // How an access orders the task's other accesses (Documentation/atomic_t.txt's vocabulary).
 enum class Ordering : std::uint8_t {
     plain,    // C's x and x = v: ordered as relaxed, and not marked, for the data-race flag
@@ -65,6 +69,17 @@ namespace weak_memory {
 inline bool on() {
     return this_execution().limits().memory_model == MemoryModel::lkmm;
 }
+
+// A round of a search under lkmm (docs/memory-model.md, "Load buffering"): the catalogue of
+// writes the rounds before it recorded, fixed for the round, which marks a write independent of
+// a read where it shows the task made it after reading other values there; and the catalogue
+// the round's writes are recorded in. Set between rounds, read by every execution of one.
+struct Round {
+    const memory::Catalogue* evidence = nullptr;
+    memory::Catalogue* collect = nullptr;
+};
+void set_round(Round round);
+Round current_round();
 
 // A read of `obj` by the running task; `latest` is what the object holds (the coherence-last
 // write). Returns the value read.

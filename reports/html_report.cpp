@@ -116,7 +116,8 @@ std::string run_table(const RunReport& report) {
     if (!s.parameters.empty()) rows.emplace_back("sizes", sizes_text(s.parameters));
     if (s.judgement) rows.emplace_back("declared", declared_text(s.judgement->expected));
     rows.emplace_back("strategy", s.strategy);
-    rows.emplace_back("memory model", memory_model_text(s.memory_model, s.stats.fully_ordered));
+    rows.emplace_back("memory model",
+                      memory_model_text(s.memory_model, s.stats.fully_ordered, s.stats.rounds));
     rows.emplace_back("bound", s.bound);
     rows.emplace_back("checks", std::string("lockdep ") + (s.lockdep ? "on" : "off") +
                                     ", data races " + (s.races ? "on" : "off") +

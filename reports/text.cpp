@@ -480,12 +480,17 @@ std::string redundant_text(std::uint64_t redundant) {
 
 } // namespace
 
-std::string memory_model_text(MemoryModel model, const std::vector<std::string>& fully_ordered) {
+std::string memory_model_text(MemoryModel model, const std::vector<std::string>& fully_ordered,
+                              std::uint32_t rounds) {
     if (model == MemoryModel::sc)
         return "sc (every read sees the last write: a missing barrier goes unseen)";
-    std::string text = "lkmm (not explored: a write taking effect before an earlier read of its "
-                       "task, as load buffering needs; not counted: the order of an address "
-                       "dependency through an array indexed by a value read)";
+    std::string text = "lkmm (";
+    if (rounds > 1)
+        text += std::to_string(rounds) + " rounds, the later ones with writes seen to be "
+                                         "independent of earlier reads; ";
+    text += "not explored: a read of a write its task makes later, as load buffering needs; "
+            "not counted: the order of an address dependency through an array indexed by a "
+            "value read)";
     if (fully_ordered.empty()) return text;
     text += "; ordered more than the kernel promises:";
     for (const std::string& op : fully_ordered)
@@ -515,7 +520,8 @@ std::string format_summary(const Summary& s) {
     rows.insert(rows.end(),
                 {
                     {"strategy", s.strategy},
-                    {"memory model", memory_model_text(s.memory_model, s.stats.fully_ordered)},
+                    {"memory model",
+                     memory_model_text(s.memory_model, s.stats.fully_ordered, s.stats.rounds)},
                     {"bound", s.bound},
                     {"executions", std::to_string(s.stats.executions)},
                     {"cut by bound", std::to_string(s.stats.cut)},

@@ -148,7 +148,9 @@ Verdict verdict_of(const Summary& summary);
 // "no-violation-within-depth", "verified": as the JSON report's `verdict` names it.
 std::string_view verdict_name(Verdict verdict);
 // The summary's "memory model" row: the model, and what it leaves out.
-std::string memory_model_text(MemoryModel model, const std::vector<std::string>& fully_ordered);
+// `rounds`: the rounds an lkmm search ran (SearchStats::rounds).
+std::string memory_model_text(MemoryModel model, const std::vector<std::string>& fully_ordered,
+                              std::uint32_t rounds = 1);
 // The verdict line's text: what the run may claim, and no more.
 std::string verdict(const Summary& summary);
 // Why a search that found no violation cannot tell whether there is one ("3 executions were
