@@ -144,8 +144,11 @@ std::unique_ptr<memory::Catalogue> evidence, collected;
 } // namespace
 
 SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions& options) {
-    if (options.memory_model != MemoryModel::lkmm || !options.next_round)
+    if (options.memory_model != MemoryModel::lkmm || !options.next_round) {
+        // One round: nothing an earlier search recorded marks a write.
+        weak_memory::set_round({});
         return explore_round(setup, strategy, options);
+    }
     // Round 1 records what tasks write after reading what; each further round marks the writes
     // that evidence shows independent of a read (memory/evidence.hpp) and records again, until
     // a round records nothing new.
