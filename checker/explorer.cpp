@@ -144,7 +144,8 @@ std::unique_ptr<memory::Catalogue> evidence, collected;
 } // namespace
 
 SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions& options) {
-    if (options.memory_model != MemoryModel::lkmm || !options.next_round) {
+    if (options.memory_model != MemoryModel::lkmm || !options.load_buffering ||
+        !options.next_round) {
         // One round: nothing an earlier search recorded marks a write.
         weak_memory::set_round({});
         return explore_round(setup, strategy, options);
@@ -167,10 +168,16 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
             break;
         }
         evidence = std::move(collected);
+        evidence->freeze();
         collected = std::make_unique<memory::Catalogue>();
         weak_memory::set_round({evidence.get(), collected.get()});
         const std::unique_ptr<Strategy> next = options.next_round();
+        const std::uint64_t earlier =
+            result.stats.earlier_rounds_executions + result.stats.executions;
+        const double seconds = result.stats.elapsed_seconds;
         result = explore_round(setup, *next, options);
+        result.stats.earlier_rounds_executions = earlier;
+        result.stats.elapsed_seconds += seconds;
         ++rounds;
     }
     // Replays of its counterexamples see what the last round saw.
@@ -239,6 +246,18 @@ std::vector<PropertyStats> declared_properties(const Setup& setup, const CheckOp
     SearchStats declared;
     declared.declare(ex);
     return declared.properties;
+}
+
+std::string evidence_tape(const Setup& setup, const Schedule& schedule,
+                          const CheckOptions& options) {
+    const weak_memory::Round round = weak_memory::current_round();
+    if (!round.evidence) return "";
+    const memory::Recorder recorder(*round.evidence);
+    {
+        const weak_memory::RoundScope recording({&recorder, nullptr});
+        replay(setup, schedule, options);
+    }
+    return recorder.tape().format();
 }
 
 ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOptions& options,

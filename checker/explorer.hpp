@@ -44,9 +44,12 @@ struct CheckOptions {
     std::vector<WaitBound> wait_bounds;         // --max-wait
     std::vector<WaitRatio> wait_ratios;         // --max-wait-ratio
     MemoryModel memory_model = MemoryModel::sc; // --memory-model
-    // Under lkmm, a fresh strategy for each further round of the search, which runs while the
-    // round before recorded evidence of independent writes it had not (docs/memory-model.md,
-    // "Load buffering"); none: one round, every read taken to order its task's later writes.
+    // Under lkmm, explore load buffering (--load-buffering; litmus tests always do): the
+    // search runs in rounds, each with a fresh strategy from next_round, while the round before
+    // recorded evidence it had not (docs/memory-model.md, "Load buffering"). Without: one
+    // round, every read taken to order its task's later writes, and no read of a write made
+    // later.
+    bool load_buffering = false;
     std::function<std::unique_ptr<Strategy>()> next_round;
 
     // The limits of one execution of at most `depth` choices and `max_steps` steps. With keep_going
@@ -91,6 +94,11 @@ struct ReplayResult {
 // outcome.violation is the one it ended at.
 ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOptions& options,
                     const Violation* reproduces = nullptr);
+// Under lkmm, after a search in rounds: what the last round's evidence told the execution of
+// `schedule`, for its replay line (memory::Tape::format(); docs/memory-model.md, "Load
+// buffering"); "" when it told nothing.
+std::string evidence_tape(const Setup& setup, const Schedule& schedule,
+                          const CheckOptions& options);
 // Where options' bounds (depth, max_steps) cut an execution of `schedule` before the schedule
 // ends: the steps it took then, and whether max_steps was the bound. (replay() runs a schedule
 // whatever the bounds; a saved report's must have let its search reach its counterexamples.)

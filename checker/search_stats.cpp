@@ -159,6 +159,10 @@ void SearchStats::add(const Execution& ex, const Outcome& out) {
     }
     if (out.end == End::stopped) ++sleep_blocked;
     if (out.end == End::redundant) ++redundant;
+    if (out.end == End::unsettled) {
+        ++unsettled;
+        unsettled_findings += out.unsettled_finding;
+    }
     if (out.spin_bound_used) ++spin_bound_used;
     lockdep_off = lockdep_off || lockdep_turned_off(ex);
     if (const TableFull& full = out.table_full; full.table) {
@@ -172,7 +176,8 @@ void SearchStats::add(const Execution& ex, const Outcome& out) {
     // An execution a reduction stopped early (or a loop's redundant turn, End::redundant)
     // repeats a prefix explored in full elsewhere:
     // counted, it would only dilute the figures per execution.
-    if (out.end != End::stopped && out.end != End::redundant) add_contention(ex);
+    if (out.end != End::stopped && out.end != End::redundant && out.end != End::unsettled)
+        add_contention(ex);
     for (const Execution::Property& p : ex.invariants())
         add_property(properties, PropertyKind::invariant, p);
     for (const Execution::Property& p : ex.final_checks())
@@ -206,6 +211,8 @@ void SearchStats::merge(const SearchStats& later) {
     lockdep_off = lockdep_off || later.lockdep_off;
     sleep_blocked += later.sleep_blocked;
     redundant += later.redundant;
+    unsettled += later.unsettled;
+    unsettled_findings += later.unsettled_findings;
     steps += later.steps;
     deepest = std::max(deepest, later.deepest);
     longest = std::max(longest, later.longest);

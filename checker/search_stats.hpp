@@ -90,6 +90,12 @@ struct SearchStats {
     // Executions that ended where a loop's turn that changed nothing had read an older write
     // (End::redundant): another execution covers each.
     std::uint64_t redundant = 0;
+    // Under lkmm, executions that ended with a read of a write not yet made unsettled
+    // (End::unsettled), and of those, the ones a finding ended while it was open: a finding
+    // that may need a write its writer never makes, so not reported, and the search that met
+    // one is no pass.
+    std::uint64_t unsettled = 0;
+    std::uint64_t unsettled_findings = 0;
     std::uint64_t steps = 0;   // over all executions
     std::uint32_t deepest = 0; // the deepest step of any execution (--depth)
     std::uint32_t longest = 0; // the most steps one execution took
@@ -116,6 +122,7 @@ struct SearchStats {
     // Under lkmm, the rounds the search ran (docs/memory-model.md, "Load buffering"): the
     // stats above are the last round's, which explores every execution the earlier ones did.
     std::uint32_t rounds = 0;
+    std::uint64_t earlier_rounds_executions = 0; // the executions of the rounds before the last
     // Executions in which the spin bound took part (Outcome::spin_bound_used).
     std::uint64_t spin_bound_used = 0;
     // A stateful search's table (--state-cache); all zero otherwise.
@@ -140,7 +147,7 @@ struct SearchStats {
     void declare(const Execution& ex);
     // The executions the figures of `holds` and `ops` come from: all but those a reduction
     // stopped early.
-    std::uint64_t measured() const { return executions - sleep_blocked - redundant; }
+    std::uint64_t measured() const { return executions - sleep_blocked - redundant - unsettled; }
     // The named operation `op`'s waits, if an instance of it finished.
     const OpWaits* find_op(const std::string& op) const;
     // Lists the check() with `message` even if the search never reached it (a check() is

@@ -152,6 +152,12 @@ void TraceRecorder::on_step(const Execution& ex, std::uint32_t step, const Task&
 }
 
 void TraceRecorder::on_end(const Execution& ex) {
+    // A future read's write is known once it is made, after the read's step.
+    if (ex.limits().memory_model == MemoryModel::lkmm)
+        for (TraceStep& s : trace_.steps) {
+            const weak_memory::ReadSeen seen = weak_memory::read_in_step(ex, s.step);
+            if (seen.read && seen.from > s.step) s.synced_from = s.later_from = seen.from;
+        }
     trace_.reads.clear();
     for (const Object* obj : ex.property_reads()) {
         const auto same = [obj](const PropertyRead& r) { return r.object == obj->name(); };

@@ -51,6 +51,9 @@ struct TraceStep {
     // ran: the step of that write (0: it saw the latest). synced_from is then the write it saw
     // (0: the initial value).
     std::uint32_t missed = 0;
+    // Under lkmm, a read of a write its writer made only later (load buffering): that write's
+    // step, also in synced_from. 0: none.
+    std::uint32_t later_from = 0;
     CallSite location{}; // the model's call that made the step; unknown if none did
     // The objects whose state the step changed, in the order of their ids (none for a read, a
     // failed trylock, a wake-up that woke nobody).

@@ -10,6 +10,8 @@
 #include "checker/minimize.hpp"
 #include "checker/shard.hpp"
 #include "did_you_mean.hpp"
+#include "memory/evidence.hpp"
+#include "model/weak_memory.hpp"
 #include "report_files.hpp"
 #include "reports/text.hpp"
 #include "worst_wait.hpp"
@@ -173,6 +175,11 @@ CounterexampleSize print_finding(const CheckRequest& r, const Finding& found, st
 }
 
 int run_replay(const CheckRequest& r, std::ostream& out, std::ostream& err) {
+    // What the search's rounds told the execution, from its replay line (checked as parsed).
+    memory::Tape tape;
+    std::string error;
+    memory::Tape::parse(r.evidence, tape, error);
+    const weak_memory::RoundScope round({r.evidence.empty() ? nullptr : &tape, nullptr});
     ReplayResult rr = replay(setup_of(r), *r.replay, r.options);
     if (!rr.ok) {
         err << "lockcheck: --replay: " << rr.error << "\n";
@@ -259,7 +266,13 @@ std::string replay_command(const CheckRequest& r, const Schedule& schedule) {
         cmd += " --no-check " + shell_word(name);
     for (const WaitBound& b : r.options.wait_bounds)
         cmd += " --max-wait " + shell_word(b.op + "=" + std::to_string(b.steps));
-    return cmd + " --replay " + format_schedule(schedule);
+    cmd += " --replay " + format_schedule(schedule);
+    // Under lkmm, what the rounds before told the execution (docs/memory-model.md, "Load
+    // buffering"): a fresh process has no record of them.
+    if (r.options.memory_model == MemoryModel::lkmm)
+        if (const std::string tape = evidence_tape(setup_of(r), schedule, r.options); !tape.empty())
+            cmd += " --evidence " + tape;
+    return cmd;
 }
 
 RunReport search(const CheckRequest& r, std::ostream& out) {

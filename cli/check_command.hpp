@@ -54,6 +54,8 @@ struct CheckRequest {
     ParameterValues values;
     CheckOptions options;
     std::optional<Schedule> replay;
+    // With replay under lkmm: the answers of load buffering's evidence (memory::Tape::format()).
+    std::string evidence;
     bool minimize = true; // report the counterexample with the fewest preemptions, then steps
     // false: only a run that is not as its variant declares minimizes (check-all, which shows
     // no other run's counterexamples, so that the runs as declared spend no time on it).

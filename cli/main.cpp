@@ -23,6 +23,7 @@
 #include "did_you_mean.hpp"
 #include "list_command.hpp"
 #include "lockcheck_command.hpp"
+#include "memory/evidence.hpp"
 #include "merge_command.hpp"
 #include "pager.hpp"
 #include "replay_file.hpp"
@@ -172,7 +173,7 @@ bool use_colour(const std::string& when) {
 const char* const kSearchOptions[] = {
     "--depth",       "--max-steps",     "--strategy",    "--preemptions",    "--iterations",
     "--seed",        "--pct-depth",     "--time-limit",  "--max-executions", "--keep-going",
-    "--no-minimize", "--minimize-time", "--state-cache", "--shard"};
+    "--no-minimize", "--minimize-time", "--state-cache", "--shard",          "--load-buffering"};
 
 // A model's size option that the command line cannot take: it has an option of that name.
 std::string size_clash(const lc::Protocol& model, const std::string& size) {
@@ -541,6 +542,11 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
             ->capture_default_str();
         sub->add_option("--replay", replay_text[i], "replay one schedule (as printed by a run)")
             ->type_name("SCHEDULE");
+        sub->add_option("--evidence", r.evidence,
+                        "with --replay under --memory-model lkmm: what the search's rounds told "
+                        "the execution (as printed in the replay line; docs/memory-model.md, "
+                        "\"Load buffering\")")
+            ->type_name("ANSWERS");
         r.search.search = lc::kDefaultSearch;
         sub->add_option("--strategy", strategy_text[i],
                         "dfs: every interleaving; bfs: every state, level by level, each stored "
@@ -604,6 +610,10 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
                       "that the deadlock behind an inversion runs to its end");
         sub->add_flag("!--no-races", r.options.races, "no data-race reports");
         add_memory_model_option(sub, memory_model_text[i]);
+        sub->add_flag("--load-buffering", r.options.load_buffering,
+                      "under --memory-model lkmm, also explore a read of a write its writer "
+                      "makes later, where no dependency orders them, in rounds (litmus tests "
+                      "always do; docs/memory-model.md, \"Load buffering\")");
         sub->add_option("--check", r.properties.only,
                         "check only this invariant or final check of the model (its name, or "
                         "the start of it; repeatable)")
@@ -789,6 +799,10 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         r.variant = *protocols[i].find_variant(variant_names[i]);
         if (!strategy_text[i].empty()) r.search.search = *lc::find_search(strategy_text[i]);
         r.options.memory_model = lc::memory_model_named(memory_model_text[i]);
+        if (r.options.load_buffering && r.options.memory_model != lc::MemoryModel::lkmm)
+            return usage_error("--load-buffering is a behaviour of --memory-model lkmm");
+        // A litmus test's verdict is LKMM's only with every behaviour LKMM allows explored.
+        if (protocols[i].kind == lc::ModelKind::litmus) r.options.load_buffering = true;
         const CLI::App* sub = app.get_subcommand(protocols[i].name);
         if (compare) {
             lc::cli::CompareRequest c;
@@ -846,6 +860,13 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         if (!shard_text[i].empty()) {
             std::string error;
             if (!parse_shard(shard_text[i], r.search.shard, error)) return usage_error(error);
+        }
+        if (sub->count("--evidence")) {
+            if (!replaying) return usage_error("--evidence goes with the --replay it came with");
+            lc::memory::Tape tape;
+            std::string error;
+            if (!lc::memory::Tape::parse(r.evidence, tape, error))
+                return usage_error("--evidence: " + error);
         }
         if (replaying) {
             lc::Schedule schedule;

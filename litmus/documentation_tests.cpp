@@ -95,7 +95,6 @@ const std::vector<Test> kTests = {
       +[](Memory& m, int*) { atomic_set(&m.v, 0); }},
      "(v=2)",
      +[](const Memory& m) { return m.v.peek() == 2; },
-     false,
      R::never,
      +[](Memory& m) { m.v.counter = 1; }},
     {"cmpxchg-fail-ordered-1",

@@ -172,6 +172,41 @@ bool overwrote_after_seeing(const Memory& m) {
     return m.r[1][0] == 1 && m.x.peek() == 2;
 }
 
+// Load buffering and the dependencies that forbid it (tools/memory-model/Documentation/
+// explanation.txt, "DEPENDENCY RELATIONS"): a store that depends on its task's earlier load
+// neither by data nor by control may take effect before it, so LB is Sometimes while one side
+// has no dependency; a control or data dependency on both sides closes a cycle of hb (Never),
+// and with data on both the values would come out of thin air. The store after an `if` that
+// only guards another store is not control-dependent on the load.
+void load_x_if_store_y(Memory& m, int* r) {
+    r[0] = READ_ONCE(m.x);
+    if (r[0]) WRITE_ONCE(m.y, 1);
+}
+void load_x_if_store_z_store_y(Memory& m, int* r) {
+    r[0] = READ_ONCE(m.x);
+    if (r[0]) WRITE_ONCE(m.z, 1);
+    WRITE_ONCE(m.y, 1);
+}
+void load_x_store_y_data(Memory& m, int* r) {
+    r[0] = READ_ONCE(m.x);
+    WRITE_ONCE(m.y, r[0]);
+}
+void load_y_store_x(Memory& m, int* r) {
+    r[0] = READ_ONCE(m.y);
+    WRITE_ONCE(m.x, 1);
+}
+void load_y_if_store_x(Memory& m, int* r) {
+    r[0] = READ_ONCE(m.y);
+    if (r[0]) WRITE_ONCE(m.x, 1);
+}
+void load_y_store_x_data(Memory& m, int* r) {
+    r[0] = READ_ONCE(m.y);
+    WRITE_ONCE(m.x, r[0]);
+}
+bool both_loaded_one(const Memory& m) {
+    return m.r[0][0] == 1 && m.r[1][0] == 1;
+}
+
 bool both_read_zero(const Memory& m) {
     return m.r[0][0] == 0 && m.r[1][0] == 0;
 }
@@ -205,7 +240,6 @@ const std::vector<Test> kTests = {
      {&sleeper, &waker<Waker::lockless>},
      "(P0 sleeps for ever)",
      &always,
-     false,
      R::never,
      nullptr,
      ViolationKind::hang,
@@ -240,7 +274,6 @@ const std::vector<Test> kTests = {
      {&publish_plain<Flag::unordered>, &consume_plain<Flag::unordered>},
      "(data race on x)",
      &always,
-     false,
      R::never,
      nullptr,
      ViolationKind::data_race,
@@ -260,7 +293,6 @@ const std::vector<Test> kTests = {
      {&publish_plain<Flag::wmb_rmb>, &consume_plain<Flag::wmb_rmb>},
      "(data race on x)",
      &always,
-     false,
      R::sometimes,
      nullptr,
      ViolationKind::data_race,
@@ -295,6 +327,24 @@ const std::vector<Test> kTests = {
      {&store_wmb_store, &load_store_data},
      "(1:r0=1 /\\ x=2)",
      &overwrote_after_seeing},
+    {"LB+ctrlonceonces",
+     "load buffering, a control dependency on both sides",
+     R::never,
+     {&load_x_if_store_y, &load_y_if_store_x},
+     "(0:r0=1 /\\ 1:r0=1)",
+     &both_loaded_one},
+    {"LB+ifonce+poonceonce",
+     "load buffering, the store after an if that guards another store: no dependency",
+     R::sometimes,
+     {&load_x_if_store_z_store_y, &load_y_store_x},
+     "(0:r0=1 /\\ 1:r0=1)",
+     &both_loaded_one},
+    {"LB+datas",
+     "load buffering, each store of the value loaded: out of thin air",
+     R::never,
+     {&load_x_store_y_data, &load_y_store_x_data},
+     "(0:r0=1 /\\ 1:r0=1)",
+     &both_loaded_one},
     {"MP+wake_up+schedule",
      "the task a wake_up() woke sees the store before it",
      R::never,

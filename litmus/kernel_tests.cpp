@@ -214,8 +214,7 @@ const std::vector<Test> kTests = {
           WRITE_ONCE(m.x, 1);
       }},
      "(0:r0=1 /\\ 1:r0=1)",
-     &both_read_one,
-     /*load_buffering=*/true},
+     &both_read_one},
     {"LB+unlocklockonceonce+poacquireonce",
      "load buffering, an unlock of one lock then a lock of another",
      R::never,

@@ -53,10 +53,7 @@ struct Test {
     std::vector<Thread> threads;
     const char* exists;             // the clause, as the test writes it
     bool (*holds)(const Memory& m); // whether it holds at the end
-    // LKMM's "Sometimes" needs a write to take effect before a po-earlier read of its thread
-    // (load buffering): lockcheck does not explore that, and finds "Never".
-    bool load_buffering = false;
-    Result sc = Result::never; // under sequential consistency
+    Result sc = Result::never;      // under sequential consistency
     void (*init)(Memory& m) = nullptr;
     // What "Sometimes" is when it is no outcome of the exists clause but what a task does with
     // it (a sleeper never woken): that violation's kind and property.

@@ -20,13 +20,13 @@ std::uint32_t Graph::add_location(std::int64_t init) {
 }
 
 std::uint32_t Graph::add_read(std::uint16_t task, std::uint32_t loc, std::uint16_t tags,
-                              std::uint32_t write, std::uint32_t step) {
-    assert(events_[write].kind == Kind::write && events_[write].loc == loc);
+                              std::uint32_t write, std::uint32_t step, std::int64_t value) {
+    assert(write == kNone || (events_[write].kind == Kind::write && events_[write].loc == loc));
     return append(Event{.kind = Kind::read,
                         .tags = tags,
                         .task = task,
                         .loc = loc,
-                        .value = events_[write].value,
+                        .value = write == kNone ? value : events_[write].value,
                         .rf = write,
                         .step = step});
 }

@@ -67,9 +67,10 @@ class Graph {
   public:
     // A new location holding `init` (its initial write); returns its number.
     std::uint32_t add_location(std::int64_t init);
-    // Appends a read of `loc` by `task` that reads from `write`; returns the event.
+    // Appends a read of `loc` by `task` that reads from `write`; returns the event. With
+    // `write` kNone it reads `value` from a write not made yet (bind() then names it).
     std::uint32_t add_read(std::uint16_t task, std::uint32_t loc, std::uint16_t tags,
-                           std::uint32_t write, std::uint32_t step);
+                           std::uint32_t write, std::uint32_t step, std::int64_t value = 0);
     // Appends a write of `value`, placed in `loc`'s coherence order right after the write at
     // `co_position` of co(loc) (co(loc).size() - 1: last).
     std::uint32_t add_write(std::uint16_t task, std::uint32_t loc, std::uint16_t tags,

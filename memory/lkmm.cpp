@@ -131,7 +131,8 @@ Base base_of(const View& v) {
             b.internal.add(x, x);
         if (a.kind != Kind::fence) b.loc.add_row(x, loc_sets[a.loc]);
         if (a.addr != kNone && v.place[a.addr] != kNone) b.addr.add(v.place[a.addr], x);
-        if (a.kind != Kind::read) continue;
+        // A future read not settled yet (Graph::add_read()) reads from no write so far.
+        if (a.kind != Kind::read || a.rf == kNone) continue;
         if (v.place[a.rf] != kNone) b.rf.add(v.place[a.rf], x);
         // fr: a read to every write coherence-after the one it read from.
         const auto& order = g.co(a.loc);
@@ -528,7 +529,7 @@ std::vector<std::uint32_t> on_paths_between(const Graph& g,
             }
             last_of_task[ev.task] = e;
         }
-        if (ev.kind == Kind::read) {
+        if (ev.kind == Kind::read && ev.rf != kNone) {
             next_reader[e] = first_reader[ev.rf];
             first_reader[ev.rf] = e;
         }
@@ -565,7 +566,7 @@ std::vector<std::uint32_t> on_paths_between(const Graph& g,
                     for (std::uint32_t r = first_reader[before]; r != kNone; r = next_reader[r])
                         visit(r); // fr, from a read of the write just before
                 }
-            } else if (ev.kind == Kind::read) {
+            } else if (ev.kind == Kind::read && ev.rf != kNone) {
                 visit(forward ? co_step(ev.rf, 1) : ev.rf); // fr's first step, or rf
             }
         }

@@ -79,7 +79,8 @@ template <class T> class shared final : public Object {
         ex.visible_data(op, this, loc, true, DataAccess::atomic);
         T old = value_;
         if (weak_memory::on()) [[unlikely]] {
-            const weak_memory::RmwResult r = weak_memory::rmw(*this, to_word(value_), u, order);
+            const weak_memory::RmwResult r =
+                weak_memory::rmw(*this, to_word(value_), u, order, std::is_pointer_v<T>);
             old = from_word(r.old);
             if (r.latest) value_ = from_word(r.value);
             if (!r.wrote) ex.nothing_written();
@@ -120,7 +121,8 @@ template <class T> class shared final : public Object {
         ex.visible_data(op, this, loc, false, access, {}, section());
         T seen = value_;
         if (weak_memory::on()) [[unlikely]] {
-            seen = from_word(weak_memory::load(*this, to_word(value_), order));
+            seen =
+                from_word(weak_memory::load(*this, to_word(value_), order, std::is_pointer_v<T>));
             if constexpr (std::is_pointer_v<T>) weak_memory::pointer_loaded(seen);
         }
         return returned(seen);
@@ -132,7 +134,8 @@ template <class T> class shared final : public Object {
         ex.visible_data(op, this, loc, true, access, {}, section());
         // Under lkmm a store that LKMM places before another in coherence order leaves the
         // variable holding the later one.
-        if (!weak_memory::on() || weak_memory::store(*this, to_word(value_), to_word(v), order))
+        if (!weak_memory::on() ||
+            weak_memory::store(*this, to_word(value_), to_word(v), order, std::is_pointer_v<T>))
             value_ = v;
         ex.note(shown(v));
     }

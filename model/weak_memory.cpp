@@ -91,14 +91,18 @@ class WeakMemory {
     // The location `obj` stands for, made on first use with `latest` as its initial value
     // (no event reached it before, so what it holds is what set-up left there). `field`, the
     // address of one of the object's fields, makes that field a location of its own.
-    std::uint32_t location(const Object& obj, std::int64_t latest, const void* field = nullptr) {
+    // `pointer`: it holds a pointer, whose value names nothing in another execution.
+    std::uint32_t location(const Object& obj, std::int64_t latest, const void* field = nullptr,
+                           bool pointer = false) {
         auto [it, added] = locations_.try_emplace(field ? field : &obj, 0);
         if (added) {
             it->second = graph_.add_location(latest);
             objects_.resize(graph_.locations(), nullptr);
             objects_[it->second] = &obj;
             // A field is named by its address, which another execution's objects need not share.
-            if (!field) name(it->second, kObjectName, static_cast<std::uint64_t>(obj.id()));
+            // So does a pointer's value: load buffering's evidence leaves both out.
+            if (!field && !pointer)
+                name(it->second, kObjectName, static_cast<std::uint64_t>(obj.id()));
         }
         return it->second;
     }
@@ -155,8 +159,9 @@ class WeakMemory {
 
     // Appends `access` of `loc`, reading from `write` and placing its write (if any) right
     // after `after` in coherence order.
+    // `write` kNone: a future read (read()), of `future_value`.
     void append(std::uint16_t task, std::uint32_t loc, const Access& access, std::uint32_t write,
-                std::size_t after) {
+                std::size_t after, std::int64_t future_value = 0) {
         const std::uint32_t step = this_execution().step();
         // What the step was, for a data race report (end_of_execution()).
         if (step >= step_ops_.size()) step_ops_.resize(step + 1u);
@@ -164,15 +169,20 @@ class WeakMemory {
         step_ops_[step] = {op.name, op.location};
         const auto first = static_cast<std::uint32_t>(graph_.size());
         if (access.reads) {
-            graph_.add_read(task, loc, access.read_tags, write, step);
-            seen(task, loc, graph_[write].value);
+            const std::int64_t value = write == memory::kNone ? future_value : graph_[write].value;
+            graph_.add_read(task, loc, access.read_tags, write, step, value);
+            seen(task, loc, value);
         }
-        if (access.writes)
-            made(task, loc,
-                 graph_.add_write(task, loc, access.write_tags, access.value, after, step));
+        std::uint32_t written = memory::kNone, nth = 0;
+        if (access.writes) {
+            written = graph_.add_write(task, loc, access.write_tags, access.value, after, step);
+            nth = made(task, loc, written);
+        }
         if (const std::uint32_t read = address_source(task, loc); read != memory::kNone)
             for (auto e = first; e < graph_.size(); ++e)
                 graph_.set_addr(e, read);
+        if (written != memory::kNone && !future_.empty() && !trying_)
+            settle(task, loc, written, nth);
     }
     // The running task's read just appended loaded a pointer to `target`.
     void pointer_loaded(std::uint16_t task, const void* target) {
@@ -250,30 +260,115 @@ class WeakMemory {
     // `task` made write `e` of `loc`: marked independent of the reads before it the round's
     // evidence shows it does not depend on, and recorded for the next round (not a candidate
     // tried: only what the execution does).
-    void made(std::uint16_t task, std::uint32_t loc, std::uint32_t e) {
-        if (!round_.evidence && !round_.collect) return;
+    // Returns which of the task's writes of `loc` it is (from 0).
+    std::uint32_t made(std::uint16_t task, std::uint32_t loc, std::uint32_t e) {
+        if (!round_.evidence && !round_.collect) return 0;
         if (task >= history_.size()) {
             history_.resize(task + 1u);
             unnamed_.resize(task + 1u, 0);
         }
-        // A history with a location not named alike in every execution proves nothing.
-        if (name_of(loc) == memory::kUnnamed || unnamed_[task] != 0) return;
         std::uint32_t& count = writes_made_[{task, loc}];
-        const memory::Made write{task, name_of(loc), count, graph_[e].value};
+        const std::uint32_t nth = count;
+        if (!trying_) ++count;
+        // A history with a location not named alike in every execution proves nothing.
+        if (name_of(loc) == memory::kUnnamed || unnamed_[task] != 0) return nth;
+        const memory::Made write{task, name_of(loc), nth, graph_[e].value};
         const std::span<const memory::Seen> reads = history_[task];
-        if (round_.evidence) graph_.set_independent(e, round_.evidence->independent(write, reads));
-        if (trying_) return;
-        ++count;
-        if (round_.collect) round_.collect->record(write, reads);
+        if (round_.evidence)
+            graph_.set_independent(e, round_.evidence->independent(mask_queries_++, write, reads));
+        if (!trying_ && round_.collect) {
+            // While a future read is open the execution may be none LKMM allows: what it
+            // writes is evidence only once every such read is settled (settle()).
+            if (future_.empty())
+                round_.collect->record(write, reads);
+            else
+                unsettled_records_.push_back({write, {reads.begin(), reads.end()}});
+        }
+        return nth;
+    }
+    // How many writes of `loc` `task` has made so far.
+    std::uint32_t writes_made(std::uint16_t task, std::uint32_t loc) const {
+        const auto found = writes_made_.find({task, loc});
+        return found == writes_made_.end() ? 0 : found->second;
+    }
+
+    // Load buffering: a read may read a write its writer has not made yet (a future read), one
+    // the rounds before saw that task make there (memory/evidence.hpp). Offered only where the
+    // evidence shows some write independent of a read before it: otherwise every read orders
+    // every later write of its task, and a cycle of po and rf, which a future read is there to
+    // build, is never allowed. The writes offered: another task's next write of `loc`, with each
+    // value the catalogue holds for it, in the catalogue's order; and only while no other future
+    // read is open, one at a time (docs/memory-model.md, "Load buffering": the limits).
+    void future_candidates(std::uint16_t task, std::uint32_t loc) {
+        futures_.clear();
+        const memory::Evidence* evidence = round_.evidence;
+        if (!evidence || !evidence->independent_anywhere() || !future_.empty()) return;
+        const std::uint64_t name = name_of(loc);
+        if (name == memory::kUnnamed) return;
+        const std::uint32_t query = future_queries_++;
+        for (const memory::Made& w : evidence->writes_of(query, name))
+            if (w.task != task && w.nth == writes_made(w.task, loc)) futures_.push_back(w);
+        evidence->offered(query, futures_);
+    }
+    // The running task made write `e`, its `nth` of `loc`: a future read that waits for it is
+    // settled now, or the execution ends unsettled (Execution::end_unsettled()): the write has
+    // another value; the graph with it is one LKMM forbids; or the read does not come before
+    // the write in po | rf, so that the execution in which the write runs first, and the read
+    // reads it as any other, covers this one.
+    void settle(std::uint16_t task, std::uint32_t loc, std::uint32_t e, std::uint32_t nth) {
+        const std::uint64_t name = name_of(loc);
+        for (std::size_t i = 0; i < future_.size();) {
+            const FutureRead f = future_[i];
+            if (f.write.task != task || f.write.loc != name || f.write.nth != nth) {
+                ++i;
+                continue;
+            }
+            future_.erase(future_.begin() + static_cast<std::ptrdiff_t>(i));
+            this_execution().future_reads_open(-1);
+            graph_.bind(f.read, e);
+            if (f.write.value != graph_[e].value || !porf_before(f.read, e) ||
+                memory::lkmm_forbids_added(graph_, e) != memory::Axiom::none) {
+                this_execution().end_unsettled();
+                return;
+            }
+        }
+        if (!future_.empty() || !round_.collect) return;
+        for (const auto& [write, reads] : unsettled_records_)
+            round_.collect->record(write, reads);
+        unsettled_records_.clear();
+    }
+    // Whether event `from` comes before `to` in (po | rf)+.
+    bool porf_before(std::uint32_t from, std::uint32_t to) const {
+        std::vector<bool> seen(graph_.size(), false);
+        std::vector<std::uint32_t> todo{from};
+        while (!todo.empty()) {
+            const std::uint32_t e = todo.back();
+            todo.pop_back();
+            if (e == to) return true;
+            if (seen[e]) continue;
+            seen[e] = true;
+            const memory::Event& ev = graph_[e];
+            for (auto x = e + 1; x < graph_.size(); ++x)
+                if (graph_[x].task == ev.task) {
+                    todo.push_back(x); // po's next step
+                    break;
+                }
+            if (ev.kind != memory::Kind::write) continue;
+            for (std::uint32_t x = 0; x < graph_.size(); ++x)
+                if (graph_[x].kind == memory::Kind::read && graph_[x].rf == e) todo.push_back(x);
+        }
+        return false;
     }
 
     // The writes a read may read from, coherence-last first; `access_for` gives what the
     // access is once it has read a write's value (an RMW that fails is a plain read).
     // A loop's read of `obj` that must see a newer write than the task saw there skips the one
     // it saw (Execution::read_progresses()).
+    // With `future`, a plain read's: it may also read a write not made yet (future_candidates());
+    // then kNone is returned and *future is that write.
     template <class AccessFor>
     std::uint32_t choose_write(std::uint16_t task, const Object* obj, std::uint32_t loc,
-                               AccessFor access_for) {
+                               AccessFor access_for, const memory::Made** future = nullptr) {
         const std::vector<std::uint32_t>& co = graph_.co(loc);
         candidates_.clear();
         candidates_.push_back(co.back());
@@ -289,8 +384,14 @@ class WeakMemory {
         if (rcu_ && candidates_.size() > 1 &&
             !allowed(task, loc, access_for(graph_[co.back()].value), co.back(), co.size() - 1))
             candidates_.erase(candidates_.begin());
-        const std::uint32_t chosen =
-            this_execution().choose(static_cast<std::uint32_t>(candidates_.size()), true);
+        futures_.clear();
+        if (future) future_candidates(task, loc);
+        const std::uint32_t chosen = this_execution().choose(
+            static_cast<std::uint32_t>(candidates_.size() + futures_.size()), true);
+        if (chosen >= candidates_.size()) {
+            *future = &futures_[chosen - candidates_.size()];
+            return memory::kNone;
+        }
         if (candidates_[chosen] != co.back()) this_execution().stale_read();
         return candidates_[chosen];
     }
@@ -321,7 +422,16 @@ class WeakMemory {
     // the value read.
     std::int64_t read(std::uint16_t task, const Object* obj, std::uint32_t loc,
                       const Access& access) {
-        const std::uint32_t w = choose_write(task, obj, loc, [&](std::int64_t) { return access; });
+        const memory::Made* future = nullptr;
+        const std::uint32_t w = choose_write(
+            task, obj, loc, [&](std::int64_t) { return access; }, &future);
+        if (future) {
+            const memory::Made wanted = *future;
+            append(task, loc, access, memory::kNone, 0, wanted.value);
+            future_.push_back({static_cast<std::uint32_t>(graph_.size() - 1), wanted});
+            this_execution().future_reads_open(1);
+            return wanted.value;
+        }
         append(task, loc, access, w, 0);
         return graph_[w].value;
     }
@@ -354,7 +464,7 @@ class WeakMemory {
             const memory::Event& ev = graph_[e];
             if (ev.task != task || ev.loc != loc || ev.kind == memory::Kind::fence) continue;
             const std::uint32_t w = ev.kind == memory::Kind::read ? ev.rf : e;
-            floor = std::max(floor, graph_.co_position(w));
+            if (w != memory::kNone) floor = std::max(floor, graph_.co_position(w));
         }
         return floor;
     }
@@ -432,6 +542,17 @@ class WeakMemory {
     std::vector<std::uint32_t> unnamed_;
     std::map<std::pair<std::uint16_t, std::uint32_t>, std::uint32_t> writes_made_;
     bool trying_ = false;
+    // The future reads not settled yet: the read, and the write it waits for.
+    struct FutureRead {
+        std::uint32_t read = 0;
+        memory::Made write;
+    };
+    std::vector<FutureRead> future_;
+    std::vector<memory::Made> futures_; // future_candidates()
+    // What made() would have recorded while a future read was open (settle()).
+    std::vector<std::pair<memory::Made, std::vector<memory::Seen>>> unsettled_records_;
+    // The asks of the round's evidence so far, of each kind (memory::Evidence).
+    std::uint32_t mask_queries_ = 0, future_queries_ = 0;
     Round round_ = current_round();
 };
 
@@ -505,8 +626,13 @@ std::uint16_t write_tags(Ordering order) {
 // there), so it may have missed it. The report cites the two tasks' steps between the two
 // accesses: what the model relied on to order them, which LKMM does not count.
 void WeakMemory::end_of_execution(Execution& ex) {
-    if (!ex.limits().races) return;
     WeakMemory& m = ex.local<WeakMemory>();
+    // A future read whose write never came: the graph is no execution.
+    if (!m.future_.empty()) {
+        ex.end_unsettled();
+        return;
+    }
+    if (!ex.limits().races) return;
     const Graph& g = m.graph_;
     const memory::DataRace race = memory::lkmm_data_race(g);
     if (race.earlier == memory::kNone) return;
@@ -540,10 +666,10 @@ void WeakMemory::end_of_execution(Execution& ex) {
 
 } // namespace
 
-std::int64_t load(const Object& obj, std::int64_t latest, Ordering order) {
+std::int64_t load(const Object& obj, std::int64_t latest, Ordering order, bool pointer) {
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
-    const std::uint32_t loc = m.location(obj, latest);
+    const std::uint32_t loc = m.location(obj, latest, nullptr, pointer);
     return m.read(task, &obj, loc, Access{.read_tags = read_tags(order), .reads = true});
 }
 
@@ -566,20 +692,21 @@ void field_written(const Object& obj, const void* field, std::int64_t latest, st
                     Access{.writes = true, .write_tags = write_tags(order), .value = value});
 }
 
-bool store(const Object& obj, std::int64_t latest, std::int64_t value, Ordering order) {
+bool store(const Object& obj, std::int64_t latest, std::int64_t value, Ordering order,
+           bool pointer) {
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
-    const std::uint32_t loc = m.location(obj, latest);
+    const std::uint32_t loc = m.location(obj, latest, nullptr, pointer);
     const Access access{.writes = true, .write_tags = write_tags(order), .value = value};
     const std::size_t after = m.choose_position(task, loc, access);
     m.append(task, loc, access, memory::kNone, after);
     return after == m.graph().co(loc).size() - 2;
 }
 
-RmwResult rmw(const Object& obj, std::int64_t latest, Update update, Ordering order) {
+RmwResult rmw(const Object& obj, std::int64_t latest, Update update, Ordering order, bool pointer) {
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
-    const std::uint32_t loc = m.location(obj, latest);
+    const std::uint32_t loc = m.location(obj, latest, nullptr, pointer);
     // What the access is after reading `old`: a failed conditional RMW has no write and no
     // ordering (the .bell drops the tags of an RMW not in rmw).
     auto access_for = [&](std::int64_t old) {
@@ -809,8 +936,12 @@ ReadSeen read_in_step(const Execution& ex, std::uint32_t step) {
     const Graph& g = m->graph();
     for (std::uint32_t e = static_cast<std::uint32_t>(g.size()); e-- > 0;) {
         const memory::Event& r = g[e];
+        // A location's initial write is appended when the location is first used, with step 0.
+        if (r.is(memory::kInit)) continue;
         if (r.step < step) break;
         if (r.step != step || r.kind != memory::Kind::read || m->internal(r.loc)) continue;
+        // A future read's write is not made yet (WeakMemory::settle()).
+        if (r.rf == memory::kNone) return {true, 0, 0};
         ReadSeen seen{true, g[r.rf].step, 0};
         // The latest write there was when it read: written before it, coherence-after its own.
         const auto& co = g.co(r.loc);
@@ -1000,6 +1131,7 @@ std::vector<MissingBarrier> missing_barriers(const Execution& ex) {
         if (x.kind == memory::Kind::fence || x.is(memory::kLockRead | memory::kInit)) continue;
         const auto& co = g.co(x.loc);
         // The latest write before e in execution order, coherence-after what e read or wrote.
+        if (x.kind == memory::Kind::read && x.rf == memory::kNone) continue;
         const std::size_t from = g.co_position(x.kind == memory::Kind::read ? x.rf : e) + 1;
         std::uint32_t overtaken = memory::kNone;
         for (std::size_t i = co.size(); i-- > from;)

@@ -17,7 +17,8 @@ namespace lockcheck::detail {
 
 namespace memory {
 class Catalogue;
-}
+class Evidence;
+} // namespace memory
 
 // How an access orders the task's other accesses (Documentation/atomic_t.txt's vocabulary).
 enum class Ordering : std::uint8_t {
@@ -75,17 +76,30 @@ inline bool on() {
 // a read where it shows the task made it after reading other values there; and the catalogue
 // the round's writes are recorded in. Set between rounds, read by every execution of one.
 struct Round {
-    const memory::Catalogue* evidence = nullptr;
+    const memory::Evidence* evidence = nullptr;
     memory::Catalogue* collect = nullptr;
 };
 void set_round(Round round);
 Round current_round();
+// Sets a round for as long as it lives, then puts back the one before.
+class RoundScope {
+  public:
+    explicit RoundScope(Round round) : before_(current_round()) { set_round(round); }
+    ~RoundScope() { set_round(before_); }
+    RoundScope(const RoundScope&) = delete;
+    RoundScope& operator=(const RoundScope&) = delete;
+
+  private:
+    Round before_;
+};
 
 // A read of `obj` by the running task; `latest` is what the object holds (the coherence-last
-// write). Returns the value read.
-std::int64_t load(const Object& obj, std::int64_t latest, Ordering order);
+// write). Returns the value read. `pointer`: `obj` holds a pointer (shared<T*>), whose value
+// means nothing in another execution (docs/memory-model.md, "Load buffering").
+std::int64_t load(const Object& obj, std::int64_t latest, Ordering order, bool pointer = false);
 // A write of `value` to `obj`; returns whether it is coherence-last (then the object holds it).
-bool store(const Object& obj, std::int64_t latest, std::int64_t value, Ordering order);
+bool store(const Object& obj, std::int64_t latest, std::int64_t value, Ordering order,
+           bool pointer = false);
 
 // A field of an object that the kernel's code reaches through pointers (a list_head's next and
 // prev), as a location of its own named by the field's address. load_field() reads a write the
@@ -107,7 +121,8 @@ struct RmwResult {
 };
 // An atomic read-modify-write of `obj`: reads, and stores update.apply(old) if there is one,
 // with no write in between. A failed conditional RMW is an unordered read.
-RmwResult rmw(const Object& obj, std::int64_t latest, Update update, Ordering order);
+RmwResult rmw(const Object& obj, std::int64_t latest, Update update, Ordering order,
+              bool pointer = false);
 
 void barrier(Barrier kind);
 

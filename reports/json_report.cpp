@@ -63,6 +63,10 @@ Json stats_json(const SearchStats& s) {
                 {"cut_by_steps", s.cut_by_steps},
                 {"sleep_blocked", s.sleep_blocked},
                 {"redundant", s.redundant},
+                {"unsettled", s.unsettled},
+                {"unsettled_findings", s.unsettled_findings},
+                {"lkmm_rounds", s.rounds},
+                {"earlier_rounds_executions", s.earlier_rounds_executions},
                 {"steps", s.steps},
                 {"deepest", s.deepest},
                 {"longest", s.longest},
@@ -138,6 +142,8 @@ Json step_json(const TraceStep& s) {
               {"synced_from", s.synced_from},
               {"missed", s.missed},
               {"location", location_json(s.location)}};
+    // Added in 1.17, only on a read of a write made later: other steps are as before.
+    if (s.later_from) step["later_from"] = s.later_from;
     // Added in 1.15, only where the value has a name (a pointer's): other steps are as before.
     if (!s.value_text.empty()) step["value_text"] = s.value_text;
     return step;
@@ -273,6 +279,13 @@ SearchStats read_stats(const Value& v) {
     s.sleep_blocked = v["sleep_blocked"].count<std::uint64_t>();
     // Added in version 1.16.
     if (v.has("redundant")) s.redundant = v["redundant"].count<std::uint64_t>();
+    // Added in version 1.17.
+    if (v.has("unsettled")) s.unsettled = v["unsettled"].count<std::uint64_t>();
+    if (v.has("unsettled_findings"))
+        s.unsettled_findings = v["unsettled_findings"].count<std::uint64_t>();
+    if (v.has("lkmm_rounds")) s.rounds = v["lkmm_rounds"].count<std::uint32_t>();
+    if (v.has("earlier_rounds_executions"))
+        s.earlier_rounds_executions = v["earlier_rounds_executions"].count<std::uint64_t>();
     s.steps = v["steps"].count<std::uint64_t>();
     s.deepest = v["deepest"].count<std::uint32_t>();
     if (v.has("longest")) s.longest = v["longest"].count<std::uint32_t>();
@@ -438,6 +451,7 @@ TraceStep read_step(const Value& v) {
     s.synced_from = v["synced_from"].count<std::uint32_t>();
     // Added in version 1.12.
     if (v.has("missed")) s.missed = v["missed"].count<std::uint32_t>();
+    if (v.has("later_from")) s.later_from = v["later_from"].count<std::uint32_t>();
     s.location = read_location(v);
     return s;
 }

@@ -70,11 +70,20 @@ std::string most_cut(const SearchStats& stats) {
 bool nothing_finished(const SearchStats& stats) {
     return stats.cut && stats.cut + stats.sleep_blocked >= stats.executions;
 }
+
+// Under lkmm, findings met while a read of a write not yet made was open: each may rest on a
+// write its writer never makes, so none is reported, and the search is no pass.
+std::string unconfirmed(const SearchStats& stats) {
+    return count(stats.unsettled_findings, "finding") +
+           " met while a read of a write not yet made was open could not be confirmed "
+           "(docs/memory-model.md, \"Load buffering\")";
+}
 } // namespace
 
 Verdict verdict_of(const Summary& s) {
     if (s.violations) return Verdict::violation;
-    if (!s.stats.stopped_by.empty() || !s.stats.full_tables.empty() || nothing_finished(s.stats))
+    if (!s.stats.stopped_by.empty() || !s.stats.full_tables.empty() || nothing_finished(s.stats) ||
+        s.stats.unsettled_findings)
         return Verdict::incomplete;
     if (s.sampled) return Verdict::in_sample;
     if (s.shard) return Verdict::in_shard;
@@ -101,6 +110,10 @@ std::string verdict_text(const Summary& s, Verdict v) {
     case Verdict::violation:
         return "VIOLATION (" + std::to_string(s.violations) + " found)";
     case Verdict::incomplete:
+        if (s.stats.unsettled_findings && s.stats.stopped_by.empty() &&
+            s.stats.full_tables.empty() && !nothing_finished(s.stats))
+            return "incomplete: " + unconfirmed(s.stats) + "; none of " + executions +
+                   " had a violation";
         if (s.stats.stopped_by.empty() && s.stats.full_tables.empty())
             return "incomplete: every execution was cut by " + cut_by(s.stats) + " (" +
                    std::to_string(s.stats.cut) + " of " + executions +
@@ -195,6 +208,7 @@ std::string incompleteness(const Summary& s) {
     if (!s.stats.stopped_by.empty()) reasons.push_back(s.stats.stopped_by + " stopped the search");
     if (!s.stats.full_tables.empty())
         reasons.push_back(full_tables_text(s.stats.full_tables) + " in some executions");
+    if (s.stats.unsettled_findings) reasons.push_back(unconfirmed(s.stats));
     if (s.sampled)
         reasons.push_back("it ran a sample of " + count(s.stats.executions, "execution"));
     if (s.shard)
@@ -473,6 +487,14 @@ std::string checks_text(const Summary& s) {
            wait_bounds_text(s.stats.wait_bounds, s.stats.wait_ratios);
 }
 
+std::string unsettled_text(const SearchStats& stats) {
+    std::string text = std::to_string(stats.unsettled) +
+                       " (a read of a write not yet made that its writer did not make so, that "
+                       "LKMM forbids once made, or that the execution writing first covers)";
+    if (stats.unsettled_findings) text += "; " + unconfirmed(stats);
+    return text;
+}
+
 std::string redundant_text(std::uint64_t redundant) {
     return std::to_string(redundant) + " (ended at a loop's turn that read an older write and "
                                        "changed nothing: covered by the execution without it)";
@@ -484,12 +506,19 @@ std::string memory_model_text(MemoryModel model, const std::vector<std::string>&
                               std::uint32_t rounds) {
     if (model == MemoryModel::sc)
         return "sc (every read sees the last write: a missing barrier goes unseen)";
+    // docs/memory-model.md, "Load buffering": what the rounds explored.
     std::string text = "lkmm (";
-    if (rounds > 1)
-        text += std::to_string(rounds) + " rounds, the later ones with writes seen to be "
-                                         "independent of earlier reads; ";
-    text += "not explored: a read of a write its task makes later, as load buffering needs; "
-            "not counted: the order of an address dependency through an array indexed by a "
+    if (rounds == 0)
+        text += "not explored: a read of a write its task makes later, as load buffering needs "
+                "(--load-buffering explores it, but not under --shard); ";
+    else if (rounds == 1)
+        text += "1 round: no write was seen independent of an earlier read of its task, so no "
+                "read of a write made later was tried; ";
+    else
+        text += std::to_string(rounds) +
+                " rounds: from round 2, writes seen independent of earlier reads, and reads of "
+                "a writer's next write, one at a time; ";
+    text += "not counted: the order of an address dependency through an array indexed by a "
             "value read)";
     if (fully_ordered.empty()) return text;
     text += "; ordered more than the kernel promises:";
@@ -543,6 +572,14 @@ std::string format_summary(const Summary& s) {
         const auto cut = std::find_if(rows.begin(), rows.end(),
                                       [](const auto& row) { return row.first == "cut by bound"; });
         rows.insert(cut + 1, {"redundant", redundant_text(s.stats.redundant)});
+        if (s.stats.rounds > 1 || s.stats.unsettled)
+            rows.insert(cut + 2, {"unsettled", unsettled_text(s.stats)});
+        if (s.stats.earlier_rounds_executions)
+            std::find_if(rows.begin(), rows.end(),
+                         [](const auto& row) { return row.first == "executions"; })
+                ->second += " in the last round (" +
+                            std::to_string(s.stats.earlier_rounds_executions) +
+                            " in the rounds before it)";
     }
     if (const StateCounts& st = s.stats.states; st.stored) {
         const auto cut = std::find_if(rows.begin(), rows.end(),

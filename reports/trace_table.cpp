@@ -212,8 +212,11 @@ std::string operation_text(const TraceStep& s) {
         op += " -> woke none";
     else if (s.value)
         op += " -> " + (s.value_text.empty() ? std::to_string(*s.value) : s.value_text);
-    // Under lkmm: the read saw an older write than the latest, which had not reached it.
-    if (s.missed)
+    // Under lkmm: the read saw a write its writer made later (load buffering), or an older
+    // write than the latest, which had not reached it.
+    if (s.later_from)
+        op += " (reads step " + std::to_string(s.later_from) + "'s write, made later)";
+    else if (s.missed)
         op += " (saw " +
               (s.synced_from ? "step " + std::to_string(s.synced_from) + "'s write"
                              : std::string("the initial value")) +

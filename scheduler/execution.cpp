@@ -303,6 +303,7 @@ Task* Execution::advance() {
     }
     if (!unfinished) [[unlikely]] {
         if (end_hook_) end_hook_(*this);
+        if (ended_early_) return nullptr;
         run_final_checks();
         return nullptr;
     }
@@ -318,7 +319,7 @@ Task* Execution::advance() {
             // No task can go on: the execution is whole, and a race the end hook finds in it
             // comes before the hang, as the race detector's would under sc.
             if (end_hook_) end_hook_(*this);
-            if (!failed()) report_blocked();
+            if (!failed() && !ended_early_) report_blocked();
             return nullptr;
         }
         const TaskId spinner = next_spinner(spinning);
@@ -768,10 +769,22 @@ void Execution::table_full(const char* table, std::uint32_t capacity, bool ends)
     if (running_) unwind_running();
 }
 
+void Execution::end_unsettled() {
+    if (unwinding_ || failed() || ended_early_) return;
+    outcome_.end = End::unsettled;
+    ended_early_ = true;
+    if (running_) unwind_running();
+}
+
 Violation* Execution::record(ViolationKind kind, std::string property, std::string message,
                              std::source_location loc) {
     // Tearing down a cut or failed execution is not a new finding.
-    if (unwinding_ || failed()) return nullptr;
+    if (unwinding_ || failed() || outcome_.end == End::unsettled) return nullptr;
+    if (future_reads_ != 0) [[unlikely]] {
+        outcome_.unsettled_finding = true;
+        end_unsettled();
+        return nullptr;
+    }
     Violation v{kind, std::move(property), std::move(message), step_, {}, call_site(loc), {}};
     const std::size_t reached = schedule_.size();
     if (!survivable(kind) || (reached >= limits_.keep_going_until &&

@@ -49,6 +49,11 @@ enum class End : std::uint8_t {
     // A loop's turn read an older write than the latest and changed nothing: the execution
     // in which that turn did not run covers this one (Execution::stale_read()).
     redundant,
+    // Under lkmm, a read of a write not yet made (a future read: load buffering) could not be
+    // settled: its writer made that write with another value or not at all, LKMM forbids the
+    // graph once it is made, or an execution in which the write came first covers this one;
+    // or a finding came while such a read was open (Outcome::unsettled_finding).
+    unsettled,
 };
 
 // An internal table of fixed capacity that filled in an execution: what did not fit went
@@ -87,6 +92,9 @@ struct Outcome {
     // Whether --spin-bound took part: a spin loop turned with nothing changed and no other
     // task able to run, or nothing was written for that many steps (see watch_repeats()).
     bool spin_bound_used = false;
+    // With End::unsettled: a finding ended it while a future read was open, so it was not
+    // reported (it may need a write its writer never makes).
+    bool unsettled_finding = false;
 
     // Calls f(violation, reached) for every violation recorded, in order: the schedule's first
     // `reached` entries are its counterexample.
@@ -314,6 +322,12 @@ class Execution {
     void stale_read() {
         if (running_->turn_start_) running_->turn_stale_ = true;
     }
+    // Under lkmm, a read of a write its writer has not made yet was made (`delta` 1) or settled
+    // (-1). While one is open, what the execution finds rests on a write that may never come:
+    // a finding then ends it unsettled instead (End::unsettled, Outcome::unsettled_finding).
+    void future_reads_open(int delta) { future_reads_ += delta; }
+    // Ends the execution as End::unsettled (a task calling is unwound).
+    void end_unsettled();
     // The memory [begin, begin + size) is freed (kfree) together with `allocation`, the object
     // that stands for it: every object registered after `allocation` that lives there is freed
     // with it, and the scheduling point of any later operation on one of them is a
@@ -606,6 +620,7 @@ class Execution {
     // step of an execution that frees nothing tests this one flag and nothing else.
     bool resume_checks_ = false;
     bool ended_early_ = false;           // a choice ended the execution from inside a task
+    int future_reads_ = 0;               // see future_reads_open()
     Operation attempt_{};                // see fail_attempt()
     const Task* attempt_task_ = nullptr; // who attempted it; null: no attempt ended the execution
     sigjmp_buf escape_jump_;

@@ -16,7 +16,7 @@ SearchResult check_model(const Setup& setup, CheckOptions options) {
 
 SearchResult check_model(const Setup& setup, Search search, CheckOptions options) {
     const std::unique_ptr<Strategy> strategy = make_search(search, options.depth);
-    // Under lkmm as on the command line: as many rounds as load buffering's evidence needs.
+    // Under lkmm with load buffering: as many rounds as its evidence needs.
     options.next_round = [search, depth = options.depth] { return make_search(search, depth); };
     return explore(setup, *strategy, options);
 }
