@@ -27,12 +27,15 @@ struct Seen {
     auto operator<=>(const Seen&) const = default;
 };
 
-// A write: the task's n-th write (from 0) of the location, and its value.
+// A write: the task's n-th write (from 0) of the location, and its value; `choices`, what the
+// model chose in the task before it (a migration), as a hash, so that a write that depends on a
+// choice and not on a read is never taken for one independent of the read.
 struct Made {
     std::uint16_t task = 0;
     std::uint64_t loc = kUnnamed;
     std::uint32_t nth = 0;
     std::int64_t value = 0;
+    std::uint64_t choices = 0;
     auto operator<=>(const Made&) const = default;
 };
 

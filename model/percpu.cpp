@@ -265,7 +265,7 @@ void resume_on_any_cpu() {
     this_execution().note(me->cpu());
     if (me->cpu() != was) joined_cpu(me);
     if (weak_memory::on()) [[unlikely]]
-        weak_memory::scheduled_on(me->cpu() != was);
+        weak_memory::scheduled_on(me->cpu() != was, me->cpu());
 }
 
 std::uint16_t percpu_section(int cpu) {

@@ -248,6 +248,11 @@ class WeakMemory {
     std::uint64_t name_of(std::uint32_t loc) const {
         return loc < names_.size() ? names_[loc] : memory::kUnnamed;
     }
+    // The model chose `value` in `task` (a migration): part of every later write's record.
+    void chose(std::uint16_t task, std::int64_t value) {
+        if (task >= choices_.size()) choices_.resize(task + 1u, 0);
+        choices_[task] = choices_[task] * 1000003u + static_cast<std::uint64_t>(value) + 1u;
+    }
     // `task` read `value` at `loc`: its history, which a later write of its is recorded with.
     void seen(std::uint16_t task, std::uint32_t loc, std::int64_t value) {
         if (task >= history_.size()) {
@@ -272,7 +277,8 @@ class WeakMemory {
         if (!trying_) ++count;
         // A history with a location not named alike in every execution proves nothing.
         if (name_of(loc) == memory::kUnnamed || unnamed_[task] != 0) return nth;
-        const memory::Made write{task, name_of(loc), nth, graph_[e].value};
+        if (task >= choices_.size()) choices_.resize(task + 1u, 0);
+        const memory::Made write{task, name_of(loc), nth, graph_[e].value, choices_[task]};
         const std::span<const memory::Seen> reads = history_[task];
         if (round_.evidence)
             graph_.set_independent(e, round_.evidence->independent(mask_queries_++, write, reads));
@@ -306,8 +312,13 @@ class WeakMemory {
         const std::uint64_t name = name_of(loc);
         if (name == memory::kUnnamed) return;
         const std::uint32_t query = future_queries_++;
+        const auto same = [](const memory::Made& a, const memory::Made& b) {
+            return a.task == b.task && a.nth == b.nth && a.value == b.value;
+        };
         for (const memory::Made& w : evidence->writes_of(query, name))
-            if (w.task != task && w.nth == writes_made(w.task, loc)) futures_.push_back(w);
+            if (w.task != task && w.nth == writes_made(w.task, loc) &&
+                (futures_.empty() || !same(futures_.back(), w)))
+                futures_.push_back(w);
         evidence->offered(query, futures_);
     }
     // The running task made write `e`, its `nth` of `loc`: a future read that waits for it is
@@ -540,6 +551,7 @@ class WeakMemory {
     std::vector<std::uint64_t> names_;
     std::vector<std::vector<memory::Seen>> history_;
     std::vector<std::uint32_t> unnamed_;
+    std::vector<std::uint64_t> choices_; // by task: chose()
     std::map<std::pair<std::uint16_t, std::uint32_t>, std::uint32_t> writes_made_;
     bool trying_ = false;
     // The future reads not settled yet: the read, and the write it waits for.
@@ -827,8 +839,9 @@ void interrupt_left(const Task& handler, const Task& interrupted) {
                 static_cast<std::uint16_t>(interrupted.id()), m.internal_location());
 }
 
-void scheduled_on(bool migrated) {
+void scheduled_on(bool migrated, int cpu) {
     WeakMemory& m = memory();
+    m.chose(running_task(), cpu);
     if (migrated) m.full_barrier(running_task());
 }
 

@@ -164,8 +164,9 @@ void interrupt_entered(const Task& handler, const Task& interrupted);
 void interrupt_left(const Task& handler, const Task& interrupted);
 // A preemptible task at a preemption point, resuming on its CPU or `migrated` to another: the
 // choice reads no memory of the task's own (the online mask it reads changes only under
-// stop_machine()); a migration is two context switches, a full barrier.
-void scheduled_on(bool migrated);
+// stop_machine()); a migration is two context switches, a full barrier. `cpu`: where it runs
+// now, a choice of the model that load buffering's evidence keeps apart (memory::Made).
+void scheduled_on(bool migrated, int cpu);
 // stop_machine() around a CPU hotplug change (takedown_cpu()): every online CPU leaves what
 // it ran for the stopper thread (a context switch, a full barrier) and acknowledges each state
 // of multi_cpu_stop() with a fully ordered atomic_dec_and_test(). So everything any task did

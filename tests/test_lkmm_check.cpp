@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "CppUTest/TestHarness.h"
+#include "memory/evidence.hpp"
 #include "memory/graph.hpp"
 #include "memory/lkmm.hpp"
 
@@ -188,4 +189,39 @@ TEST(LkmmCheck, a_load_buffering_graph_is_allowed_iff_a_write_is_independent_of_
     STRCMP_EQUAL("none", axiom_name(load_buffering(true, false)));
     STRCMP_EQUAL("none", axiom_name(load_buffering(false, true)));
     STRCMP_EQUAL("none", axiom_name(load_buffering(true, true)));
+}
+
+// Load buffering's evidence: a write made the same way after reads that differ in one value is
+// independent of that read, but not when the model chose differently before it (a migration),
+// nor when two reads differ; what a replay needs of it prints and parses back.
+TEST(LkmmCheck, evidence_of_independence_needs_one_read_apart_and_the_same_choices) {
+    using namespace lockcheck::detail::memory;
+    Catalogue c;
+    const Made write{.task = 1, .loc = 7, .nth = 0, .value = 1, .choices = 5};
+    const std::vector<Seen> before = {{3, 0}, {4, 0}};
+    c.record(write, before);
+    c.freeze();
+    const std::vector<Seen> one_apart = {{3, 0}, {4, 1}}, two_apart = {{3, 1}, {4, 1}};
+    CHECK_EQUAL(1u, c.independent(0, write, one_apart)); // the nearest read, bit 0
+    CHECK_EQUAL(0u, c.independent(0, write, two_apart));
+    Made other_choice = write;
+    other_choice.choices = 6;
+    CHECK_EQUAL(0u, c.independent(0, other_choice, one_apart));
+    CHECK_TRUE(c.independent_anywhere() == false); // one history shows nothing on its own
+    CHECK_EQUAL(1u, c.writes_of(0, 7).size());
+
+    const Recorder recorder(c);
+    recorder.independent(3, write, one_apart);
+    const Made offered[] = {write};
+    recorder.offered(2, offered);
+    const std::string text = recorder.tape().format();
+    STRCMP_EQUAL("m3=1,f2=1.0.1", text.c_str());
+    Tape tape;
+    std::string error;
+    CHECK_TRUE(Tape::parse(text, tape, error));
+    CHECK_EQUAL(1u, tape.independent(3, write, before));
+    CHECK_EQUAL(0u, tape.independent(2, write, before));
+    CHECK_EQUAL(1u, tape.writes_of(2, 9).size());
+    CHECK_EQUAL(9u, tape.writes_of(2, 9)[0].loc);
+    CHECK_FALSE(Tape::parse("m3=1,x", tape, error));
 }
