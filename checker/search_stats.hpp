@@ -91,9 +91,8 @@ struct SearchStats {
     // (End::redundant): another execution covers each.
     std::uint64_t redundant = 0;
     // Under lkmm, executions that ended with a read of a write not yet made unsettled
-    // (End::unsettled), and of those, the ones a finding ended while it was open: a finding
-    // that may need a write its writer never makes, so not reported, and the search that met
-    // one is no pass.
+    // (End::unsettled), and of those, the ones with a finding that waited for it: it rested on
+    // a write that did not come, and went with the execution.
     std::uint64_t unsettled = 0;
     std::uint64_t unsettled_findings = 0;
     std::uint64_t steps = 0;   // over all executions

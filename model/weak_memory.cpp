@@ -328,6 +328,7 @@ class WeakMemory {
     // reads it as any other, covers this one.
     void settle(std::uint16_t task, std::uint32_t loc, std::uint32_t e, std::uint32_t nth) {
         const std::uint64_t name = name_of(loc);
+        const std::size_t open = future_.size();
         for (std::size_t i = 0; i < future_.size();) {
             const FutureRead f = future_[i];
             if (f.write.task != task || f.write.loc != name || f.write.nth != nth) {
@@ -335,7 +336,6 @@ class WeakMemory {
                 continue;
             }
             future_.erase(future_.begin() + static_cast<std::ptrdiff_t>(i));
-            this_execution().future_reads_open(-1);
             graph_.bind(f.read, e);
             if (f.write.value != graph_[e].value || !porf_before(f.read, e) ||
                 memory::lkmm_forbids_added(graph_, e) != memory::Axiom::none) {
@@ -343,10 +343,13 @@ class WeakMemory {
                 return;
             }
         }
-        if (!future_.empty() || !round_.collect) return;
-        for (const auto& [write, reads] : unsettled_records_)
-            round_.collect->record(write, reads);
-        unsettled_records_.clear();
+        if (future_.empty() && round_.collect) {
+            for (const auto& [write, reads] : unsettled_records_)
+                round_.collect->record(write, reads);
+            unsettled_records_.clear();
+        }
+        // Last: a finding that waited for these reads now stands, and ends the execution.
+        this_execution().future_reads_open(-static_cast<int>(open - future_.size()));
     }
     // Whether event `from` comes before `to` in (po | rf)+.
     bool porf_before(std::uint32_t from, std::uint32_t to) const {

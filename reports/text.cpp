@@ -71,19 +71,11 @@ bool nothing_finished(const SearchStats& stats) {
     return stats.cut && stats.cut + stats.sleep_blocked >= stats.executions;
 }
 
-// Under lkmm, findings met while a read of a write not yet made was open: each may rest on a
-// write its writer never makes, so none is reported, and the search is no pass.
-std::string unconfirmed(const SearchStats& stats) {
-    return count(stats.unsettled_findings, "finding") +
-           " met while a read of a write not yet made was open could not be confirmed "
-           "(docs/memory-model.md, \"Load buffering\")";
-}
 } // namespace
 
 Verdict verdict_of(const Summary& s) {
     if (s.violations) return Verdict::violation;
-    if (!s.stats.stopped_by.empty() || !s.stats.full_tables.empty() || nothing_finished(s.stats) ||
-        s.stats.unsettled_findings)
+    if (!s.stats.stopped_by.empty() || !s.stats.full_tables.empty() || nothing_finished(s.stats))
         return Verdict::incomplete;
     if (s.sampled) return Verdict::in_sample;
     if (s.shard) return Verdict::in_shard;
@@ -110,10 +102,6 @@ std::string verdict_text(const Summary& s, Verdict v) {
     case Verdict::violation:
         return "VIOLATION (" + std::to_string(s.violations) + " found)";
     case Verdict::incomplete:
-        if (s.stats.unsettled_findings && s.stats.stopped_by.empty() &&
-            s.stats.full_tables.empty() && !nothing_finished(s.stats))
-            return "incomplete: " + unconfirmed(s.stats) + "; none of " + executions +
-                   " had a violation";
         if (s.stats.stopped_by.empty() && s.stats.full_tables.empty())
             return "incomplete: every execution was cut by " + cut_by(s.stats) + " (" +
                    std::to_string(s.stats.cut) + " of " + executions +
@@ -208,7 +196,6 @@ std::string incompleteness(const Summary& s) {
     if (!s.stats.stopped_by.empty()) reasons.push_back(s.stats.stopped_by + " stopped the search");
     if (!s.stats.full_tables.empty())
         reasons.push_back(full_tables_text(s.stats.full_tables) + " in some executions");
-    if (s.stats.unsettled_findings) reasons.push_back(unconfirmed(s.stats));
     if (s.sampled)
         reasons.push_back("it ran a sample of " + count(s.stats.executions, "execution"));
     if (s.shard)
@@ -491,7 +478,9 @@ std::string unsettled_text(const SearchStats& stats) {
     std::string text = std::to_string(stats.unsettled) +
                        " (a read of a write not yet made that its writer did not make so, that "
                        "LKMM forbids once made, or that the execution writing first covers)";
-    if (stats.unsettled_findings) text += "; " + unconfirmed(stats);
+    if (stats.unsettled_findings)
+        text += "; " + std::to_string(stats.unsettled_findings) +
+                " of them after a finding that rested on the write that did not come";
     return text;
 }
 

@@ -174,6 +174,15 @@ Outcome Execution::run() {
             throw std::bad_alloc();
         }
     }
+    // A finding still waiting for a future read when the execution ended (a livelock found
+    // from the scheduler, a cut) went with it.
+    if (deferred_) [[unlikely]] {
+        deferred_ = false;
+        outcome_.violation.reset();
+        outcome_.later.clear();
+        outcome_.unsettled_finding = true;
+        if (outcome_.end == End::finished) outcome_.end = End::unsettled;
+    }
     strategy_.end(*this);
     // The attempt that broke a property is the trace's last step (see fail_attempt()).
     const std::uint32_t steps = attempt_task_ ? step_ + 1 : step_;
@@ -771,8 +780,22 @@ void Execution::table_full(const char* table, std::uint32_t capacity, bool ends)
 
 void Execution::end_unsettled() {
     if (unwinding_ || failed() || ended_early_) return;
+    // A finding that waited for the read to settle rested on a write that did not come.
+    if (deferred_) {
+        outcome_.unsettled_finding = true;
+        outcome_.violation.reset();
+        outcome_.later.clear();
+        deferred_ = false;
+    }
     outcome_.end = End::unsettled;
     ended_early_ = true;
+    if (running_) unwind_running();
+}
+
+void Execution::confirm_deferred() {
+    deferred_ = false;
+    outcome_.end = End::violation;
+    outcome_.violation_reached = schedule_.size();
     if (running_) unwind_running();
 }
 
@@ -780,10 +803,15 @@ Violation* Execution::record(ViolationKind kind, std::string property, std::stri
                              std::source_location loc) {
     // Tearing down a cut or failed execution is not a new finding.
     if (unwinding_ || failed() || outcome_.end == End::unsettled) return nullptr;
+    // Met while a future read is open: the first such finding waits for it to settle
+    // (future_reads_open()); the execution goes on, and the task that broke a property the
+    // kernel does not survive ends.
     if (future_reads_ != 0) [[unlikely]] {
-        outcome_.unsettled_finding = true;
-        end_unsettled();
-        return nullptr;
+        if (deferred_ || outcome_.violation) return nullptr;
+        deferred_ = true;
+        outcome_.violation =
+            Violation{kind, std::move(property), std::move(message), step_, {}, call_site(loc), {}};
+        return &*outcome_.violation;
     }
     Violation v{kind, std::move(property), std::move(message), step_, {}, call_site(loc), {}};
     const std::size_t reached = schedule_.size();
@@ -942,7 +970,7 @@ void Execution::fail_with_details(ViolationKind kind, std::string property, std:
         v->details = std::move(details);
         v->cited = std::move(cited);
     }
-    if (running_ && failed()) unwind_running();
+    if (running_ && (failed() || (deferred_ && !survivable(kind)))) unwind_running();
 }
 
 void Execution::fail_attempt(const Operation& attempt, ViolationKind kind, std::string property,
@@ -962,7 +990,7 @@ void Execution::fail_attempt(const Operation& attempt, ViolationKind kind, std::
             attempt_task_ = running_;
         }
     }
-    if (running_ && failed()) unwind_running();
+    if (running_ && (failed() || (deferred_ && !survivable(kind)))) unwind_running();
 }
 
 void Execution::report_blocked() {

@@ -52,7 +52,7 @@ enum class End : std::uint8_t {
     // Under lkmm, a read of a write not yet made (a future read: load buffering) could not be
     // settled: its writer made that write with another value or not at all, LKMM forbids the
     // graph once it is made, or an execution in which the write came first covers this one;
-    // or a finding came while such a read was open (Outcome::unsettled_finding).
+    // a finding met while one was open then goes with it (Outcome::unsettled_finding).
     unsettled,
 };
 
@@ -92,8 +92,8 @@ struct Outcome {
     // Whether --spin-bound took part: a spin loop turned with nothing changed and no other
     // task able to run, or nothing was written for that many steps (see watch_repeats()).
     bool spin_bound_used = false;
-    // With End::unsettled: a finding ended it while a future read was open, so it was not
-    // reported (it may need a write its writer never makes).
+    // With End::unsettled: a finding met while a future read was open went with it (it rested
+    // on a write that did not come).
     bool unsettled_finding = false;
 
     // Calls f(violation, reached) for every violation recorded, in order: the schedule's first
@@ -324,8 +324,14 @@ class Execution {
     }
     // Under lkmm, a read of a write its writer has not made yet was made (`delta` 1) or settled
     // (-1). While one is open, what the execution finds rests on a write that may never come:
-    // a finding then ends it unsettled instead (End::unsettled, Outcome::unsettled_finding).
-    void future_reads_open(int delta) { future_reads_ += delta; }
+    // the first finding waits (record()), and stands once every such read is settled, the
+    // schedule to here its counterexample; if one is not, it goes with the execution
+    // (end_unsettled()).
+    void future_reads_open(int delta) {
+        future_reads_ += delta;
+        if (future_reads_ == 0 && deferred_) [[unlikely]]
+            confirm_deferred();
+    }
     // Ends the execution as End::unsettled (a task calling is unwound).
     void end_unsettled();
     // The memory [begin, begin + size) is freed (kfree) together with `allocation`, the object
@@ -619,8 +625,10 @@ class Execution {
     // check_resumed): set once the execution is torn down or memory was freed, so that the
     // step of an execution that frees nothing tests this one flag and nothing else.
     bool resume_checks_ = false;
-    bool ended_early_ = false;           // a choice ended the execution from inside a task
-    int future_reads_ = 0;               // see future_reads_open()
+    bool ended_early_ = false; // a choice ended the execution from inside a task
+    int future_reads_ = 0;     // see future_reads_open()
+    bool deferred_ = false;    // a finding waits for them (record())
+    void confirm_deferred();
     Operation attempt_{};                // see fail_attempt()
     const Task* attempt_task_ = nullptr; // who attempted it; null: no attempt ended the execution
     sigjmp_buf escape_jump_;
