@@ -85,6 +85,9 @@ const PinnedCount kPinnedCounts[] = {
     {"aio-lookup", "try-get", 733, 733},
     {"aio-lookup", "get", 45, 11098},
     {"aio-lookup", "free-at-once", 21, 749},
+    {"flctx", "acquire", 910, 910},
+    {"flctx", "plain-load", 1, 910},
+    {"flctx", "no-reload", 10, 1728},
 };
 
 SearchResult check_variant(const Protocol& p, std::size_t variant, bool keep_going = false,
@@ -213,4 +216,26 @@ TEST(ProtocolVariantsLkmm, cil_push_percpu_rwsem_needs_the_barrier_before_the_re
     const Violation& race = only_violation(broken, "percpu-rwsem-no-mb --cpus 1");
     CHECK_EQUAL(ViolationKind::data_race, race.kind);
     CHECK_EQUAL("data race on xc_pcp@cpu0.p_cil", race.property);
+}
+
+// flctx under lkmm: the fix's acquire, paired with the cmpxchg() that publishes the context,
+// verifies in the pinned number of executions; before it the plain load of i_flctx races with
+// that cmpxchg() by LKMM's definition (a data race, which KTSAN found), in the first execution.
+TEST(ProtocolVariantsLkmm, flctx_explores_the_pinned_number_of_executions_under_lkmm) {
+    const Protocol* p = find_registered_model("flctx");
+    CHECK_TEXT(p != nullptr, "flctx is not shipped");
+    const struct {
+        const char* variant;
+        std::uint64_t executions, keep_going_executions;
+    } pins[] = {{"acquire", 2225, 2225}, {"plain-load", 1, 2225}, {"no-reload", 10, 2957}};
+    for (const auto& pin : pins) {
+        const std::size_t v = *p->find_variant(pin.variant);
+        const std::string what = std::string("flctx --variant ") + pin.variant;
+        CHECK_EQUAL_TEXT(pin.executions,
+                         check_variant(*p, v, false, MemoryModel::lkmm).stats.executions,
+                         what.c_str());
+        CHECK_EQUAL_TEXT(pin.keep_going_executions,
+                         check_variant(*p, v, true, MemoryModel::lkmm).stats.executions,
+                         (what + " --keep-going").c_str());
+    }
 }
