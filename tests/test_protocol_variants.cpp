@@ -3,9 +3,12 @@
 // protocol_models() and never restated here. Like GenMC's suite, the number of executions
 // the model's default search explores for each variant is pinned, so a change in exploration
 // fails a test.
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "checker/protocol.hpp"
+#include "checker/trace.hpp"
 #include "harness.hpp"
 
 #include <CppUTest/TestHarness.h>
@@ -238,4 +241,22 @@ TEST(ProtocolVariantsLkmm, flctx_explores_the_pinned_number_of_executions_under_
                          check_variant(*p, v, true, MemoryModel::lkmm).stats.executions,
                          (what + " --keep-going").c_str());
     }
+}
+
+// aio-lookup's --submitters: the io_submit() lookups beside io_destroy(), each a task of its
+// own (docs/PERFORMANCE.md, "A grace period's cost", measures two). Freed without a grace
+// period, the first reader to look at the freed ioctx is still KASAN's report.
+TEST(ProtocolVariants, aio_lookup_submitters_are_the_readers_beside_io_destroy) {
+    const Protocol& p = *find_registered_model("aio-lookup");
+    CHECK_EQUAL(1u, p.parameters.size());
+    ParameterValues two = p.default_values();
+    CHECK_EQUAL(1, two[0]);
+    two[0] = 2;
+    const Setup setup = [&p, v = *p.find_variant("free-at-once"), two] { p.setup(v, two); };
+    const SearchResult r = check_model(setup, kDefaultSearch, CheckOptions{});
+    const Violation& v = only_violation(r, "free-at-once --submitters 2");
+    CHECK_EQUAL("use-after-free of ctx", v.property);
+    const Trace trace = replay(setup, r.findings.front().schedule, CheckOptions{}).trace;
+    const std::vector<std::string> readers{"io_destroy", "io_submit", "io_submit2"};
+    CHECK(std::equal(readers.begin(), readers.end(), trace.tasks.begin()));
 }
