@@ -69,6 +69,9 @@ class task_struct final : public Task {
     std::uint32_t rcu_entered_at = 0;
     std::source_location rcu_entered_loc{};
     int rcu_nesting_total() const { return rcu_nesting[0] + rcu_nesting[1] + rcu_nesting[2]; }
+    // Inside a region with preemption, bottom halves or interrupts off, or a handler: the
+    // implicit read-side section a grace period waits for too (rcu_atomic_changed()).
+    bool rcu_implicit = false;
     // Its pending lock request recorded lockdep dependencies, which name the step that
     // takes the lock (lockdep_acquired()).
     bool lockdep_asked = false;
