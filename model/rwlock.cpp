@@ -32,7 +32,8 @@ void take(rwlock_t* lock, task_struct* me, Side side, bool trylock, std::source_
     ++me->preempt_count;
     rcu_atomic_changed(me);
     lock_acquired(me, lock, side == Side::write ? "rwlock-write" : "rwlock-read", &lock->dep_map,
-                  loc, 0, trylock, side == Side::read);
+                  loc, 0, trylock, side == Side::read,
+                  lockdep_mode(side) == lockdep_read::recursive);
 }
 
 // Returns what local_irq_save() would (Beside::irqs).

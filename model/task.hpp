@@ -32,7 +32,8 @@ struct held_lock {
     std::uint32_t acquired_at = 0;    // step
     std::uint8_t subclass = 0;        // below MAX_LOCKDEP_SUBCLASSES
     bool trylock = false;
-    bool read = false; // held for read: lockdep's _READ usage bits (rwlock_t's read side)
+    bool read = false;           // held for read: lockdep's _READ usage bits (rwlock_t's read side)
+    bool recursive_read = false; // ... as a recursive read (lockdep's read == 2)
 };
 
 class task_struct final : public Task {
@@ -114,7 +115,7 @@ void spawn_on(int cpu, std::string comm, std::function<void()> body);
 // that took the lock.
 void lock_acquired(task_struct* task, const Object* lock, const char* type, const lockdep_map* map,
                    std::source_location loc, int subclass = 0, bool trylock = false,
-                   bool read = false);
+                   bool read = false, bool recursive_read = false);
 // False if the task does not hold the lock.
 bool lock_released(task_struct* task, const Object* lock);
 bool holds_lock(const task_struct* task, const Object* lock);
