@@ -169,24 +169,34 @@ TEST(RcuImplicitReaders, a_reader_outside_any_region_is_not_waited_for) {
 TEST(RcuImplicitReaders, synchronize_rcu_waits_for_a_cpu_spinning_with_preemption_off) {
     struct flag {
         shared<int> done{"done"};
+        spinlock_t priv{"priv"};
     };
-    expect_found_by_every_search(
-        [] {
-            set_nr_cpus(2);
-            flag& f = model_state<flag>();
-            spawn("waiter", [&f] {
-                synchronize_rcu();
-                WRITE_ONCE(f.done, 1);
-            });
-            spawn_on(1, "spinner", [&f] {
-                preempt_disable();
-                while (!READ_ONCE(f.done))
-                    cpu_relax();
-                preempt_enable();
-            });
-        },
-        ViolationKind::hang, "hang", "spinner with preemption off");
+    for (const bool spinlock : {false, true})
+        expect_found_by_every_search(
+            [spinlock] {
+                set_nr_cpus(2);
+                flag& f = model_state<flag>();
+                spawn("waiter", [&f] {
+                    synchronize_rcu();
+                    WRITE_ONCE(f.done, 1);
+                });
+                spawn_on(1, "spinner", [&f, spinlock] {
+                    if (spinlock)
+                        spin_lock(&f.priv);
+                    else
+                        preempt_disable();
+                    while (!READ_ONCE(f.done))
+                        cpu_relax();
+                    if (spinlock)
+                        spin_unlock(&f.priv);
+                    else
+                        preempt_enable();
+                });
+            },
+            ViolationKind::hang, "hang",
+            spinlock ? "spinner holding a spinlock" : "spinner with preemption off");
 }
+
 // The grace period's start reads every task's preemption count and interrupts, which no object
 // of the readers' steps stands for: DPOR still reaches every final state and violation DFS
 // does, with the reader in each region, and with a region that ends before the look-up.
