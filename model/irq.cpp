@@ -12,6 +12,7 @@
 
 #include "lockdep.hpp"
 #include "percpu.hpp"
+#include "rcu.hpp"
 #include "weak_memory.hpp"
 
 namespace lockcheck::detail {
@@ -168,6 +169,7 @@ void enter(task_struct* me, irq_cpu& cpu) {
         cpu.under_softirq = running_on(cpu, me);
         cpu.softirq = me;
     }
+    rcu_atomic_changed(me);
     const Task* under = me->context == IN_HARDIRQ ? cpu.under_hardirq : cpu.under_softirq;
     if (under && weak_memory::on()) [[unlikely]]
         weak_memory::interrupt_entered(*me, *under);
@@ -191,6 +193,7 @@ void leave(task_struct* me, irq_cpu& cpu) {
     --me->preempt_count;
     me->irqs_off = false;
     me->irq_sections = 0;
+    rcu_atomic_changed(me);
 }
 
 // A handler that returns holding a lock leaves it held for ever: reported as a task's exit is.
@@ -347,6 +350,7 @@ unsigned long irq_section_begin(task_struct* me) {
     const unsigned long flags = kIrqFlagsSaved | (me->irqs_off ? 0 : kIrqFlagsEnabled);
     me->irqs_off = true;
     ++me->irq_sections;
+    rcu_atomic_changed(me);
     return flags;
 }
 
@@ -374,6 +378,7 @@ void irq_section_end(task_struct* me, const char* op, const Object* obj, unsigne
     }
     const bool was_off = me->irqs_off;
     me->irqs_off = !on;
+    rcu_atomic_changed(me);
     // Locks held across the enable are taken with interrupts on, to lockdep.
     if (was_off && on && me->lockdep_depth) lockdep_hardirqs_on(me, op, loc);
 }
@@ -381,12 +386,14 @@ void irq_section_end(task_struct* me, const char* op, const Object* obj, unsigne
 void bh_disable(task_struct* me) {
     ++me->bh_disabled;
     ++me->preempt_count;
+    rcu_atomic_changed(me);
 }
 
 void bh_enable(task_struct* me, const char* op, std::source_location loc) {
     if (!me->bh_disabled) return;
     --me->bh_disabled;
     --me->preempt_count;
+    rcu_atomic_changed(me);
     if (!me->bh_disabled && me->lockdep_depth) lockdep_softirqs_on(me, op, loc);
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "lockdep_graph.hpp"
@@ -105,6 +106,46 @@ const dependency& lockdep_graph::edge(int from, int to) const {
     return edges.front(); // unreachable: every entry of `after` has its edge
 }
 
+dependency& lockdep_graph::edge(int from, int to) {
+    return const_cast<dependency&>(std::as_const(*this).edge(from, to));
+}
+
+std::vector<int> lockdep_graph::strong_path(int from, bool from_only_xr, int to,
+                                            bool to_recursive) const {
+    // Breadth first over (class, whether it was reached by -(*R)-> only), as __bfs() steps:
+    // after -(*R)-> no -(S*)-> follows.
+    const auto state = [](int c, bool only_xr) { return 2 * c + (only_xr ? 1 : 0); };
+    std::vector<int> parent(2 * classes.size(), -1);
+    std::vector<int> queue{state(from, from_only_xr)};
+    parent[queue.front()] = queue.front();
+    int hit = -1;
+    for (std::size_t i = 0; i < queue.size() && hit < 0; ++i) {
+        const int c = queue[i] / 2;
+        const bool only_xr = queue[i] % 2;
+        if (c == to && (!to_recursive || !only_xr)) { // hlock_conflict()
+            hit = queue[i];
+            break;
+        }
+        for (const int n : after[c]) {
+            std::uint8_t dep = edge(c, n).dep;
+            if (only_xr) dep &= ~(DEP_SR | DEP_SN);
+            if (!dep) continue;
+            const int s = state(n, !(dep & (DEP_SN | DEP_EN)));
+            if (parent[s] >= 0) continue;
+            parent[s] = queue[i];
+            queue.push_back(s);
+        }
+    }
+    if (hit < 0) return {};
+    std::vector<int> chain{hit};
+    while (chain.back() != parent[chain.back()])
+        chain.push_back(parent[chain.back()]);
+    std::vector<int> classes_on;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+        classes_on.push_back(*it / 2);
+    return classes_on;
+}
+
 // The set of dependencies and of usage bits, whatever order they were found in (classes are
 // numbered in the order first met, which differs between executions that reach the same
 // state).
@@ -116,6 +157,7 @@ void lockdep_graph::fingerprint(StateHasher& h) const {
         StateHasher e;
         e.add(classes[d.from].key);
         e.add(classes[d.to].key);
+        e.add(d.dep);
         set += e.result().a;
     }
     std::uint64_t usage = 0;
@@ -246,21 +288,31 @@ void lock_acquire(const char* op, const Object* lock, const lockdep_map* map, in
             report_recursive(g, next, attempt);
             return;
         }
-        if (!trylock && !g.depends(held, next)) {
-            std::vector<int> chain = g.path(next, held);
+        // The kind of this dependency (calc_dep()); one the graph has is checked already.
+        const bool recursive = read == lockdep_read::recursive;
+        const std::uint8_t dep =
+            h.recursive_read ? (recursive ? DEP_SR : DEP_SN) : (recursive ? DEP_ER : DEP_EN);
+        const bool known = g.depends(held, next);
+        if (!trylock && (!known || !(g.edge(held, next).dep & dep))) {
+            // check_noncircular(): a strong path from next back to held.
+            std::vector<int> chain = g.strong_path(next, recursive, held, h.recursive_read);
             if (!chain.empty()) {
                 report_cycle(g, h, held, next, chain, attempt);
                 return;
             }
             if (!check_irq_usage(g, h, held, next, irqs, attempt)) return;
-            if (g.edges.size() == MAX_LOCKDEP_ENTRIES) {
-                fill(g, "lockdep dependencies (MAX_LOCKDEP_ENTRIES)", MAX_LOCKDEP_ENTRIES);
-                return;
+            if (known) {
+                g.edge(held, next).dep |= dep;
+            } else {
+                if (g.edges.size() == MAX_LOCKDEP_ENTRIES) {
+                    fill(g, "lockdep dependencies (MAX_LOCKDEP_ENTRIES)", MAX_LOCKDEP_ENTRIES);
+                    return;
+                }
+                g.add(held, next);
+                g.edges.push_back(
+                    {{me->id(), me->name(), this_execution().step(), false, loc}, held, next, dep});
+                me->lockdep_asked = true;
             }
-            g.add(held, next);
-            g.edges.push_back(
-                {{me->id(), me->name(), this_execution().step(), false, loc}, held, next});
-            me->lockdep_asked = true;
         }
         if (!h.trylock) break;
     }

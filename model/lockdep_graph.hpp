@@ -50,9 +50,16 @@ struct lock_class {
     std::array<lockdep_trace, LOCK_USAGE_STATES> usage_traces{};
 };
 
+// The kinds of one dependency from -> to (lockdep-design.rst, "Dependency types and strong
+// dependency paths"): E, the held lock exclusive (a writer or a non-recursive reader), or S, a
+// recursive reader; then R, the new lock a recursive read, or N anything else. One pair of
+// classes may have several.
+enum : std::uint8_t { DEP_ER = 1, DEP_EN = 2, DEP_SR = 4, DEP_SN = 8 };
+
 struct dependency : lockdep_trace {
     int from;
     int to;
+    std::uint8_t dep = DEP_EN; // the kinds found, the first of which `step` is the trace of
 };
 
 struct lockdep_graph {
@@ -71,11 +78,18 @@ struct lockdep_graph {
     // The classes on a shortest path from `from` to `to` through `after` (or, `backwards`,
     // through `before`), both included; empty if there is none.
     std::vector<int> path(int from, int to, bool backwards = false) const;
+    // The classes on a shortest strong path (no -(*R)-> followed by -(S*)->) from `from`,
+    // reached by a dependency that is -(*R)-> if `from_only_xr`, to `to` by a path that
+    // conflicts with `to` held as `to_recursive` (a recursive reader of `to` meets only a path
+    // ending -(*N)->), as check_noncircular() searches: a new dependency to -> from closes a
+    // strong circle, a deadlock, iff there is one. Empty if none.
+    std::vector<int> strong_path(int from, bool from_only_xr, int to, bool to_recursive) const;
     // The first class, breadth first from `root` through `after` (`before`), whose usage has
     // a bit of `mask` (1 << lock_usage_bit); -1 if none has. `root` itself counts, as in
     // lockdep's __bfs().
     int find_usage(int root, unsigned mask, bool backwards) const;
     const dependency& edge(int from, int to) const;
+    dependency& edge(int from, int to);
     void fingerprint(StateHasher& h) const;
 };
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "irq.hpp"
+#include "rcu.hpp"
 #include "weak_memory.hpp"
 
 namespace lockcheck::detail {
@@ -201,6 +202,7 @@ void preempt_disable(std::source_location loc) {
     // interleave in atomic context: more interleavings than the kernel has, never fewer.
     if (me->preempt_count != 0 || !weak_memory::on()) {
         ++me->preempt_count;
+        rcu_atomic_changed(me);
         return;
     }
     cpus& c = state();
@@ -214,6 +216,7 @@ void preempt_disable(std::source_location loc) {
     runqueue& rq = c.rq(cpu);
     rq.atomic = me;
     ++me->preempt_count;
+    rcu_atomic_changed(me);
     // Another task's atomic section on this CPU before it is ordered before this one by the
     // context switch between them.
     weak_memory::cpu_switched(rq);
@@ -230,13 +233,16 @@ void preempt_enable(std::source_location loc) {
             rq.atomic = nullptr;
             weak_memory::lock_released(rq);
             me->preempt_count = 0;
+            rcu_atomic_changed(me);
             // This step is the preemption point too: hotplug, which changes where it may
             // resume, is a global step, ordered against it.
             resume_on_any_cpu();
             return;
         }
     }
-    if (--me->preempt_count == 0) preempt_point("preempt_enable", loc);
+    --me->preempt_count;
+    rcu_atomic_changed(me);
+    if (me->preempt_count == 0) preempt_point("preempt_enable", loc);
 }
 
 void cond_resched(std::source_location loc) {

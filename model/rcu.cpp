@@ -1,6 +1,7 @@
 // RCU's read-side sections, grace periods and callbacks on the execution's scheduling points.
-// A grace period is the set of tasks inside a read-side section when it started; each leaves
-// it at its outermost unlock, and the grace period ends when the set is empty.
+// A grace period is the set of tasks inside a read-side section when it started, explicit or
+// implicit (preemption, bottom halves or interrupts off); each leaves it when it is inside
+// neither any more, and the grace period ends when the set is empty.
 #include "rcu.hpp"
 
 #include <algorithm>
@@ -41,6 +42,11 @@ struct rcu_waiter {
     std::uint64_t barrier = 0; // rcu_barrier(): it waits for callbacks up to this seq
 };
 
+// Inside an explicit read-side section or an implicit one (rcu_atomic_changed()).
+bool rcu_reader(const task_struct& t) {
+    return t.rcu_nesting_total() || t.rcu_implicit;
+}
+
 struct rcu_state final : Object {
     rcu_state() : Object("rcu") { unwatched(); }
 
@@ -48,8 +54,7 @@ struct rcu_state final : Object {
         std::string readers;
         for (const auto& tp : this_execution().tasks()) {
             const auto& t = static_cast<const task_struct&>(*tp);
-            if (!t.finished() && t.rcu_nesting_total())
-                readers += (readers.empty() ? "" : ", ") + t.name();
+            if (!t.finished() && rcu_reader(t)) readers += (readers.empty() ? "" : ", ") + t.name();
         }
         out += readers.empty() ? "no readers" : "readers: " + readers;
         if (!callbacks.empty())
@@ -86,7 +91,7 @@ struct rcu_state final : Object {
     static TaskSet readers_now() {
         TaskSet readers = 0;
         for (const auto& tp : this_execution().tasks())
-            if (!tp->finished() && static_cast<const task_struct&>(*tp).rcu_nesting_total())
+            if (!tp->finished() && rcu_reader(static_cast<const task_struct&>(*tp)))
                 readers |= task_bit(tp->id());
         return readers;
     }
@@ -126,7 +131,10 @@ void read_lock(rcu_flavour f, std::source_location loc) {
     }
     ++me->rcu_nesting[f];
     if (f == RCU_BH) bh_disable(me);
-    if (f == RCU_SCHED) ++me->preempt_count;
+    if (f == RCU_SCHED) {
+        ++me->preempt_count;
+        rcu_atomic_changed(me);
+    }
     lock_acquired(me, &s.maps[f], kLockNames[f], nullptr, loc);
 }
 
@@ -153,9 +161,12 @@ void read_unlock(rcu_flavour f, std::source_location loc) {
     }
     --me->rcu_nesting[f];
     if (f == RCU_BH) bh_enable(me, kUnlockNames[f], loc);
-    if (f == RCU_SCHED) --me->preempt_count;
+    if (f == RCU_SCHED) {
+        --me->preempt_count;
+        rcu_atomic_changed(me);
+    }
     lock_released(me, &s.maps[f]);
-    if (me->rcu_nesting_total() == 0) left_section(s, me);
+    if (!rcu_reader(*me)) left_section(s, me);
 }
 
 // Inside a read-side section a grace period (or a barrier, which waits for one) never ends.
@@ -217,7 +228,13 @@ void invoke_callbacks(rcu_state& s, int cpu) {
         const void* key = run.head ? static_cast<const void*>(run.head) : run.kfree_ptr;
         if (weak_memory::on()) {
             weak_memory::taken_over(key);
+            // The context running it (a softirq, or rcuop with bottom halves off) is an
+            // implicit read-side section, in which LKMM has no Sync-rcu: the section is split
+            // around it, the grace period having ended before the callback runs.
+            const bool implicit = current()->rcu_implicit;
+            if (implicit) weak_memory::rcu_read_unlocked();
             weak_memory::rcu_synchronized();
+            if (implicit) weak_memory::rcu_read_locked();
         }
         if (run.func)
             run.func(run.head);
@@ -298,6 +315,21 @@ void queue_callback(rcu_callback cb, const char* op, std::source_location loc) {
 }
 
 } // namespace
+
+void rcu_atomic_changed(task_struct* me) {
+    const bool implicit = me->preempt_count != 0 || me->irqs_off;
+    if (implicit == me->rcu_implicit) return;
+    me->rcu_implicit = implicit;
+    if (weak_memory::on()) [[unlikely]] {
+        if (implicit)
+            weak_memory::rcu_read_locked();
+        else
+            weak_memory::rcu_read_unlocked();
+    }
+    if (rcu_reader(*me)) return;
+    // Only a model that uses RCU has its state: none to create here, in a spinlock's step.
+    if (rcu_state* s = this_execution().find_local<rcu_state>()) left_section(*s, me);
+}
 
 void rcu_read_lock(std::source_location loc) {
     read_lock(RCU_PLAIN, loc);

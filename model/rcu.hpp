@@ -25,6 +25,17 @@ using rcu_callback_t = void (*)(rcu_head*);
 // period waits for readers of all three.
 enum rcu_flavour : std::uint8_t { RCU_PLAIN = 0, RCU_BH = 1, RCU_SCHED = 2, RCU_FLAVOURS = 3 };
 
+// Since the flavours were consolidated (v4.20, and "only in v5.0 and later" as call_rcu()'s
+// comment in kernel/rcu/tree.c has it), "regions of code across which interrupts, preemption,
+// or softirqs have been disabled also serve as RCU read-side critical sections. This includes
+// hardware interrupt handlers, softirq handlers, and NMI handlers": a grace period waits for a
+// task that is in one when it starts, as for one inside rcu_read_lock(). Called by every
+// primitive that changes the running task's preemption count (spinlocks, rwlocks,
+// preempt_disable(), local_bh_disable(), a handler's entry and exit) or its interrupts, after
+// the change: the task enters or leaves such a region (under lkmm, an Rcu-lock or Rcu-unlock
+// event, as if the region were an rcu_read_lock() section). No scheduling point.
+void rcu_atomic_changed(task_struct* me);
+
 // Each a scheduling point. rcu_read_lock() marks the task a reader: sleeping inside is
 // reported as might_sleep() reports it (CONFIG_PREEMPT_RCU's "RCU nest depth"); the _bh form
 // disables bottom halves, the _sched form preemption, as the kernel's do. Each section is on

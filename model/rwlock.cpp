@@ -6,6 +6,7 @@
 #include "lock_forms.hpp"
 #include "lock_misuse.hpp"
 #include "percpu.hpp"
+#include "rcu.hpp"
 #include "weak_memory.hpp"
 
 namespace lockcheck::detail {
@@ -29,8 +30,10 @@ void take(rwlock_t* lock, task_struct* me, Side side, bool trylock, std::source_
     if (weak_memory::on()) [[unlikely]]
         weak_memory::lock_acquired(*lock);
     ++me->preempt_count;
+    rcu_atomic_changed(me);
     lock_acquired(me, lock, side == Side::write ? "rwlock-write" : "rwlock-read", &lock->dep_map,
-                  loc, 0, trylock, side == Side::read);
+                  loc, 0, trylock, side == Side::read,
+                  lockdep_mode(side) == lockdep_read::recursive);
 }
 
 // Returns what local_irq_save() would (Beside::irqs).
@@ -68,6 +71,7 @@ void unlock(const char* op, rwlock_t* lock, Side side, std::source_location loc,
     if (weak_memory::on()) [[unlikely]]
         weak_memory::rwsem_released(*lock);
     if (lock_released(me, lock)) --me->preempt_count;
+    rcu_atomic_changed(me);
     beside_unlock(me, beside, op, lock, flags, restore, loc);
     resume_on_any_cpu();
 }

@@ -49,14 +49,43 @@ void __set_current_state(long state, std::source_location loc) {
     set_state(state, false, loc);
 }
 
-void schedule(std::source_location loc) {
-    task_struct* me = current();
+namespace {
+// __schedule_bug()'s report for `op` in atomic context.
+void check_schedule(task_struct* me, const char* op, std::source_location loc) {
     if (atomic(me))
         this_execution().fail_attempt(
-            Operation{.name = "schedule", .obj = me->sleeping_on, .location = loc},
+            Operation{.name = op, .obj = me->sleeping_on, .location = loc},
             ViolationKind::sleep_in_atomic, "sleep-in-atomic",
-            "BUG: scheduling while atomic: " + me->name() + " calls schedule() " +
+            "BUG: scheduling while atomic: " + me->name() + " calls " + op + "() " +
                 atomic_reason(me));
+}
+} // namespace
+
+long schedule_timeout(long timeout, std::source_location loc) {
+    if (timeout == MAX_SCHEDULE_TIMEOUT) {
+        schedule(loc);
+        return timeout;
+    }
+    task_struct* me = current();
+    check_schedule(me, "schedule_timeout", loc);
+    // Enabled at every step: woken first, or the timer's process_timeout() first.
+    this_execution().visible("schedule_timeout", me->sleeping_on, loc);
+    const bool woken = me->state == TASK_RUNNING;
+    if (woken) {
+        if (weak_memory::on()) [[unlikely]]
+            weak_memory::task_state_scheduled(me->state);
+        return timeout;
+    }
+    // The timer's wake_up_process().
+    if (weak_memory::on()) [[unlikely]]
+        weak_memory::task_state_set(me->state, TASK_RUNNING, false);
+    me->state = TASK_RUNNING;
+    return 0;
+}
+
+void schedule(std::source_location loc) {
+    task_struct* me = current();
+    check_schedule(me, "schedule", loc);
     this_execution().visible("schedule", me->sleeping_on, loc, [](const Object*, const Task& t) {
         return static_cast<const task_struct&>(t).state == TASK_RUNNING;
     });

@@ -15,6 +15,12 @@ void set_current_state(long state, std::source_location loc = std::source_locati
 void __set_current_state(long state, std::source_location loc = std::source_location::current());
 // Sleeps until woken if the task's state is not TASK_RUNNING; a scheduling point either way.
 void schedule(std::source_location loc = std::source_location::current());
+// schedule_timeout(timeout): as schedule(), but the task's timer may end the sleep first. Time
+// is not modelled: the timer may expire at any step at which the task sleeps, and the search
+// tries each (the sleep is never a hang). Returns 0 if it expired, else `timeout` (a model
+// without jiffies sees none of it spent). MAX_SCHEDULE_TIMEOUT sleeps as schedule() does.
+inline constexpr long MAX_SCHEDULE_TIMEOUT = 0x7fffffffffffffffL;
+long schedule_timeout(long timeout, std::source_location loc = std::source_location::current());
 // One turn of a spin loop. The task runs on when an object it touched during the turn has
 // been written since the turn began (what it read may be stale), or when no other task can
 // run; spinning while others could run and nothing it looked at changed repeats the same

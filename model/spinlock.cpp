@@ -4,6 +4,7 @@
 #include "lock_forms.hpp"
 #include "lock_misuse.hpp"
 #include "percpu.hpp"
+#include "rcu.hpp"
 #include "weak_memory.hpp"
 
 namespace lockcheck::detail {
@@ -20,6 +21,7 @@ void acquire(spinlock_t* lock, task_struct* me, int subclass, bool trylock,
     if (weak_memory::on()) [[unlikely]]
         weak_memory::lock_acquired(*lock);
     ++me->preempt_count;
+    rcu_atomic_changed(me);
     lock_acquired(me, lock, "spinlock", &lock->dep_map, loc, subclass, trylock);
 }
 
@@ -46,6 +48,7 @@ void unlock(const char* op, spinlock_t* lock, std::source_location loc,
     if (weak_memory::on()) [[unlikely]]
         weak_memory::lock_released(*lock);
     if (lock_released(me, lock)) --me->preempt_count;
+    rcu_atomic_changed(me);
     beside_unlock(me, beside, op, lock, flags, restore, loc);
     // The unlock ends in preempt_enable(): a preemptible task may resume elsewhere.
     resume_on_any_cpu();

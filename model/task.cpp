@@ -83,7 +83,8 @@ const held_lock* task_struct::find_held(const char* type) const {
 }
 
 void lock_acquired(task_struct* task, const Object* lock, const char* type, const lockdep_map* map,
-                   std::source_location loc, int subclass, bool trylock, bool read) {
+                   std::source_location loc, int subclass, bool trylock, bool read,
+                   bool recursive_read) {
     // The kernel says "BUG: MAX_LOCK_DEPTH too low!": lockdep's limit, not the model's bug.
     // Without the entry, unlocks and exit checks would go wrong: the execution ends.
     if (task->lockdep_depth == task_struct::kMaxHeldLocks) {
@@ -92,9 +93,15 @@ void lock_acquired(task_struct* task, const Object* lock, const char* type, cons
         return;
     }
     lock->lock_stats.acquired(task->was_blocked() || task->retrying());
-    task->held_locks[task->lockdep_depth++] = held_lock{
-        lock,    type, map, loc, this_execution().step(), static_cast<std::uint8_t>(subclass),
-        trylock, read};
+    task->held_locks[task->lockdep_depth++] = held_lock{lock,
+                                                        type,
+                                                        map,
+                                                        loc,
+                                                        this_execution().step(),
+                                                        static_cast<std::uint8_t>(subclass),
+                                                        trylock,
+                                                        read,
+                                                        recursive_read};
     if (task->lockdep_asked) lockdep_acquired(task);
 }
 

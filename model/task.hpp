@@ -32,7 +32,8 @@ struct held_lock {
     std::uint32_t acquired_at = 0;    // step
     std::uint8_t subclass = 0;        // below MAX_LOCKDEP_SUBCLASSES
     bool trylock = false;
-    bool read = false; // held for read: lockdep's _READ usage bits (rwlock_t's read side)
+    bool read = false;           // held for read: lockdep's _READ usage bits (rwlock_t's read side)
+    bool recursive_read = false; // ... as a recursive read (lockdep's read == 2)
 };
 
 class task_struct final : public Task {
@@ -69,6 +70,9 @@ class task_struct final : public Task {
     std::uint32_t rcu_entered_at = 0;
     std::source_location rcu_entered_loc{};
     int rcu_nesting_total() const { return rcu_nesting[0] + rcu_nesting[1] + rcu_nesting[2]; }
+    // Inside a region with preemption, bottom halves or interrupts off, or a handler: the
+    // implicit read-side section a grace period waits for too (rcu_atomic_changed()).
+    bool rcu_implicit = false;
     // Its pending lock request recorded lockdep dependencies, which name the step that
     // takes the lock (lockdep_acquired()).
     bool lockdep_asked = false;
@@ -111,7 +115,7 @@ void spawn_on(int cpu, std::string comm, std::function<void()> body);
 // that took the lock.
 void lock_acquired(task_struct* task, const Object* lock, const char* type, const lockdep_map* map,
                    std::source_location loc, int subclass = 0, bool trylock = false,
-                   bool read = false);
+                   bool read = false, bool recursive_read = false);
 // False if the task does not hold the lock.
 bool lock_released(task_struct* task, const Object* lock);
 bool holds_lock(const task_struct* task, const Object* lock);

@@ -95,4 +95,40 @@ void wait_event_fn(wait_queue_head_t* wq_head, Condition condition,
 #define wait_event(wq_head, condition)                                                             \
     ::lockcheck::detail::wait_event_fn(&(wq_head), [&]() -> bool { return (condition); })
 
+// The loop of the _timeout forms (___wait_event() with schedule_timeout()), on the queue
+// `queue()` returns (made only if the task sleeps): 0 if the timeout expired with `condition`
+// false, else the time left, at least 1 (___wait_cond_timeout()).
+template <class Queue, class Condition>
+long wait_timeout_loop(Queue queue, Condition condition, long timeout, std::source_location loc) {
+    long ret = timeout;
+    const auto cond_timeout = [&] {
+        const bool c = condition();
+        if (c && !ret) ret = 1;
+        return c || !ret;
+    };
+    if (cond_timeout()) return ret;
+    wait_queue_head_t* wq_head = queue();
+    DEFINE_WAIT(wait);
+    for (;;) {
+        prepare_to_wait(wq_head, &wait, TASK_UNINTERRUPTIBLE, loc);
+        if (cond_timeout()) break;
+        ret = schedule_timeout(ret, loc);
+    }
+    finish_wait(wq_head, &wait, loc);
+    return ret;
+}
+
+// wait_event_timeout(wq, condition, timeout): wait_event() whose sleep the timeout may end
+// (schedule_timeout()): 0 if it did with `condition` still false, else at least 1.
+template <class Condition>
+long wait_event_timeout_fn(wait_queue_head_t* wq_head, Condition condition, long timeout,
+                           std::source_location loc = std::source_location::current()) {
+    might_sleep("wait_event_timeout", wq_head, loc);
+    return wait_timeout_loop([wq_head] { return wq_head; }, condition, timeout, loc);
+}
+
+#define wait_event_timeout(wq_head, condition, timeout)                                            \
+    ::lockcheck::detail::wait_event_timeout_fn(                                                    \
+        &(wq_head), [&]() -> bool { return (condition); }, (timeout))
+
 } // namespace lockcheck::detail

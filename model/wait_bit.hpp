@@ -57,4 +57,17 @@ void wait_var_event_fn(const Object* var, Condition condition,
 #define wait_var_event(var, condition)                                                             \
     ::lockcheck::detail::wait_var_event_fn((var), [&]() -> bool { return (condition); })
 
+// wait_var_event_timeout(var, condition, timeout): wait_var_event() whose sleep the timeout may
+// end (schedule_timeout()): 0 if it did with `condition` still false, else at least 1.
+template <class Condition>
+long wait_var_event_timeout_fn(const Object* var, Condition condition, long timeout,
+                               std::source_location loc = std::source_location::current()) {
+    might_sleep("wait_var_event_timeout", var, loc);
+    return wait_timeout_loop([var] { return __var_waitqueue(var); }, condition, timeout, loc);
+}
+
+#define wait_var_event_timeout(var, condition, timeout)                                            \
+    ::lockcheck::detail::wait_var_event_timeout_fn((var), [&]() -> bool { return (condition); },   \
+                                                   (timeout))
+
 } // namespace lockcheck::detail

@@ -140,7 +140,7 @@ void io_destroy(mm_struct* mm, kioctx* ioctx, const AioPolicy& p) {
     put_ioctx(ioctx, p);                // once for the lookup
 }
 
-void setup(std::size_t variant, const ParameterValues&) {
+void setup(std::size_t variant, const ParameterValues& values) {
     mm_struct& mm = model_state<mm_struct>();
     const AioPolicy& p = variants()[variant].policy;
     ioctx_alloc(&mm);
@@ -148,10 +148,13 @@ void setup(std::size_t variant, const ParameterValues&) {
         op destroy("io_destroy"); // what each system call waits for, for `lockcheck compare`
         if (kioctx* ioctx = lookup_ioctx(&mm, kCtxId, p)) io_destroy(&mm, ioctx, p);
     });
-    spawn("io_submit", [&mm, &p] {
-        op submit("io_submit");
-        if (kioctx* ctx = lookup_ioctx(&mm, kCtxId, p)) put_ioctx(ctx, p);
-    });
+    // --submitters: the lookups that race with io_destroy(), each a reader of the list whose
+    // ioctx the grace period keeps (docs/PERFORMANCE.md measures what it costs).
+    for (int i = 0; i < values[0]; ++i)
+        spawn(i == 0 ? std::string("io_submit") : "io_submit" + std::to_string(i + 1), [&mm, &p] {
+            op submit("io_submit");
+            if (kioctx* ctx = lookup_ioctx(&mm, kCtxId, p)) put_ioctx(ctx, p);
+        });
 }
 
 } // namespace
@@ -163,6 +166,7 @@ Protocol aio_lookup() {
                    "drops the last one",
         .variants = variants_of(variants()),
         .default_variant = 0, // try-get: the fix
+        .parameters = {{"submitters", "io_submit() calls looking the ioctx up", 1, 1, 3}},
         .comparison = Comparison{.before = "get", .after = "try-get"},
         .setup = &setup,
     };

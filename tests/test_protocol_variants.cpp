@@ -3,9 +3,12 @@
 // protocol_models() and never restated here. Like GenMC's suite, the number of executions
 // the model's default search explores for each variant is pinned, so a change in exploration
 // fails a test.
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "checker/protocol.hpp"
+#include "checker/trace.hpp"
 #include "harness.hpp"
 
 #include <CppUTest/TestHarness.h>
@@ -85,6 +88,9 @@ const PinnedCount kPinnedCounts[] = {
     {"aio-lookup", "try-get", 733, 733},
     {"aio-lookup", "get", 45, 11098},
     {"aio-lookup", "free-at-once", 21, 749},
+    {"flctx", "acquire", 910, 910},
+    {"flctx", "plain-load", 1, 910},
+    {"flctx", "no-reload", 10, 1728},
 };
 
 SearchResult check_variant(const Protocol& p, std::size_t variant, bool keep_going = false,
@@ -213,4 +219,44 @@ TEST(ProtocolVariantsLkmm, cil_push_percpu_rwsem_needs_the_barrier_before_the_re
     const Violation& race = only_violation(broken, "percpu-rwsem-no-mb --cpus 1");
     CHECK_EQUAL(ViolationKind::data_race, race.kind);
     CHECK_EQUAL("data race on xc_pcp@cpu0.p_cil", race.property);
+}
+
+// flctx under lkmm: the fix's acquire, paired with the cmpxchg() that publishes the context,
+// verifies in the pinned number of executions; before it the plain load of i_flctx races with
+// that cmpxchg() by LKMM's definition (a data race, which KTSAN found), in the first execution.
+TEST(ProtocolVariantsLkmm, flctx_explores_the_pinned_number_of_executions_under_lkmm) {
+    const Protocol* p = find_registered_model("flctx");
+    CHECK_TEXT(p != nullptr, "flctx is not shipped");
+    const struct {
+        const char* variant;
+        std::uint64_t executions, keep_going_executions;
+    } pins[] = {{"acquire", 2225, 2225}, {"plain-load", 1, 2225}, {"no-reload", 10, 2957}};
+    for (const auto& pin : pins) {
+        const std::size_t v = *p->find_variant(pin.variant);
+        const std::string what = std::string("flctx --variant ") + pin.variant;
+        CHECK_EQUAL_TEXT(pin.executions,
+                         check_variant(*p, v, false, MemoryModel::lkmm).stats.executions,
+                         what.c_str());
+        CHECK_EQUAL_TEXT(pin.keep_going_executions,
+                         check_variant(*p, v, true, MemoryModel::lkmm).stats.executions,
+                         (what + " --keep-going").c_str());
+    }
+}
+
+// aio-lookup's --submitters: the io_submit() lookups beside io_destroy(), each a task of its
+// own (docs/PERFORMANCE.md, "A grace period's cost", measures two). Freed without a grace
+// period, the first reader to look at the freed ioctx is still KASAN's report.
+TEST(ProtocolVariants, aio_lookup_submitters_are_the_readers_beside_io_destroy) {
+    const Protocol& p = *find_registered_model("aio-lookup");
+    CHECK_EQUAL(1u, p.parameters.size());
+    ParameterValues two = p.default_values();
+    CHECK_EQUAL(1, two[0]);
+    two[0] = 2;
+    const Setup setup = [&p, v = *p.find_variant("free-at-once"), two] { p.setup(v, two); };
+    const SearchResult r = check_model(setup, kDefaultSearch, CheckOptions{});
+    const Violation& v = only_violation(r, "free-at-once --submitters 2");
+    CHECK_EQUAL("use-after-free of ctx", v.property);
+    const Trace trace = replay(setup, r.findings.front().schedule, CheckOptions{}).trace;
+    const std::vector<std::string> readers{"io_destroy", "io_submit", "io_submit2"};
+    CHECK(std::equal(readers.begin(), readers.end(), trace.tasks.begin()));
 }

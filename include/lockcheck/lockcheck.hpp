@@ -635,6 +635,10 @@ using detail::wait_on_bit_lock;
 using detail::wake_up_bit;
 using detail::wake_up_var;
 
+// Sleeps the timer may end (model/sched.hpp; wait_event_timeout, wait_var_event_timeout).
+using detail::MAX_SCHEDULE_TIMEOUT;
+using detail::schedule_timeout;
+
 // struct lockref (model/lockref.hpp): a count under its own spinlock.
 using detail::__lockref_is_dead;
 using detail::lockref;
