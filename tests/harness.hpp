@@ -27,6 +27,10 @@ SearchResult check_model(const Setup& setup, Search search, CheckOptions options
 // The registered models this test binary links: the protocol models (protocols/), and the
 // classic benchmarks (examples/).
 const std::vector<Protocol>& protocol_models();
+// The protocol models in two halves of about equal cost to compare (`half` 0 or 1): the groups
+// that run every shipped variant under several searches take one half each, so that each CTest
+// test stays within its time limit on a loaded machine.
+std::vector<Protocol> protocol_models_half(int half);
 const std::vector<Protocol>& benchmark_models();
 // The litmus-test families (litmus/).
 const std::vector<Protocol>& litmus_models();

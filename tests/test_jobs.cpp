@@ -69,6 +69,7 @@ TEST_GROUP(Jobs){};
 // Every variant twice over, and a search long enough to be shared: minutes under the
 // sanitizers, which tools/test.sh leaves out.
 TEST_GROUP(JobsVariants){};
+TEST_GROUP(JobsVariantsMore){};
 
 TEST(Jobs, a_split_dpor_search_runs_the_same_schedules_in_the_same_order) {
     // The first execution of each part runs at once, the rest after its giver resumes; the
@@ -109,8 +110,10 @@ TEST(Jobs, a_split_search_runs_the_same_schedules_in_the_same_order) {
     }
 }
 
-TEST(JobsVariants, every_shipped_variant_gives_the_same_result_on_three_threads_as_on_one) {
-    for (const Protocol& p : protocol_models()) {
+namespace {
+
+void expect_the_same_result_on_three_threads_as_on_one(const std::vector<Protocol>& models) {
+    for (const Protocol& p : models) {
         for (std::size_t v = 0; v < p.variants.size(); ++v) {
             const Setup setup = default_setup(p, v);
             for (bool keep_going : {false, true}) {
@@ -142,6 +145,16 @@ TEST(JobsVariants, every_shipped_variant_gives_the_same_result_on_three_threads_
             }
         }
     }
+}
+
+} // namespace
+
+TEST(JobsVariants, every_shipped_variant_gives_the_same_result_on_three_threads_as_on_one) {
+    expect_the_same_result_on_three_threads_as_on_one(protocol_models_half(0));
+}
+
+TEST(JobsVariantsMore, every_shipped_variant_gives_the_same_result_on_three_threads_as_on_one) {
+    expect_the_same_result_on_three_threads_as_on_one(protocol_models_half(1));
 }
 
 TEST(JobsVariants, a_search_that_runs_long_enough_is_shared) {
@@ -255,6 +268,7 @@ TEST(Jobs, the_json_report_counts_the_threads_unless_no_timing) {
 TEST_GROUP(Shards){};
 // Every variant: minutes under the sanitizers, which tools/test.sh leaves out.
 TEST_GROUP(ShardsVariants){};
+TEST_GROUP(ShardsVariantsMore){};
 
 namespace {
 
@@ -271,8 +285,10 @@ SearchResult sharded(const Setup& setup, unsigned count, const CheckOptions& opt
 
 } // namespace
 
-TEST(ShardsVariants, four_shards_merged_are_the_search_on_every_shipped_variant) {
-    for (const Protocol& p : protocol_models()) {
+namespace {
+
+void expect_four_shards_merged_to_be_the_search(const std::vector<Protocol>& models) {
+    for (const Protocol& p : models) {
         for (std::size_t v = 0; v < p.variants.size(); ++v) {
             if (!dfs_exhausts(p, v)) continue;
             const Setup setup = default_setup(p, v);
@@ -287,6 +303,16 @@ TEST(ShardsVariants, four_shards_merged_are_the_search_on_every_shipped_variant)
             }
         }
     }
+}
+
+} // namespace
+
+TEST(ShardsVariants, four_shards_merged_are_the_search_on_every_shipped_variant) {
+    expect_four_shards_merged_to_be_the_search(protocol_models_half(0));
+}
+
+TEST(ShardsVariantsMore, four_shards_merged_are_the_search_on_every_shipped_variant) {
+    expect_four_shards_merged_to_be_the_search(protocol_models_half(1));
 }
 
 TEST(Shards, sixteen_shards_are_the_search_and_within_twice_the_mean) {

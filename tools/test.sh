@@ -18,7 +18,7 @@ tools/setup.sh
 # all. Every shipped variant is still checked there (CheckAll), every strategy (Strategies), and
 # DPOR, the state cache and --jobs against DFS on a quarter of the generated models
 # (DporGenerated, StateCacheGenerated, JobsGenerated).
-asan_skip='^(ProtocolVariants|ProtocolVariantsLkmm|Dpor|Cli|KeepGoingSearches|Minimize|Determinism|ClassicBenchmarks|StateCacheVariants|JobsVariants|Shards|ShardsVariants)$'
+asan_skip='^(ProtocolVariants|ProtocolVariantsLkmm|Dpor|DporVariants|Cli|KeepGoingSearches|Minimize|Determinism|ClassicBenchmarks|StateCacheVariants|StateCacheVariantsMore|JobsVariants|JobsVariantsMore|Shards|ShardsVariants|ShardsVariantsMore)$'
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$(nproc)"
 ctest --preset asan -j "$(nproc)" -E "$asan_skip"
