@@ -157,18 +157,18 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
     collected = std::make_unique<memory::Catalogue>();
     weak_memory::set_round({nullptr, collected.get()});
     SearchResult result = explore_round(setup, strategy, options);
+    collected->freeze();
     std::uint32_t rounds = 1;
     const auto complete = [&] {
         return result.findings.empty() && result.stats.stopped_by.empty();
     };
-    while (complete() && collected->any_independent() && !(*collected == *evidence)) {
+    while (complete() && collected->independent_anywhere() && !(*collected == *evidence)) {
         if (rounds == kMaxRounds) {
             result.stats.stopped_by = "the round bound (" + std::to_string(kMaxRounds) +
                                       " rounds; load buffering's evidence still grew)";
             break;
         }
         evidence = std::move(collected);
-        evidence->freeze();
         collected = std::make_unique<memory::Catalogue>();
         weak_memory::set_round({evidence.get(), collected.get()});
         const std::unique_ptr<Strategy> next = options.next_round();
@@ -178,6 +178,7 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
         result = explore_round(setup, *next, options);
         result.stats.earlier_rounds_executions = earlier;
         result.stats.elapsed_seconds += seconds;
+        collected->freeze();
         ++rounds;
     }
     // Replays of its counterexamples see what the last round saw.

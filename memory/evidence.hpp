@@ -72,11 +72,9 @@ class Catalogue final : public Evidence {
     // reads but for that one, which read another value. Only the last 64 reads count.
     std::uint64_t independent(const Made& made, std::span<const Seen> reads) const;
 
-    // Whether some write was recorded after reads that differ in one value only: evidence that
-    // it is independent of that read, which a further round would use.
-    bool any_independent() const;
-    // Fixes the record for a round that reads it (no record() after): what any_independent()
-    // says, and the writes of each location, are worked out once.
+    // Fixes the record at the end of its round (no record() after): whether some write was
+    // recorded after reads that differ in one value only, and the writes of each location, are
+    // worked out once.
     void freeze();
     // Evidence, after freeze().
     std::uint64_t independent(std::uint32_t, const Made& made,
@@ -94,6 +92,8 @@ class Catalogue final : public Evidence {
     const std::map<Made, std::set<std::vector<Seen>>>& writes() const { return writes_; }
 
   private:
+    bool any_independent() const;
+
     std::mutex mutex_;
     std::map<Made, std::set<std::vector<Seen>>> writes_;
     std::size_t entries_ = 0;
