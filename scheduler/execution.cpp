@@ -177,10 +177,7 @@ Outcome Execution::run() {
     // A finding still waiting for a future read when the execution ended (a livelock found
     // from the scheduler, a cut) went with it.
     if (deferred_) [[unlikely]] {
-        deferred_ = false;
-        outcome_.violation.reset();
-        outcome_.later.clear();
-        outcome_.unsettled_finding = true;
+        drop_deferred();
         if (outcome_.end == End::finished) outcome_.end = End::unsettled;
     }
     strategy_.end(*this);
@@ -780,16 +777,18 @@ void Execution::table_full(const char* table, std::uint32_t capacity, bool ends)
 
 void Execution::end_unsettled() {
     if (unwinding_ || failed() || ended_early_) return;
-    // A finding that waited for the read to settle rested on a write that did not come.
-    if (deferred_) {
-        outcome_.unsettled_finding = true;
-        outcome_.violation.reset();
-        outcome_.later.clear();
-        deferred_ = false;
-    }
+    if (deferred_) drop_deferred();
     outcome_.end = End::unsettled;
     ended_early_ = true;
     if (running_) unwind_running();
+}
+
+void Execution::drop_deferred() {
+    // The finding that waited for a future read rested on a write that did not come.
+    deferred_ = false;
+    outcome_.violation.reset();
+    outcome_.later.clear();
+    outcome_.unsettled_finding = true;
 }
 
 void Execution::confirm_deferred() {
@@ -806,14 +805,14 @@ Violation* Execution::record(ViolationKind kind, std::string property, std::stri
     // Met while a future read is open: the first such finding waits for it to settle
     // (future_reads_open()); the execution goes on, and the task that broke a property the
     // kernel does not survive ends.
+    if (future_reads_ != 0 && (deferred_ || outcome_.violation)) [[unlikely]]
+        return nullptr;
+    Violation v{kind, std::move(property), std::move(message), step_, {}, call_site(loc), {}};
     if (future_reads_ != 0) [[unlikely]] {
-        if (deferred_ || outcome_.violation) return nullptr;
         deferred_ = true;
-        outcome_.violation =
-            Violation{kind, std::move(property), std::move(message), step_, {}, call_site(loc), {}};
+        outcome_.violation = std::move(v);
         return &*outcome_.violation;
     }
-    Violation v{kind, std::move(property), std::move(message), step_, {}, call_site(loc), {}};
     const std::size_t reached = schedule_.size();
     if (!survivable(kind) || (reached >= limits_.keep_going_until &&
                               (!limits_.reproduces || limits_.reproduces->key() == v.key())))

@@ -629,6 +629,7 @@ class Execution {
     int future_reads_ = 0;     // see future_reads_open()
     bool deferred_ = false;    // a finding waits for them (record())
     void confirm_deferred();
+    void drop_deferred();
     Operation attempt_{};                // see fail_attempt()
     const Task* attempt_task_ = nullptr; // who attempted it; null: no attempt ended the execution
     sigjmp_buf escape_jump_;
