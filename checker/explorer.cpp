@@ -162,7 +162,7 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
     const auto complete = [&] {
         return result.findings.empty() && result.stats.stopped_by.empty();
     };
-    while (complete() && collected->independent_anywhere() && !(*collected == *evidence)) {
+    while (complete() && collected->another_round_may_differ() && !(*collected == *evidence)) {
         if (rounds == kMaxRounds) {
             result.stats.stopped_by = "the round bound (" + std::to_string(kMaxRounds) +
                                       " rounds; load buffering's evidence still grew)";

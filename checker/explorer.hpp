@@ -44,12 +44,12 @@ struct CheckOptions {
     std::vector<WaitBound> wait_bounds;         // --max-wait
     std::vector<WaitRatio> wait_ratios;         // --max-wait-ratio
     MemoryModel memory_model = MemoryModel::sc; // --memory-model
-    // Under lkmm, explore load buffering (--load-buffering; litmus tests always do): the
-    // search runs in rounds, each with a fresh strategy from next_round, while the round before
-    // recorded evidence it had not (docs/memory-model.md, "Load buffering"). Without: one
-    // round, every read taken to order its task's later writes, and no read of a write made
-    // later.
-    bool load_buffering = false;
+    // Under lkmm, explore load buffering (off: --no-load-buffering; litmus tests always do):
+    // the search runs in rounds, each with a fresh strategy from next_round, while the round
+    // before recorded evidence it had not and a round with it may explore something new
+    // (docs/memory-model.md, "Load buffering"). Without: one round, every read taken to order
+    // its task's later writes, and no read of a write made later.
+    bool load_buffering = true;
     std::function<std::unique_ptr<Strategy>()> next_round;
 
     // The limits of one execution of at most `depth` choices and `max_steps` steps. With keep_going

@@ -194,8 +194,6 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
         r.options.time_limit = request.time_limit;
         r.options.jobs = request.jobs;
         r.options.memory_model = request.memory_model;
-        // A litmus test's declared verdict is LKMM's, which needs load buffering explored.
-        r.options.load_buffering = p->kind == ModelKind::litmus;
         r.timing = request.timing;
         // Only the counterexamples shown, of a variant not as declared, are minimized.
         r.minimize = request.minimize;

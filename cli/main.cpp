@@ -173,7 +173,7 @@ bool use_colour(const std::string& when) {
 const char* const kSearchOptions[] = {
     "--depth",       "--max-steps",     "--strategy",    "--preemptions",    "--iterations",
     "--seed",        "--pct-depth",     "--time-limit",  "--max-executions", "--keep-going",
-    "--no-minimize", "--minimize-time", "--state-cache", "--shard",          "--load-buffering"};
+    "--no-minimize", "--minimize-time", "--state-cache", "--shard",          "--no-load-buffering"};
 
 // A model's size option that the command line cannot take: it has an option of that name.
 std::string size_clash(const lc::Protocol& model, const std::string& size) {
@@ -610,10 +610,11 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
                       "that the deadlock behind an inversion runs to its end");
         sub->add_flag("!--no-races", r.options.races, "no data-race reports");
         add_memory_model_option(sub, memory_model_text[i]);
-        sub->add_flag("--load-buffering", r.options.load_buffering,
-                      "under --memory-model lkmm, also explore a read of a write its writer "
-                      "makes later, where no dependency orders them, in rounds (litmus tests "
-                      "always do; docs/memory-model.md, \"Load buffering\")");
+        sub->add_flag("!--no-load-buffering", r.options.load_buffering,
+                      "under --memory-model lkmm, leave out a read of a write its writer makes "
+                      "later (load buffering), which a search otherwise explores in rounds where "
+                      "it can find something (not litmus tests: their verdict is LKMM's only "
+                      "with it; docs/memory-model.md, \"Load buffering\")");
         sub->add_option("--check", r.properties.only,
                         "check only this invariant or final check of the model (its name, or "
                         "the start of it; repeatable)")
@@ -799,11 +800,13 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         r.variant = *protocols[i].find_variant(variant_names[i]);
         if (!strategy_text[i].empty()) r.search.search = *lc::find_search(strategy_text[i]);
         r.options.memory_model = lc::memory_model_named(memory_model_text[i]);
-        if (r.options.load_buffering && r.options.memory_model != lc::MemoryModel::lkmm)
-            return usage_error("--load-buffering is a behaviour of --memory-model lkmm");
-        // A litmus test's verdict is LKMM's only with every behaviour LKMM allows explored.
-        if (protocols[i].kind == lc::ModelKind::litmus) r.options.load_buffering = true;
         const CLI::App* sub = app.get_subcommand(protocols[i].name);
+        if (sub->count("--no-load-buffering") && r.options.memory_model != lc::MemoryModel::lkmm)
+            return usage_error("--no-load-buffering is a behaviour of --memory-model lkmm");
+        // A litmus test's verdict is LKMM's only with every behaviour LKMM allows explored.
+        if (sub->count("--no-load-buffering") && protocols[i].kind == lc::ModelKind::litmus)
+            return usage_error("a litmus test always explores load buffering: its verdict is "
+                               "LKMM's only with it");
         if (compare) {
             lc::cli::CompareRequest c;
             c.run = r;

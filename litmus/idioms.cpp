@@ -175,7 +175,8 @@ bool overwrote_after_seeing(const Memory& m) {
 // Load buffering and the dependencies that forbid it (tools/memory-model/Documentation/
 // explanation.txt, "DEPENDENCY RELATIONS"): a store that depends on its task's earlier load
 // neither by data nor by control may take effect before it, so LB is Sometimes while one side
-// has no dependency; a control or data dependency on both sides closes a cycle of hb (Never),
+// has no dependency (even if only a load-buffered execution shows its store made after
+// loading 1); a control or data dependency on both sides closes a cycle of hb (Never),
 // and with data on both the values would come out of thin air. The store after an `if` that
 // only guards another store is not control-dependent on the load.
 void load_x_if_store_y(Memory& m, int* r) {
@@ -331,6 +332,12 @@ const std::vector<Test> kTests = {
      "load buffering, a control dependency on both sides",
      R::never,
      {&load_x_if_store_y, &load_y_if_store_x},
+     "(0:r0=1 /\\ 1:r0=1)",
+     &both_loaded_one},
+    {"LB+ctrlonceonce+poonceonce",
+     "load buffering, a control dependency on one side only",
+     R::sometimes,
+     {&load_x_if_store_y, &load_y_store_x},
      "(0:r0=1 /\\ 1:r0=1)",
      &both_loaded_one},
     {"LB+ifonce+poonceonce",

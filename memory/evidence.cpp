@@ -1,6 +1,7 @@
 // The catalogue of writes and the reads before them, and the independence it gives evidence of.
 #include "evidence.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 
@@ -46,16 +47,34 @@ bool Catalogue::any_independent() const {
     return false;
 }
 
-void Catalogue::freeze() {
-    independent_anywhere_ = any_independent();
-    by_location_.clear();
-    for (const auto& [made, histories] : writes_)
-        by_location_[made.loc].push_back(made);
+void Catalogue::may_read_ahead(const Reader& reader, const Made& made) {
+    const std::lock_guard lock(mutex_);
+    std::vector<Made>& writes = ahead_[reader];
+    const auto at = std::lower_bound(writes.begin(), writes.end(), made);
+    if (at == writes.end() || *at != made) writes.insert(at, made);
 }
 
-std::span<const Made> Catalogue::writes_of(std::uint32_t, std::uint64_t loc) const {
-    const auto found = by_location_.find(loc);
-    if (found == by_location_.end()) return {};
+bool Catalogue::knows_read_ahead(const Reader& reader, const Made& made) const {
+    const std::lock_guard lock(mutex_);
+    const auto found = ahead_.find(reader);
+    return found != ahead_.end() &&
+           std::binary_search(found->second.begin(), found->second.end(), made);
+}
+
+std::size_t Catalogue::reads_ahead_count() const {
+    std::size_t n = 0;
+    for (const auto& [reader, writes] : ahead_)
+        n += writes.size();
+    return n;
+}
+
+void Catalogue::freeze() {
+    independent_anywhere_ = any_independent();
+}
+
+std::span<const Made> Catalogue::reads_ahead(std::uint32_t, const Reader& reader) const {
+    const auto found = ahead_.find(reader);
+    if (found == ahead_.end()) return {};
     return found->second;
 }
 
@@ -134,11 +153,11 @@ std::uint64_t Tape::independent(std::uint32_t query, const Made&, std::span<cons
     return found == masks_.end() ? 0 : found->second;
 }
 
-std::span<const Made> Tape::writes_of(std::uint32_t query, std::uint64_t loc) const {
+std::span<const Made> Tape::reads_ahead(std::uint32_t query, const Reader& reader) const {
     answer_.clear();
     if (const auto found = futures_.find(query); found != futures_.end())
         for (Made made : found->second) {
-            made.loc = loc;
+            made.loc = reader.loc;
             answer_.push_back(made);
         }
     return answer_;

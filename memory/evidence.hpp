@@ -4,6 +4,7 @@
 // dependencies then leave the pair out (Event::independent).
 #pragma once
 
+#include <atomic>
 #include <compare>
 #include <cstdint>
 #include <map>
@@ -39,6 +40,14 @@ struct Made {
     auto operator<=>(const Made&) const = default;
 };
 
+// A task's n-th read (from 0) of a location: where a read ahead may be offered.
+struct Reader {
+    std::uint16_t task = 0;
+    std::uint64_t loc = kUnnamed;
+    std::uint32_t nth = 0;
+    auto operator<=>(const Reader&) const = default;
+};
+
 // What an lkmm execution asks of the rounds before it: which reads before a write the write is
 // independent of, and which writes of a location a read may read before they are made (its
 // future reads). `query` numbers the asks of each kind within one execution from 0, so that a
@@ -50,17 +59,17 @@ class Evidence {
     // Bit k: the write does not depend on reads[size - 1 - k] (Event::independent).
     virtual std::uint64_t independent(std::uint32_t query, const Made& made,
                                       std::span<const Seen> reads) const = 0;
-    // Whether any write is independent of a read before it: else no future read is offered.
-    virtual bool independent_anywhere() const = 0;
-    // The writes of location `loc` recorded, in order; the execution offers those its writer
-    // has not made yet, and says which by offered().
-    virtual std::span<const Made> writes_of(std::uint32_t query, std::uint64_t loc) const = 0;
+    // The writes `reader` may read before they are made, in order (Catalogue::may_read_ahead());
+    // the execution offers those its writer has not made yet, and says which by offered().
+    virtual std::span<const Made> reads_ahead(std::uint32_t query, const Reader& reader) const = 0;
     virtual void offered(std::uint32_t query, std::span<const Made> writes) const = 0;
 };
 
 // The search-wide record: each write made, with the reads its task made before it, in program
 // order. At most kCap read histories per write are kept, the least ones (so the record is the
-// same whatever order the executions ran in, on any number of threads).
+// same whatever order the executions ran in, on any number of threads). With it, what tells
+// whether another round can find anything the round did not: the reads that could have read
+// a write ahead, and whether a dependency ever decided what LKMM allowed.
 class Catalogue final : public Evidence {
   public:
     static constexpr std::size_t kCap = 16;
@@ -71,35 +80,58 @@ class Catalogue final : public Evidence {
     // reads[size - 1 - k] (Event::independent), when the catalogue holds `made` after the same
     // reads but for that one, which read another value. Only the last 64 reads count.
     std::uint64_t independent(const Made& made, std::span<const Seen> reads) const;
+    // `reader` came before `made` in po | rf, read another value, and LKMM, were no write
+    // dependent on a read, would allow it to read `made`: a cycle a read ahead could close.
+    // Thread-safe, as knows_read_ahead().
+    void may_read_ahead(const Reader& reader, const Made& made);
+    bool knows_read_ahead(const Reader& reader, const Made& made) const;
+    // A check of LKMM came out otherwise than it would have with no dependencies: marking
+    // writes independent may change what a round explores even with no read ahead.
+    void dependencies_decided() { decided_by_dependencies_.store(true, std::memory_order_relaxed); }
+    bool decided_by_dependencies() const {
+        return decided_by_dependencies_.load(std::memory_order_relaxed);
+    }
 
-    // Fixes the record at the end of its round (no record() after): whether some write was
-    // recorded after reads that differ in one value only, and the writes of each location, are
-    // worked out once.
+    // Fixes the record at the end of its round (nothing recorded after): whether some write was
+    // recorded after reads that differ in one value only is worked out once.
     void freeze();
     // Evidence, after freeze().
     std::uint64_t independent(std::uint32_t, const Made& made,
                               std::span<const Seen> reads) const override {
         return independent(made, reads);
     }
-    bool independent_anywhere() const override { return independent_anywhere_; }
-    std::span<const Made> writes_of(std::uint32_t query, std::uint64_t loc) const override;
+    // Whether any write is independent of a read before it (after freeze()).
+    bool independent_anywhere() const { return independent_anywhere_; }
+    std::span<const Made> reads_ahead(std::uint32_t query, const Reader& reader) const override;
     void offered(std::uint32_t, std::span<const Made>) const override {}
+    // Whether a round with this evidence may explore what the round that recorded it did not:
+    // a read could have read a write ahead, or a dependency decided a check where some write
+    // was seen independent of a read. After freeze().
+    bool another_round_may_differ() const {
+        return !ahead_.empty() || (independent_anywhere_ && decided_by_dependencies());
+    }
     // The number of (write, reads) entries, and how many the cap left out.
     std::size_t size() const { return entries_; }
     std::uint64_t dropped() const { return dropped_; }
-    bool operator==(const Catalogue& o) const { return writes_ == o.writes_; }
+    // How many (read, write) pairs may_read_ahead() recorded.
+    std::size_t reads_ahead_count() const;
+    bool operator==(const Catalogue& o) const {
+        return writes_ == o.writes_ && ahead_ == o.ahead_ &&
+               decided_by_dependencies() == o.decided_by_dependencies();
+    }
     // The writes recorded, in order, for reads of a write not made yet.
     const std::map<Made, std::set<std::vector<Seen>>>& writes() const { return writes_; }
 
   private:
     bool any_independent() const;
 
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
     std::map<Made, std::set<std::vector<Seen>>> writes_;
     std::size_t entries_ = 0;
     std::uint64_t dropped_ = 0;
     bool independent_anywhere_ = false;
-    std::map<std::uint64_t, std::vector<Made>> by_location_;
+    std::map<Reader, std::vector<Made>> ahead_; // sorted, without repeats
+    std::atomic<bool> decided_by_dependencies_ = false;
 };
 
 // The answers one execution got from a round's evidence, recorded as a replay runs it
@@ -115,15 +147,14 @@ class Tape final : public Evidence {
 
     std::uint64_t independent(std::uint32_t query, const Made&,
                               std::span<const Seen>) const override;
-    bool independent_anywhere() const override { return true; }
-    std::span<const Made> writes_of(std::uint32_t query, std::uint64_t loc) const override;
+    std::span<const Made> reads_ahead(std::uint32_t query, const Reader& reader) const override;
     void offered(std::uint32_t, std::span<const Made>) const override {}
 
   private:
     friend class Recorder;
     std::map<std::uint32_t, std::uint64_t> masks_;
     std::map<std::uint32_t, std::vector<Made>> futures_;
-    mutable std::vector<Made> answer_; // writes_of()'s, with the location asked
+    mutable std::vector<Made> answer_; // reads_ahead()'s, with the location asked
 };
 
 // Evidence that answers as `inner` does and records the answers on a tape.
@@ -134,9 +165,8 @@ class Recorder final : public Evidence {
 
     std::uint64_t independent(std::uint32_t query, const Made& made,
                               std::span<const Seen> reads) const override;
-    bool independent_anywhere() const override { return inner_.independent_anywhere(); }
-    std::span<const Made> writes_of(std::uint32_t query, std::uint64_t loc) const override {
-        return inner_.writes_of(query, loc);
+    std::span<const Made> reads_ahead(std::uint32_t query, const Reader& reader) const override {
+        return inner_.reads_ahead(query, reader);
     }
     void offered(std::uint32_t query, std::span<const Made> writes) const override;
 

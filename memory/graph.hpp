@@ -88,6 +88,10 @@ class Graph {
     void set_independent(std::uint32_t write, std::uint64_t reads) {
         events_[write].independent = reads;
     }
+    // Off: LKMM's dep is taken empty, as though no write depended on any read, to ask whether
+    // a dependency decided a check (weak_memory's rounds); on (the default): lkmm.cpp's dep.
+    void set_dependencies(bool on) { dependencies_ = on; }
+    bool dependencies() const { return dependencies_; }
     // Removes the event added last (a candidate that was tried).
     void pop();
 
@@ -107,6 +111,7 @@ class Graph {
 
     std::vector<Event> events_;
     std::vector<std::vector<std::uint32_t>> co_;
+    bool dependencies_ = true;
 };
 
 } // namespace lockcheck::detail::memory

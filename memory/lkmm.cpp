@@ -325,7 +325,8 @@ Ordering ordering(const View& v, const Basics& x, std::span<const ExtraFence> ex
     // read to carry a dependency (data, control) to every po-later write, rwdep = [R]; po; [W]
     // and dep ⊇ it, but for the pairs the search saw to be independent (Event::independent):
     // more order than the kernel's only where a dependency was not ruled out.
-    const Relation dep = po.from(s.R).to(s.W) - independent_pairs(v);
+    const Relation dep =
+        v.g.dependencies() ? po.from(s.R).to(s.W) - independent_pairs(v) : Relation(v.size());
     const Relation rwdep = dep;
     const Relation overwrite = b.co | b.fr;
     const Relation to_w = rwdep | (overwrite & b.internal) | b.addr.to(s.Plain).then(o.wmb);

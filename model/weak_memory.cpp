@@ -172,6 +172,10 @@ class WeakMemory {
             const std::int64_t value = write == memory::kNone ? future_value : graph_[write].value;
             graph_.add_read(task, loc, access.read_tags, write, step, value);
             seen(task, loc, value);
+            if (!trying_ && (round_.evidence || round_.collect)) {
+                read_nth_.resize(graph_.size(), memory::kNone);
+                read_nth_.back() = reads_made_[{task, loc}]++;
+            }
         }
         std::uint32_t written = memory::kNone, nth = 0;
         if (access.writes) {
@@ -223,7 +227,13 @@ class WeakMemory {
             for (int n = rcu_open_[t]; n > 0; --n, ++closed)
                 graph_.add_fence(static_cast<std::uint16_t>(t), Fence::rcu_unlock,
                                  this_execution().step());
-        const bool ok = memory::lkmm_forbids_added(graph_, since) == memory::Axiom::none;
+        const memory::Axiom axiom = memory::lkmm_forbids_added(graph_, since);
+        const bool ok = axiom == memory::Axiom::none;
+        // Coherence and atomicity do not look at program order beyond a location.
+        if (axiom > memory::Axiom::atomicity)
+            note_dependencies(ok, [&] {
+                return memory::lkmm_forbids_added(graph_, since) == memory::Axiom::none;
+            });
         for (; closed > 0; --closed)
             graph_.pop();
         take_back(task, access);
@@ -275,21 +285,20 @@ class WeakMemory {
         std::uint32_t& count = writes_made_[{task, loc}];
         const std::uint32_t nth = count;
         if (!trying_) ++count;
-        // A history with a location not named alike in every execution proves nothing.
-        if (name_of(loc) == memory::kUnnamed || unnamed_[task] != 0) return nth;
+        if (name_of(loc) == memory::kUnnamed) return nth;
         if (task >= choices_.size()) choices_.resize(task + 1u, 0);
         const memory::Made write{task, name_of(loc), nth, graph_[e].value, choices_[task]};
+        if (!trying_ && round_.collect && future_.empty()) note_reads_ahead(loc, e, write);
+        // A history with a location not named alike in every execution proves nothing.
+        if (unnamed_[task] != 0) return nth;
         const std::span<const memory::Seen> reads = history_[task];
         if (round_.evidence)
             graph_.set_independent(e, round_.evidence->independent(mask_queries_++, write, reads));
-        if (!trying_ && round_.collect) {
-            // While a future read is open the execution may be none LKMM allows: what it
-            // writes is evidence only once every such read is settled (settle()).
-            if (future_.empty())
-                round_.collect->record(write, reads);
-            else
-                unsettled_records_.push_back({write, {reads.begin(), reads.end()}});
-        }
+        // Recorded even while a future read is open, in an execution that may turn out to be
+        // none LKMM allows: the task's code did make this write after these reads, which is
+        // all the evidence of independence says. (Which writes a read may read ahead comes
+        // only from executions with none open: note_reads_ahead().)
+        if (!trying_ && round_.collect) round_.collect->record(write, reads);
         return nth;
     }
     // How many writes of `loc` `task` has made so far.
@@ -298,24 +307,30 @@ class WeakMemory {
         return found == writes_made_.end() ? 0 : found->second;
     }
 
+    // How many reads of `loc` `task` has made so far.
+    std::uint32_t reads_made(std::uint16_t task, std::uint32_t loc) const {
+        const auto found = reads_made_.find({task, loc});
+        return found == reads_made_.end() ? 0 : found->second;
+    }
+
     // Load buffering: a read may read a write its writer has not made yet (a future read), one
-    // the rounds before saw that task make there (memory/evidence.hpp). Offered only where the
-    // evidence shows some write independent of a read before it: otherwise every read orders
-    // every later write of its task, and a cycle of po and rf, which a future read is there to
-    // build, is never allowed. The writes offered: another task's next write of `loc`, with each
-    // value the catalogue holds for it, in the catalogue's order; and only while no other future
-    // read is open, one at a time (docs/memory-model.md, "Load buffering": the limits).
+    // the rounds before saw that task make there (memory/evidence.hpp): those the rounds before
+    // saw the same read (the task's same read of the location) could have read ahead, closing
+    // a cycle of po and rf that LKMM may allow (note_reads_ahead()), that are another task's
+    // next write of `loc`, in the catalogue's order; and only while no other future read is
+    // open, one at a time (docs/memory-model.md, "Load buffering": the limits).
     void future_candidates(std::uint16_t task, std::uint32_t loc) {
         futures_.clear();
         const memory::Evidence* evidence = round_.evidence;
-        if (!evidence || !evidence->independent_anywhere() || !future_.empty()) return;
+        if (!evidence || !future_.empty()) return;
         const std::uint64_t name = name_of(loc);
         if (name == memory::kUnnamed) return;
         const std::uint32_t query = future_queries_++;
         const auto same = [](const memory::Made& a, const memory::Made& b) {
             return a.task == b.task && a.nth == b.nth && a.value == b.value;
         };
-        for (const memory::Made& w : evidence->writes_of(query, name))
+        const memory::Reader reader{task, name, reads_made(task, loc)};
+        for (const memory::Made& w : evidence->reads_ahead(query, reader))
             if (w.task != task && w.nth == writes_made(w.task, loc) &&
                 (futures_.empty() || !same(futures_.back(), w)))
                 futures_.push_back(w);
@@ -337,19 +352,91 @@ class WeakMemory {
             }
             future_.erase(future_.begin() + static_cast<std::ptrdiff_t>(i));
             graph_.bind(f.read, e);
-            if (f.write.value != graph_[e].value || !porf_before(f.read, e) ||
-                memory::lkmm_forbids_added(graph_, e) != memory::Axiom::none) {
+            const auto allowed = [&] {
+                return memory::lkmm_forbids_added(graph_, e) == memory::Axiom::none;
+            };
+            const bool closes = f.write.value == graph_[e].value && porf_before(f.read, e);
+            if (!closes || !allowed()) {
+                if (closes) note_dependencies(false, allowed);
                 this_execution().end_unsettled();
                 return;
             }
         }
-        if (future_.empty() && round_.collect) {
-            for (const auto& [write, reads] : unsettled_records_)
-                round_.collect->record(write, reads);
-            unsettled_records_.clear();
-        }
         // Last: a finding that waited for these reads now stands, and ends the execution.
         this_execution().future_reads_open(-static_cast<int>(open - future_.size()));
+    }
+    // Round by round, what tells whether another round may explore what this one did not
+    // (Catalogue::another_round_may_differ()).
+    // `answer`, what `check` said of the graph: if it says otherwise with no dependencies, a
+    // round that marks writes independent of reads may explore what this one did not.
+    template <class Check> void note_dependencies(bool answer, Check check) {
+        if (!round_.collect || round_.collect->decided_by_dependencies()) return;
+        graph_.set_dependencies(false);
+        const bool without = check();
+        graph_.set_dependencies(true);
+        if (without != answer) round_.collect->dependencies_decided();
+    }
+    // The running task made write `e` of `loc` (`made`): every earlier read of `loc` by another
+    // task that read another value and comes before `e` in po | rf could have read `e` ahead,
+    // closing a cycle, if LKMM allows the graph in which it does. Asked with no dependencies
+    // (what a later round's evidence may rule out): noted in the catalogue, a later round
+    // offers that read `made` as a future read.
+    void note_reads_ahead(std::uint32_t loc, std::uint32_t e, const memory::Made& made) {
+        for (std::uint32_t r = 0; r < e && r < read_nth_.size(); ++r) {
+            const memory::Event& read = graph_[r];
+            if (read.kind != memory::Kind::read || read.loc != loc || read.task == made.task ||
+                read_nth_[r] == memory::kNone || read.rf == memory::kNone ||
+                read.value == made.value || read.is(memory::kRmw | memory::kLockRead))
+                continue;
+            const memory::Reader reader{read.task, made.loc, read_nth_[r]};
+            if (round_.collect->knows_read_ahead(reader, made) || !porf_before(r, e) ||
+                ordered_before(r, e))
+                continue;
+            const std::uint32_t was = read.rf;
+            graph_.bind(r, e);
+            graph_.set_dependencies(false);
+            const bool allowed = memory::lkmm_forbids(graph_) == memory::Axiom::none;
+            graph_.set_dependencies(true);
+            graph_.bind(r, was);
+            if (allowed) round_.collect->may_read_ahead(reader, made);
+        }
+    }
+    // Whether event `from` happens before `to` by a chain LKMM orders whatever the
+    // dependencies: within a task, from an event to a release after it, or to everything after
+    // a full barrier after it or after an acquire (the event itself, or one reached); between
+    // tasks, from a write to a read of it. Then `to` read by `from` would close a cycle of hb:
+    // what note_reads_ahead() need not ask lkmm_forbids().
+    bool ordered_before(std::uint32_t from, std::uint32_t to) const {
+        std::vector<bool> seen(graph_.size(), false);
+        // (event, whether every po-later event of its task is ordered after it)
+        std::vector<std::pair<std::uint32_t, bool>> todo{{from, false}};
+        while (!todo.empty()) {
+            auto [e, all] = todo.back();
+            todo.pop_back();
+            const memory::Event& ev = graph_[e];
+            all = all || ev.is(memory::kAcquire | memory::kLockRead);
+            for (auto x = e + 1; x < graph_.size(); ++x) {
+                const memory::Event& next = graph_[x];
+                if (next.task != ev.task) continue;
+                const bool full =
+                    next.kind == memory::Kind::fence &&
+                    (next.fence == memory::Fence::mb || next.fence == memory::Fence::sync_rcu);
+                const bool release = next.is(memory::kRelease | memory::kUnlock | memory::kMb);
+                all = all || full || next.is(memory::kMb);
+                if (!all && !release) continue;
+                if (x == to) return true;
+                if (seen[x]) continue;
+                seen[x] = true;
+                if (next.kind == memory::Kind::write)
+                    for (std::uint32_t y = 0; y < graph_.size(); ++y)
+                        if (graph_[y].kind == memory::Kind::read && graph_[y].rf == x &&
+                            graph_[y].task != next.task && !seen[y]) {
+                            seen[y] = true;
+                            todo.push_back({y, false});
+                        }
+            }
+        }
+        return false;
     }
     // Whether event `from` comes before `to` in (po | rf)+.
     bool porf_before(std::uint32_t from, std::uint32_t to) const {
@@ -556,6 +643,9 @@ class WeakMemory {
     std::vector<std::uint32_t> unnamed_;
     std::vector<std::uint64_t> choices_; // by task: chose()
     std::map<std::pair<std::uint16_t, std::uint32_t>, std::uint32_t> writes_made_;
+    // The same of reads; by event, the count at each read (kNone: not counted).
+    std::map<std::pair<std::uint16_t, std::uint32_t>, std::uint32_t> reads_made_;
+    std::vector<std::uint32_t> read_nth_;
     bool trying_ = false;
     // The future reads not settled yet: the read, and the write it waits for.
     struct FutureRead {
@@ -564,8 +654,6 @@ class WeakMemory {
     };
     std::vector<FutureRead> future_;
     std::vector<memory::Made> futures_; // future_candidates()
-    // What made() would have recorded while a future read was open (settle()).
-    std::vector<std::pair<memory::Made, std::vector<memory::Seen>>> unsettled_records_;
     // The asks of the round's evidence so far, of each kind (memory::Evidence).
     std::uint32_t mask_queries_ = 0, future_queries_ = 0;
     Round round_ = current_round();
@@ -650,7 +738,11 @@ void WeakMemory::end_of_execution(Execution& ex) {
     if (!ex.limits().races) return;
     const Graph& g = m.graph_;
     const memory::DataRace race = memory::lkmm_data_race(g);
-    if (race.earlier == memory::kNone) return;
+    if (race.earlier == memory::kNone) {
+        m.note_dependencies(false,
+                            [&g] { return memory::lkmm_data_race(g).earlier != memory::kNone; });
+        return;
+    }
     const Object* variable = m.objects_[g[race.earlier].loc];
     if (!variable) return; // a lock's or a task's state: no plain access reaches them
     m.race_ = race;

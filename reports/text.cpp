@@ -498,11 +498,11 @@ std::string memory_model_text(MemoryModel model, const std::vector<std::string>&
     // docs/memory-model.md, "Load buffering": what the rounds explored.
     std::string text = "lkmm (";
     if (rounds == 0)
-        text += "not explored: a read of a write its task makes later, as load buffering needs "
-                "(--load-buffering explores it, but not under --shard); ";
+        text += "load buffering not explored: no read of a write its task makes later "
+                "(--no-load-buffering, or --shard, which runs one round); ";
     else if (rounds == 1)
-        text += "1 round: no write was seen independent of an earlier read of its task, so no "
-                "read of a write made later was tried; ";
+        text += "1 round: load buffering can add nothing, as no write seen independent of a "
+                "read could be read ahead or change what LKMM allows; ";
     else
         text += std::to_string(rounds) +
                 " rounds: from round 2, writes seen independent of earlier reads, and reads of "

@@ -32,7 +32,6 @@ int expect_declared_verdicts(MemoryModel model, SearchOptions search) {
             options.depth = p.depth_for(i);
             options.memory_model = model;
             search.depth = options.depth;
-            options.load_buffering = true;
             options.next_round = [&search] { return make_search(search); };
             expect_as_declared(explore(default_setup(p, i), *make_search(search), options),
                                expected, what);
@@ -84,11 +83,11 @@ TEST(Litmus, an_lkmm_counterexample_replays_as_printed) {
                found.out.c_str());
     // What it leaves out, both ways: behaviours it does not explore, order LKMM has that it
     // does not count.
-    CHECK_TEXT(contains(found.out, "\nmemory model  lkmm (1 round: no write was seen "
-                                   "independent of an earlier read of its task, so no read of "
-                                   "a write made later was tried; not counted: the order of an "
-                                   "address dependency through an array indexed by a value "
-                                   "read)"),
+    CHECK_TEXT(contains(found.out, "\nmemory model  lkmm (1 round: load buffering can add "
+                                   "nothing, as no write seen independent of a read could be "
+                                   "read ahead or change what LKMM allows; not counted: the "
+                                   "order of an address dependency through an array indexed by "
+                                   "a value read)"),
                found.out.c_str());
     CHECK_TEXT(contains(found.out, "a barrier would rule this out: smp_mb() in P1 "
                                    "between steps 3 and 4 (propagation)\n"),
@@ -139,18 +138,24 @@ TEST(Litmus, a_load_buffering_counterexample_reads_a_write_made_later_and_replay
                        .exit_code);
 }
 
-// A protocol explores load buffering only when asked, and says so when it does not.
-TEST(Litmus, a_protocol_explores_load_buffering_only_with_the_option) {
-    const Run plain = run_lockcheck({"delayed-iput", "--memory-model", "lkmm", "--no-timing"});
-    CHECK_TEXT(contains(plain.out, "memory model  lkmm (not explored: a read of a write its task "
-                                   "makes later, as load buffering needs (--load-buffering "
-                                   "explores it, but not under --shard); "),
+// A protocol explores load buffering under lkmm unless told not to, and says which it did;
+// a litmus test always does, and the option is one of lkmm's.
+TEST(Litmus, a_protocol_explores_load_buffering_unless_told_not_to) {
+    const Run rounds = run_lockcheck({"delayed-iput", "--memory-model", "lkmm", "--no-timing"});
+    CHECK_TEXT(contains(rounds.out, "memory model  lkmm (1 round: load buffering can add "
+                                    "nothing"),
+               rounds.out.c_str());
+    const Run plain = run_lockcheck(
+        {"delayed-iput", "--memory-model", "lkmm", "--no-load-buffering", "--no-timing"});
+    CHECK_EQUAL(rounds.exit_code, plain.exit_code);
+    CHECK_TEXT(contains(plain.out, "memory model  lkmm (load buffering not explored: no read of "
+                                   "a write its task makes later (--no-load-buffering, or "
+                                   "--shard, which runs one round); "),
                plain.out.c_str());
-    const Run rounds = run_lockcheck(
-        {"delayed-iput", "--memory-model", "lkmm", "--load-buffering", "--no-timing"});
-    CHECK_EQUAL(plain.exit_code, rounds.exit_code);
-    CHECK_TEXT(contains(rounds.out, "memory model  lkmm (1 round"), rounds.out.c_str());
-    CHECK_EQUAL(2, run_lockcheck({"delayed-iput", "--load-buffering"}).exit_code);
+    CHECK_EQUAL(2, run_lockcheck({"delayed-iput", "--no-load-buffering"}).exit_code);
+    CHECK_EQUAL(2, run_lockcheck({"lkmm-litmus", "--variant", "LB+poonceonces", "--memory-model",
+                                  "lkmm", "--no-load-buffering"})
+                       .exit_code);
 }
 
 namespace {
@@ -183,7 +188,6 @@ Setup read_ahead_then_assert(bool assert_first) {
 TEST(Litmus, a_finding_on_a_value_read_ahead_stands_only_once_its_write_comes) {
     CheckOptions lkmm;
     lkmm.memory_model = MemoryModel::lkmm;
-    lkmm.load_buffering = true;
     for (const Search search : kExhaustiveSearches) {
         const std::string what = search_name(search);
         const Setup stands = read_ahead_then_assert(false);
@@ -200,6 +204,52 @@ TEST(Litmus, a_finding_on_a_value_read_ahead_stands_only_once_its_write_comes) {
         CheckOptions one_round = lkmm;
         one_round.load_buffering = false;
         CHECK_TEXT(check_model(stands, search, one_round).findings.empty(), what.c_str());
+    }
+}
+
+namespace {
+
+// Load buffering's shape, each task storing what does not depend on its load; with `locked`,
+// each task's load and store under one spinlock, which orders one task's pair before the
+// other's.
+Setup load_then_store(bool locked) {
+    return [locked] {
+        struct Locations {
+            shared<int> x{"x"}, y{"y"};
+            spinlock_t lock{"lock"};
+            int r[2] = {0, 0}; // what each task loaded
+        };
+        Locations& m = model_state<Locations>();
+        const auto body = [&m, locked](int me, shared<int>& load, shared<int>& store) {
+            if (locked) spin_lock(&m.lock);
+            m.r[me] = READ_ONCE(load);
+            WRITE_ONCE(store, 1);
+            if (locked) spin_unlock(&m.lock);
+            BUG_ON(m.r[0] == 1 && m.r[1] == 1);
+        };
+        spawn("P0", [&m, body] { body(0, m.x, m.y); });
+        spawn("P1", [&m, body] { body(1, m.y, m.x); });
+    };
+}
+
+} // namespace
+
+// A round after the first repeats every execution, so it runs only where it may find
+// something: both tasks' stores are seen independent of their loads either way, but under the
+// lock no load could read the other task's store ahead and no dependency decides what LKMM
+// allows, so one round is the whole search; without the lock the second round finds LB.
+TEST(Litmus, a_second_round_runs_only_where_load_buffering_can_find_something) {
+    CheckOptions lkmm;
+    lkmm.memory_model = MemoryModel::lkmm;
+    for (const Search search : kExhaustiveSearches) {
+        const std::string what = search_name(search);
+        const SearchResult locked = check_model(load_then_store(true), search, lkmm);
+        CHECK_TEXT(locked.findings.empty(), what.c_str());
+        CHECK_EQUAL_TEXT(1u, locked.stats.rounds, what.c_str());
+        const SearchResult unlocked = check_model(load_then_store(false), search, lkmm);
+        CHECK_EQUAL_TEXT(2u, unlocked.stats.rounds, what.c_str());
+        CHECK_EQUAL_TEXT(ViolationKind::check_failed, only_violation(unlocked, what).kind,
+                         what.c_str());
     }
 }
 
