@@ -20,6 +20,7 @@ class Dfs final : public Strategy {
     // Hands over the options left at the shallowest branch point that has any.
     Handoff split() override;
     bool splits() const override { return true; }
+    bool replaying() const override { return position_ < path_.size(); }
 
   private:
     TaskId branch(TaskSet choices);

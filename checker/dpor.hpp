@@ -59,6 +59,7 @@ class Dpor final : public Strategy {
     // Without a preemption bound: its conservative branching reaches up past the branches
     // handed over, and it has no sleep sets.
     bool splits() const override { return !bound_; }
+    bool replaying() const override { return position_ < path_.size(); }
     Handoff split() override;
     bool resume(Strategy& part) override;
 

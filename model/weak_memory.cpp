@@ -288,7 +288,8 @@ class WeakMemory {
         if (name_of(loc) == memory::kUnnamed) return nth;
         if (task >= choices_.size()) choices_.resize(task + 1u, 0);
         const memory::Made write{task, name_of(loc), nth, graph_[e].value, choices_[task]};
-        if (!trying_ && round_.collect && future_.empty()) note_reads_ahead(loc, e, write);
+        if (!trying_ && round_.collect && future_.empty() && !this_execution().replaying())
+            note_reads_ahead(loc, e, write);
         // A history with a location not named alike in every execution proves nothing.
         if (unnamed_[task] != 0) return nth;
         const std::span<const memory::Seen> reads = history_[task];
@@ -369,8 +370,11 @@ class WeakMemory {
     // (Catalogue::another_round_may_differ()).
     // `answer`, what `check` said of the graph: if it says otherwise with no dependencies, a
     // round that marks writes independent of reads may explore what this one did not.
+    // Neither is asked again where an earlier execution of the search was (replaying()).
     template <class Check> void note_dependencies(bool answer, Check check) {
-        if (!round_.collect || round_.collect->decided_by_dependencies()) return;
+        if (!round_.collect || round_.collect->decided_by_dependencies() ||
+            this_execution().replaying())
+            return;
         graph_.set_dependencies(false);
         const bool without = check();
         graph_.set_dependencies(true);

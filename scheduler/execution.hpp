@@ -374,6 +374,9 @@ class Execution {
     // (the CPU a task resumes on, in its task_struct), so a stateful search need not keep it
     // in the task's history as well.
     std::uint32_t choose(std::uint32_t n, bool kept_in_state = false);
+    // Whether the execution is still where an earlier one of the search was
+    // (Strategy::replaying()).
+    bool replaying() const { return strategy_.replaying(); }
     // A property (an invariant, a final check) read `obj` without a scheduling point (peek()).
     // Kept only while a traced execution evaluates one, so that the report of its failure can
     // show what it read; else the cost is one test of a null pointer.

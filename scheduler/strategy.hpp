@@ -75,6 +75,11 @@ class Strategy {
         return false;
     }
     virtual StateCounts states() const { return {}; }
+    // Whether every decision of the current execution so far is one an earlier execution of
+    // this search (on any thread) made alike, and the next one is still on that path: the
+    // execution is where one was before, so what the search gathers over all its executions
+    // (lkmm's rounds) need not be asked again here. False when the strategy cannot tell.
+    virtual bool replaying() const { return false; }
 };
 
 } // namespace lockcheck::detail
