@@ -484,11 +484,12 @@ class WeakMemory {
             if (allowed(task, loc, access_for(graph_[co[i]].value), co[i], i))
                 candidates_.push_back(co[i]);
         // With RCU the latest write may be one the rcu axiom forbids (a reader inside a section
-        // that missed what came before a grace period): offered only if allowed, or if nothing
-        // else is.
-        if (rcu_ && candidates_.size() > 1 &&
-            !allowed(task, loc, access_for(graph_[co.back()].value), co.back(), co.size() - 1))
+        // that missed what came before a grace period): offered only if allowed.
+        if (rcu_ &&
+            !allowed(task, loc, access_for(graph_[co.back()].value), co.back(), co.size() - 1)) {
+            if (candidates_.size() == 1) return doomed(co.back());
             candidates_.erase(candidates_.begin());
+        }
         futures_.clear();
         if (future) future_candidates(task, loc);
         const std::uint32_t chosen = this_execution().choose(
@@ -500,6 +501,16 @@ class WeakMemory {
         if (candidates_[chosen] != co.back()) this_execution().stale_read();
         return candidates_[chosen];
     }
+    // No write a read may read, no place a write may take, that LKMM allows: the graph so far
+    // has no continuation LKMM allows, as when a softirq ran an RCU callback in the middle of
+    // a reader's section (its grace period could end: the reader entered after it began) and
+    // the reader had read what the grace period came after. Any further event of the section
+    // is forbidden, so the execution is none LKMM allows: it ends unsettled, and `placeholder`
+    // is returned to the task being unwound.
+    template <class T> T doomed(T placeholder) {
+        this_execution().end_unsettled();
+        return placeholder;
+    }
     // Where a write goes in coherence order: after the co-last write, or before it where LKMM
     // allows.
     std::size_t choose_position(std::uint16_t task, std::uint32_t loc, const Access& access) {
@@ -509,8 +520,10 @@ class WeakMemory {
         for (std::size_t p = last; p-- > coherence_floor(task, loc);)
             if (allowed(task, loc, access, memory::kNone, p)) positions_.push_back(p);
         // As choose_write()'s latest write.
-        if (rcu_ && positions_.size() > 1 && !allowed(task, loc, access, memory::kNone, last))
+        if (rcu_ && !allowed(task, loc, access, memory::kNone, last)) {
+            if (positions_.size() == 1) return doomed(last);
             positions_.erase(positions_.begin());
+        }
         return positions_[this_execution().choose(static_cast<std::uint32_t>(positions_.size()),
                                                   true)];
     }

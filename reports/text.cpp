@@ -476,8 +476,10 @@ std::string checks_text(const Summary& s) {
 
 std::string unsettled_text(const SearchStats& stats) {
     std::string text = std::to_string(stats.unsettled) +
-                       " (a read of a write not yet made that its writer did not make so, that "
-                       "LKMM forbids once made, or that the execution writing first covers)";
+                       " (none LKMM allows, found once run on: a read of a write not yet made "
+                       "that its writer did not make so, that LKMM forbids once made, or that "
+                       "the execution writing first covers; or an RCU reader's section a grace "
+                       "period ended in after it read what came before)";
     if (stats.unsettled_findings)
         text += "; " + std::to_string(stats.unsettled_findings) +
                 " of them after a finding that rested on the write that did not come";

@@ -49,10 +49,13 @@ enum class End : std::uint8_t {
     // A loop's turn read an older write than the latest and changed nothing: the execution
     // in which that turn did not run covers this one (Execution::stale_read()).
     redundant,
-    // Under lkmm, a read of a write not yet made (a future read: load buffering) could not be
-    // settled: its writer made that write with another value or not at all, LKMM forbids the
-    // graph once it is made, or an execution in which the write came first covers this one;
-    // a finding met while one was open then goes with it (Outcome::unsettled_finding).
+    // Under lkmm, the execution turned out to be none LKMM allows once it had run on: a read of
+    // a write not yet made (a future read: load buffering) could not be settled (its writer
+    // made that write with another value or not at all, LKMM forbids the graph once it is
+    // made, or an execution in which the write came first covers this one), or, with RCU, no
+    // next event is allowed (a grace period ended inside a reader's section that had read
+    // what came before it); a finding met while a future read was open then goes with it
+    // (Outcome::unsettled_finding).
     unsettled,
 };
 

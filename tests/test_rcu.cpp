@@ -440,9 +440,21 @@ TEST(Rcu,
 // A reader that entered after the grace period began may load the pointer before the
 // updater's RCU_INIT_POINTER() reached it: the rcu axiom lets it only where its section ends
 // before the kfree() (which it then does not see); the free without a grace period is found.
+// A softirq that runs the callback on the reader's CPU inside its section, after it loaded the
+// old pointer, leaves the reader no next step LKMM allows: that execution is none LKMM has
+// (unsettled), not a use-after-free.
 TEST(Rcu, under_lkmm_the_lookup_and_free_verifies_with_a_grace_period) {
     expect_verified(check_model(lookup_and_free(Retire::synchronize_rcu, 2), lkmm()), "sync");
     expect_verified(check_model(lookup_and_free(Retire::kfree_rcu), lkmm()), "kfree_rcu");
+    for (const Search search : {Search::dfs, Search::dpor, Search::optimal_dpor}) {
+        const std::string what = std::string("in RCU_SOFTIRQ, ") + search_name(search);
+        const SearchResult softirq =
+            check_model(lookup_and_free(Retire::kfree_rcu, 1, true), search, lkmm());
+        expect_verified(softirq, "kfree_rcu " + what);
+        CHECK_TEXT(softirq.stats.unsettled > 0, what.c_str());
+        expect_verified(check_model(lookup_and_free(Retire::call_rcu, 2, true), search, lkmm()),
+                        "call_rcu, two readers, " + what);
+    }
     const SearchResult at_once = check_model(lookup_and_free(Retire::at_once), lkmm());
     CHECK_EQUAL("use-after-free of old", only_violation(at_once).property);
 }
