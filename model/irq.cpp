@@ -211,9 +211,10 @@ void softirq_context(irq_cpu& cpu) {
         // Idle where work may fall due without being raised (a periodic timer), it may run or
         // not before the execution ends; raised work only ever makes it run.
         const bool idle = cpu.pending == 0 && !state().owed(cpu);
-        // Work due without being raised may be RCU callbacks, due once their readers left.
+        // RCU callbacks, work due without being raised, are due once their readers left.
+        const bool callbacks = state().sourced & (1U << RCU_SOFTIRQ);
         await_entry("softirq_entry", cpu, loc, &softirq_can_run, idle, idle && state().sourced,
-                    ReadSide(read_side_change | read_side_census));
+                    callbacks ? ReadSide(read_side_change | read_side_census) : read_side_change);
         enter(me, cpu);
         if (cpu.pending && weak_memory::on()) [[unlikely]]
             weak_memory::taken_over(&cpu);
