@@ -57,6 +57,9 @@ TaskId BfsRunner::expand(TaskSet enabled, const Execution& ex) {
 TaskId BfsRunner::arrive(TaskSet enabled, const Execution& ex) {
     // The step just taken read every object (a check() that peeks): nothing stays asleep.
     if (ex.last_step_global()) sleep_ = 0;
+    // It entered or left its read-side section undeclared: the censuses asleep wake.
+    if (ex.last_step_changed_section()) [[unlikely]]
+        sleep_ &= ~reading_sections(sleep_, ex);
     const Bfs::Node& node = bfs_.nodes_[bfs_.items_[item_].node];
     const Schedule& steps = ex.schedule();
     const auto length = static_cast<std::uint32_t>(steps.size() - node.length);

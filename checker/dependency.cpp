@@ -15,8 +15,17 @@ Access access_of(const Operation& op, const Task* task) {
         return global_access(blocking);
     const bool held = task && op.obj->exclusive_holder() == task;
     const auto cpu = static_cast<std::int8_t>(task ? task->cpu() : -1);
-    return Access{op.obj->conflict_id(), !op.read_only, false,      blocking, held,
-                  op.obj->watched(),     cpu,           op.cpu_wide};
+    // A section's entry or exit changes nothing its object's other steps read (see ReadSide).
+    const bool write = !op.read_only && (op.read_side & read_side_entry) != read_side_entry;
+    return Access{op.obj->conflict_id(),
+                  write,
+                  false,
+                  blocking,
+                  held,
+                  op.obj->watched(),
+                  cpu,
+                  op.cpu_wide,
+                  static_cast<std::uint8_t>(op.read_side & 3)};
 }
 
 WriteOrder write_order(const Execution& ex) {
@@ -43,6 +52,14 @@ RacingPair first_race(TaskSet options, TaskSet enabled, const Execution& ex) {
                                     ex.tasks()[lowest(b)]->pending()))
                 return {lowest(a), lowest(b)};
     return {};
+}
+
+TaskSet reading_sections(TaskSet tasks, const Execution& ex) {
+    TaskSet census = 0;
+    for (; tasks; tasks &= tasks - 1)
+        if (ex.tasks()[lowest(tasks)]->pending().read_side & read_side_census)
+            census |= task_bit(lowest(tasks));
+    return census;
 }
 
 } // namespace lockcheck::detail

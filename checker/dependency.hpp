@@ -27,11 +27,14 @@ struct Access {
     // of that CPU's tasks (Operation::cpu_wide).
     std::int8_t cpu;
     bool cpu_wide;
+    // Its part in read-side sections: read_side_change and read_side_census bits
+    // (Operation::read_side).
+    std::uint8_t read_side;
     bool operator==(const Access&) const = default;
 };
 // The access of a step that depends on every other.
 inline Access global_access(bool blocking) {
-    return Access{-1, true, true, blocking, false, true, -1, false};
+    return Access{-1, true, true, blocking, false, true, -1, false, read_side_none};
 }
 
 // The access of `op`; with the task about to take it, whether that task holds the object.
@@ -60,8 +63,18 @@ inline bool same_cpu(Access wide, Access other) {
     return wide.cpu_wide && (other.cpu == wide.cpu || other.cpu < 0 || wide.cpu < 0);
 }
 
+// Whether one of two steps enters or leaves its task's read-side section and the other reads
+// every task's (a grace period's start or end).
+inline bool read_side_dependent(Access a, Access b) {
+    constexpr int shift = 1; // read_side_change << 1 == read_side_census
+    static_assert(read_side_change << shift == read_side_census);
+    return ((a.read_side << shift) & b.read_side) | ((b.read_side << shift) & a.read_side);
+}
+
 inline bool dependent(Access a, Access b, WriteOrder order) {
     if (a.global || b.global) return true;
+    if ((a.read_side | b.read_side) && read_side_dependent(a, b)) [[unlikely]]
+        return true;
     if ((a.cpu_wide || b.cpu_wide) && (same_cpu(a, b) || same_cpu(b, a))) [[unlikely]]
         return true;
     if (a.object == b.object) return a.write || b.write;
@@ -81,5 +94,9 @@ struct RacingPair {
     TaskId second = kNoTask;
 };
 RacingPair first_race(TaskSet options, TaskSet enabled, const Execution& ex);
+
+// Of `tasks`, those whose pending step reads every task's read-side section: the ones a step
+// that changed its task's section without declaring it (Execution::changed_section()) wakes.
+TaskSet reading_sections(TaskSet tasks, const Execution& ex);
 
 } // namespace lockcheck::detail

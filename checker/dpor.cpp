@@ -32,6 +32,8 @@ void Dpor::begin_execution() {
     last_global_ = -1;
     last_ordered_write_ = -1;
     last_cpu_wide_.fill(-1);
+    last_section_.fill(-1);
+    censuses_.clear();
     last_write_.assign(last_write_.size(), -1);
     for (auto& r : reads_)
         r.clear();
@@ -70,6 +72,8 @@ void Dpor::commit_taken(const Execution& ex) {
     if (taken_.recorded) return;
     taken_.recorded = true;
     Access access = taken_.access;
+    if (ex.last_step_changed_section()) [[unlikely]]
+        access.read_side |= read_side_change;
     if (ex.last_step_global() || (ex.failed() && disables_others(ex, taken_.task)))
         access = global_access(access.blocking);
     Node& node = path_[taken_.node];
@@ -196,6 +200,17 @@ void Dpor::record(TaskId task, Access access, std::uint32_t node, const Executio
             for (std::int32_t e : last_cpu_wide_)
                 add(e);
         }
+        if (access.read_side) [[unlikely]] {
+            // A census reads each task's section; an entry or exit writes its own, which the
+            // censuses since its last one read (the earlier ones come before that one).
+            if (access.read_side & read_side_census)
+                for (std::size_t t = 0; t < width; ++t)
+                    if (t != task) add(last_section_[t]);
+            if (access.read_side & read_side_change)
+                for (std::uint32_t c : censuses_)
+                    if (static_cast<std::int32_t>(c) > last_section_[task])
+                        add(static_cast<std::int32_t>(c));
+        }
     }
     Clock before; // read only for the tasks that exist
     for (std::size_t t = 0; t < width; ++t)
@@ -229,6 +244,10 @@ void Dpor::note_access(std::uint32_t i) {
     last_event_[task] = static_cast<std::int32_t>(i);
     if (access.cpu_wide) [[unlikely]]
         last_cpu_wide_[static_cast<std::size_t>(access.cpu)] = static_cast<std::int32_t>(i);
+    if (access.read_side) [[unlikely]] {
+        if (access.read_side & read_side_change) last_section_[task] = static_cast<std::int32_t>(i);
+        if (access.read_side & read_side_census) censuses_.push_back(i);
+    }
     if (access.global) {
         last_global_ = static_cast<std::int32_t>(i);
     } else if (access.write) {

@@ -233,6 +233,10 @@ class Dpor final : public Strategy {
     // The last step on each CPU that depends on every step of the CPU's tasks
     // (Access::cpu_wide), -1 for none: every later step of that CPU depends on it.
     std::array<std::int32_t, kMaxCpus> last_cpu_wide_{};
+    // Each task's read-side section (Access::section) as a location of its own: the last step
+    // that entered or left it, -1 for none; and the steps that read every task's.
+    std::array<std::int32_t, kMaxTasks> last_section_{};
+    std::vector<std::uint32_t> censuses_;
     std::vector<std::int32_t> last_write_;          // by conflict id
     std::vector<std::vector<std::uint32_t>> reads_; // since that write, by conflict id
     std::vector<std::uint32_t> preds_;              // scratch: a step's direct predecessors

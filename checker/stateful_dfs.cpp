@@ -34,6 +34,9 @@ TaskSet StatefulDfs::options_at(TaskSet enabled, TaskSet sleep, const Execution&
 TaskId StatefulDfs::pick(std::uint32_t, TaskSet enabled, const Execution& ex) {
     // The step just taken read every object (a check() that peeks): nothing stays asleep.
     if (ex.last_step_global()) next_sleep_ = 0;
+    // It entered or left its read-side section undeclared: the censuses asleep wake.
+    if (ex.last_step_changed_section()) [[unlikely]]
+        next_sleep_ &= ~reading_sections(next_sleep_, ex);
     if (position_ < path_.size()) {
         Branch& b = path_[position_++];
         if (!b.choice) next_sleep_ = sleep_after(b.sleep | b.tried, b.chosen, ex);

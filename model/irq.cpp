@@ -142,15 +142,16 @@ const Task* running_on(const irq_cpu& cpu, const task_struct* handler) {
 // A handler's scheduling point before it enters, enabled by `can_enter`; `idle`: the execution
 // may end with it waiting there. One that may or may not come before the end
 // (`races_every_step`) depends on every step, as the end, which only it changes, may come
-// before any of them; else on its CPU's steps alone.
+// before any of them; else on its CPU's steps alone. The handler is an implicit RCU read-side
+// section (`read_side`: Operation::read_side).
 void await_entry(const char* op, irq_cpu& cpu, std::source_location loc, EnabledFn can_enter,
-                 bool idle, bool races_every_step) {
+                 bool idle, bool races_every_step, ReadSide read_side) {
     task_struct* me = current();
     me->set_idle(idle);
     if (races_every_step)
-        this_execution().visible_global(op, &cpu, loc, can_enter);
+        this_execution().visible_global(op, &cpu, loc, can_enter, {}, read_side);
     else
-        this_execution().visible_cpu_wide(op, &cpu, loc, can_enter);
+        this_execution().visible_cpu_wide(op, &cpu, loc, can_enter, read_side);
     me->set_idle(false);
 }
 
@@ -210,7 +211,10 @@ void softirq_context(irq_cpu& cpu) {
         // Idle where work may fall due without being raised (a periodic timer), it may run or
         // not before the execution ends; raised work only ever makes it run.
         const bool idle = cpu.pending == 0 && !state().owed(cpu);
-        await_entry("softirq_entry", cpu, loc, &softirq_can_run, idle, idle && state().sourced);
+        // RCU callbacks, work due without being raised, are due once their readers left.
+        const bool callbacks = state().sourced & (1U << RCU_SOFTIRQ);
+        await_entry("softirq_entry", cpu, loc, &softirq_can_run, idle, idle && state().sourced,
+                    callbacks ? ReadSide(read_side_change | read_side_census) : read_side_change);
         enter(me, cpu);
         if (cpu.pending && weak_memory::on()) [[unlikely]]
             weak_memory::taken_over(&cpu);
@@ -224,7 +228,7 @@ void softirq_context(irq_cpu& cpu) {
             due &= ~(1U << nr);
             if (void (*action)() = state().actions[static_cast<std::size_t>(nr)]) action();
         }
-        ex.visible_cpu_wide("softirq_exit", &cpu, loc);
+        ex.visible_cpu_wide("softirq_exit", &cpu, loc, nullptr, read_side_change);
         leave(me, cpu);
         returned(me);
     }
@@ -273,10 +277,10 @@ void declare_firing(const char* what, unsigned int irq, int cpu, int times, bool
                  Execution& ex = this_execution();
                  for (int i = 0; i < times; ++i) {
                      await_entry("irq_handler_entry", *where, loc, &hardirq_can_fire, optional,
-                                 optional);
+                                 optional, read_side_change);
                      enter(me, *where);
                      handler.handler(static_cast<int>(irq), handler.dev);
-                     ex.visible_cpu_wide("irq_handler_exit", where, loc);
+                     ex.visible_cpu_wide("irq_handler_exit", where, loc, nullptr, read_side_change);
                      leave(me, *where);
                      returned(me);
                  }
@@ -398,33 +402,33 @@ void bh_enable(task_struct* me, const char* op, std::source_location loc) {
 }
 
 void local_irq_disable(std::source_location loc) {
-    this_execution().visible("local_irq_disable", &my_cpu(), loc);
+    this_execution().visible("local_irq_disable", &my_cpu(), loc, nullptr, {}, read_side_change);
     irq_section_begin(current());
 }
 
 void local_irq_enable(std::source_location loc) {
     irq_cpu& cpu = my_cpu();
-    this_execution().visible("local_irq_enable", &cpu, loc);
+    this_execution().visible("local_irq_enable", &cpu, loc, nullptr, {}, read_side_change);
     irq_section_end(current(), "local_irq_enable", nullptr, 0, true, loc);
 }
 
 void local_irq_save(unsigned long& flags, std::source_location loc) {
-    this_execution().visible("local_irq_save", &my_cpu(), loc);
+    this_execution().visible("local_irq_save", &my_cpu(), loc, nullptr, {}, read_side_change);
     flags = irq_section_begin(current());
 }
 
 void local_irq_restore(unsigned long flags, std::source_location loc) {
-    this_execution().visible("local_irq_restore", &my_cpu(), loc);
+    this_execution().visible("local_irq_restore", &my_cpu(), loc, nullptr, {}, read_side_change);
     irq_section_end(current(), "local_irq_restore", nullptr, flags, false, loc);
 }
 
 void local_bh_disable(std::source_location loc) {
-    this_execution().visible("local_bh_disable", &my_cpu(), loc);
+    this_execution().visible("local_bh_disable", &my_cpu(), loc, nullptr, {}, read_side_change);
     bh_disable(current());
 }
 
 void local_bh_enable(std::source_location loc) {
-    this_execution().visible("local_bh_enable", &my_cpu(), loc);
+    this_execution().visible("local_bh_enable", &my_cpu(), loc, nullptr, {}, read_side_change);
     bh_enable(current(), "local_bh_enable", loc);
 }
 

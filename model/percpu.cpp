@@ -211,7 +211,8 @@ void preempt_disable(std::source_location loc) {
     int cpu = -1;
     while (cpu != me->cpu()) {
         cpu = me->cpu();
-        this_execution().visible("preempt_disable", &c.rq(cpu), loc, &cpu_not_atomic);
+        this_execution().visible("preempt_disable", &c.rq(cpu), loc, &cpu_not_atomic, {},
+                                 read_side_change);
     }
     runqueue& rq = c.rq(cpu);
     rq.atomic = me;
@@ -229,7 +230,7 @@ void preempt_enable(std::source_location loc) {
         runqueue& rq = state().rq(me->cpu());
         if (rq.atomic == me) {
             // Still atomic while other tasks may run (the scheduling point): none takes the CPU.
-            this_execution().visible("preempt_enable", &rq, loc);
+            this_execution().visible("preempt_enable", &rq, loc, nullptr, {}, read_side_change);
             rq.atomic = nullptr;
             weak_memory::lock_released(rq);
             me->preempt_count = 0;

@@ -122,7 +122,7 @@ const char* const kUnlockNames[RCU_FLAVOURS] = {"rcu_read_unlock", "rcu_read_unl
 
 void read_lock(rcu_flavour f, std::source_location loc) {
     rcu_state& s = rcu();
-    this_execution().visible(kLockNames[f], &s, loc);
+    this_execution().visible(kLockNames[f], &s, loc, nullptr, {}, read_side_entry);
     if (weak_memory::on()) weak_memory::rcu_read_locked();
     task_struct* me = current();
     if (me->rcu_nesting_total() == 0) {
@@ -152,7 +152,7 @@ void left_section(rcu_state& s, const task_struct* me) {
 
 void read_unlock(rcu_flavour f, std::source_location loc) {
     rcu_state& s = rcu();
-    this_execution().visible(kUnlockNames[f], &s, loc);
+    this_execution().visible(kUnlockNames[f], &s, loc, nullptr, {}, read_side_entry);
     if (weak_memory::on()) weak_memory::rcu_read_unlocked();
     task_struct* me = current();
     if (me->rcu_nesting[f] == 0) {
@@ -196,11 +196,13 @@ bool barrier_passed(const Object* obj, const Task& t) {
 
 // The start and the end of a wait (synchronize_rcu(), rcu_barrier()), the waiter's record kept
 // between them.
-void wait_for(const char* op, rcu_waiter waiter, EnabledFn over, std::source_location loc) {
+// `section`: the end of a grace period reads which readers have left (read_side_census).
+void wait_for(const char* op, rcu_waiter waiter, EnabledFn over, ReadSide read_side,
+              std::source_location loc) {
     rcu_state& s = rcu();
     Execution& ex = this_execution();
     s.waiters.push_back(waiter);
-    ex.visible(op, &s, loc, over);
+    ex.visible(op, &s, loc, over, {}, read_side);
     count_sleep_if_blocked(&s, false);
     // synchronize_rcu()'s Sync-rcu came at its start; rcu_barrier() returns after what each
     // callback did.
@@ -276,7 +278,9 @@ void callback_thread(rcu_state& s) {
     task_struct* me = current();
     for (;;) {
         me->set_idle(s.callbacks.empty());
-        this_execution().visible("rcu_do_batch", &s, s.callback_loc, &any_ready);
+        // Ready once its readers have left; it turns bottom halves off.
+        this_execution().visible("rcu_do_batch", &s, s.callback_loc, &any_ready, {},
+                                 ReadSide(read_side_census | read_side_change));
         me->set_idle(false);
         // As the rcuo kthreads invoke them: with bottom halves off.
         bh_disable(me);
@@ -287,7 +291,7 @@ void callback_thread(rcu_state& s) {
 
 void queue_callback(rcu_callback cb, const char* op, std::source_location loc) {
     rcu_state& s = rcu();
-    this_execution().visible(op, &s, loc);
+    this_execution().visible(op, &s, loc, nullptr, {}, read_side_census);
     if (weak_memory::on())
         weak_memory::handed_off(cb.head ? static_cast<const void*>(cb.head) : cb.kfree_ptr);
     task_struct* me = current();
@@ -320,6 +324,7 @@ void rcu_atomic_changed(task_struct* me) {
     const bool implicit = me->preempt_count != 0 || me->irqs_off;
     if (implicit == me->rcu_implicit) return;
     me->rcu_implicit = implicit;
+    this_execution().changed_section();
     if (weak_memory::on()) [[unlikely]] {
         if (implicit)
             weak_memory::rcu_read_locked();
@@ -371,10 +376,10 @@ void synchronize_rcu(std::source_location loc) {
     rcu_state& s = rcu();
     Execution& ex = this_execution();
     // The start: the readers it waits for are those inside a section at this step.
-    ex.visible("synchronize_rcu", &s, loc);
+    ex.visible("synchronize_rcu", &s, loc, nullptr, {}, read_side_census);
     if (weak_memory::on()) weak_memory::rcu_synchronized();
     wait_for("synchronize_rcu", rcu_waiter{current(), rcu_state::readers_now(), 0},
-             &grace_period_over, loc);
+             &grace_period_over, read_side_census, loc);
 }
 
 void call_rcu(rcu_head* head, rcu_callback_t func, std::source_location loc) {
@@ -393,7 +398,8 @@ void rcu_barrier(std::source_location loc) {
     rcu_state& s = rcu();
     this_execution().visible("rcu_barrier", &s, loc);
     if (weak_memory::on()) weak_memory::orders_nothing();
-    wait_for("rcu_barrier", rcu_waiter{current(), 0, s.queued}, &barrier_passed, loc);
+    wait_for("rcu_barrier", rcu_waiter{current(), 0, s.queued}, &barrier_passed, read_side_none,
+             loc);
 }
 
 void rcu_dereference_checked(bool ok, const char* op, const char* where, const Object& p,

@@ -49,7 +49,8 @@ unsigned long lock(const char* op, rwlock_t* lock, Side side, std::source_locati
         report_recursive_locking(op, lock, loc);
     lock_acquire(op, lock, &lock->dep_map, 0, false, loc, lockdep_turned_off(beside), mode);
     this_execution().visible(op, lock, loc,
-                             side == Side::write ? &rw_holders::unheld : &rw_holders::no_writer);
+                             side == Side::write ? &rw_holders::unheld : &rw_holders::no_writer, {},
+                             read_side_change);
     if (this_execution().current_task().was_blocked()) ++this_execution().counters().spins;
     const unsigned long flags = beside_lock(me, beside);
     take(lock, me, side, false, loc);
@@ -58,7 +59,7 @@ unsigned long lock(const char* op, rwlock_t* lock, Side side, std::source_locati
 
 void unlock(const char* op, rwlock_t* lock, Side side, std::source_location loc,
             Beside beside = Beside::nothing, unsigned long flags = 0, bool restore = false) {
-    this_execution().visible(op, lock, loc);
+    this_execution().visible(op, lock, loc, nullptr, {}, read_side_change);
     task_struct* me = current();
     if (side == Side::write) {
         if (lock->writer != me) report_bad_unlock(op, lock, lock->holder(), loc);
@@ -77,7 +78,7 @@ void unlock(const char* op, rwlock_t* lock, Side side, std::source_location loc,
 }
 
 int trylock(const char* op, rwlock_t* lock, Side side, std::source_location loc) {
-    this_execution().visible(op, lock, loc);
+    this_execution().visible(op, lock, loc, nullptr, {}, read_side_change);
     task_struct* me = current();
     const int taken =
         side == Side::write ? rw_holders::unheld(lock, *me) : rw_holders::no_writer(lock, *me);

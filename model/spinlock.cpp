@@ -31,7 +31,7 @@ unsigned long lock(const char* op, spinlock_t* lock, int subclass, std::source_l
     task_struct* me = current();
     if (lock->owner == me) report_recursive_locking(op, lock, loc);
     lock_acquire(op, lock, &lock->dep_map, subclass, false, loc, lockdep_turned_off(beside));
-    this_execution().visible(op, lock, loc, &unlocked);
+    this_execution().visible(op, lock, loc, &unlocked, {}, read_side_change);
     if (this_execution().current_task().was_blocked()) ++this_execution().counters().spins;
     const unsigned long flags = beside_lock(me, beside);
     acquire(lock, me, subclass, false, loc);
@@ -41,7 +41,7 @@ unsigned long lock(const char* op, spinlock_t* lock, int subclass, std::source_l
 // `restore`: local_irq_restore(flags) rather than local_irq_enable() (Beside::irqs).
 void unlock(const char* op, spinlock_t* lock, std::source_location loc,
             Beside beside = Beside::nothing, unsigned long flags = 0, bool restore = false) {
-    this_execution().visible(op, lock, loc);
+    this_execution().visible(op, lock, loc, nullptr, {}, read_side_change);
     task_struct* me = current();
     if (lock->owner != me) report_bad_unlock(op, lock, lock->owner, loc);
     lock->owner = nullptr;
@@ -69,7 +69,7 @@ void spin_lock_nested(spinlock_t* l, int subclass, std::source_location loc) {
 }
 
 int spin_trylock(spinlock_t* lock, std::source_location loc) {
-    this_execution().visible("spin_trylock", lock, loc);
+    this_execution().visible("spin_trylock", lock, loc, nullptr, {}, read_side_change);
     int taken = lock->owner == nullptr;
     if (taken) {
         lock_acquire("spin_trylock", lock, &lock->dep_map, 0, true, loc);

@@ -1,9 +1,11 @@
 // ChainDepth: the depth of an execution as its trace has it, for --depth. Along any chain of
 // steps each of which depends on the one before (touches an object it touched, one of the two
 // writing, or reaches beyond any object), it counts how often the chain passes from one task
-// to another: the interactions a schedule has to get right. The count is the trace's, not the
-// interleaving's: two schedules that differ only in the order of independent steps give every
-// step the same depth, so a depth bound cuts the same executions under DFS and every reduction.
+// to another: the interactions a schedule has to get right. Each task's read-side section is
+// a location of its own, which a census reads for every task (Operation::read_side). The count is
+// the trace's, not the interleaving's: two schedules that differ only in the order of independent
+// steps give every step the same depth, so a depth bound cuts the same executions under DFS and
+// every reduction.
 #pragma once
 
 #include <array>
@@ -24,7 +26,10 @@ class ChainDepth {
     std::uint32_t of(TaskId task, const Operation& op) const {
         if (global(op)) [[unlikely]]
             return static_cast<std::uint32_t>(after_every_task(task, before(task)));
-        return static_cast<std::uint32_t>(on_object(task, op, op.obj->chain_steps(), before(task)));
+        std::int32_t depth = on_object(task, writes(op), op.obj->chain_steps(), before(task));
+        if (op.read_side) [[unlikely]]
+            depth = through_sections(task, op.read_side, depth);
+        return static_cast<std::uint32_t>(depth);
     }
     // The step of `task` with `op` is taken: it is recorded at its depth. Inline, as of(): it is
     // part of every scheduling step.
@@ -35,14 +40,20 @@ class ChainDepth {
             take_global(task, op);
             return;
         }
-        last_ = Repeat{op.obj, task, op.read_only};
+        const bool write = writes(op);
+        last_ = Repeat{op.obj, task, !write};
         ObjectSteps& o = op.obj->chain_steps();
-        const Mark m{on_object(task, op, o, before(task)), task};
+        std::int32_t depth = on_object(task, write, o, before(task));
+        if (op.read_side) [[unlikely]]
+            depth = through_sections(task, op.read_side, depth);
+        const Mark m{depth, task};
         record_task(m);
-        if (!op.read_only)
+        if (write)
             o = ObjectSteps{m, {}, kNone};
         else
             record_read(o, m);
+        if (op.read_side) [[unlikely]]
+            record_sections(m, op.read_side);
     }
     // The deepest step taken so far: no step can be deeper than one more.
     std::uint32_t deepest() const { return static_cast<std::uint32_t>(deepest_); }
@@ -62,9 +73,15 @@ class ChainDepth {
     // step's, and what it would record changes nothing a later step can see (a read of the
     // task's own write is as deep as the write, which every later writer depends on). Not a
     // write after a read: it also depends on the others' reads since the last write.
+    // A step in a read-side section's record never repeats: it reads or writes the section too.
     bool repeats(TaskId task, const Operation& op) const {
         return op.obj == last_.obj && task == last_.task && !(op.global | op.fallback) &&
-               op.read_only >= last_.read_only;
+               !writes(op) >= last_.read_only && !op.read_side;
+    }
+    // Whether the step writes its object (a read-side section's entry or exit only reads it:
+    // Operation::read_side).
+    static bool writes(const Operation& op) {
+        return !op.read_only && (op.read_side & read_side_entry) != read_side_entry;
     }
     static std::int32_t max(std::int32_t a, std::int32_t b) { return a < b ? b : a; }
     // The depth a step of `task` would have after `m`: after no step (kNoTask), 0.
@@ -74,10 +91,10 @@ class ChainDepth {
     // one.
     std::int32_t before(TaskId task) const { return max(task_depth_[task], after(global_, task)); }
     // With `depth` from before(): through the object.
-    static std::int32_t on_object(TaskId task, const Operation& op, const ObjectSteps& o,
+    static std::int32_t on_object(TaskId task, bool write, const ObjectSteps& o,
                                   std::int32_t depth) {
         depth = max(depth, after(o.write, task));
-        if (op.read_only) return depth;
+        if (!write) return depth;
         // A read of its own task counts without a hand-over, any other's with one.
         return max(depth,
                    o.read.task == task ? max(o.read.depth, o.other_read + 1) : o.read.depth + 1);
@@ -98,11 +115,15 @@ class ChainDepth {
     }
     std::int32_t after_every_task(TaskId task, std::int32_t depth) const;
     void take_global(TaskId task, const Operation& op);
+    // With `depth` so far: through the read-side sections the step reads or writes.
+    std::int32_t through_sections(TaskId task, std::uint8_t read_side, std::int32_t depth) const;
+    void record_sections(Mark m, std::uint8_t read_side);
 
     std::array<std::int32_t, kMaxTasks> task_depth_ = filled(kNone); // each task's last step
     std::size_t tasks_ = 0; // the tasks spawned: task_depth_[tasks_, kMaxTasks) unused
     Mark global_;           // the last step that depends on every other (global())
-    Repeat last_;           // the step before, unless it was global()
+    std::array<ObjectSteps, kMaxTasks> sections_{}; // each task's read-side section
+    Repeat last_;                                   // the step before, unless it was global()
     std::int32_t deepest_ = 0;
 
     static constexpr std::array<std::int32_t, kMaxTasks> filled(std::int32_t v) {

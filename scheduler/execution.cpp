@@ -389,6 +389,7 @@ Task* Execution::advance() {
     value_.reset();
     wrote_ = !t.pending_.read_only;
     step_global_ = false;
+    step_section_ = t.pending_.read_side;
     running_ = &t;
     watchdog::enter_task();
     return &t;

@@ -246,16 +246,19 @@ class Execution {
     // A scheduling point: declares the task's next visible operation and returns when the
     // strategy picks this task (with the operation enabled). The caller then performs it.
     // `loc` is the model's call that makes the operation (see Operation::location).
+    // `read_side`: its part in read-side sections (Operation::read_side).
     void visible(const char* op, const Object* obj, std::source_location loc,
-                 EnabledFn enabled = nullptr, OpArgs args = {});
+                 EnabledFn enabled = nullptr, OpArgs args = {},
+                 ReadSide read_side = read_side_none);
     // visible() for an operation that also touches state no object stands for (see
     // Operation::global).
     void visible_global(const char* op, const Object* obj, std::source_location loc,
-                        EnabledFn enabled = nullptr, OpArgs args = {});
+                        EnabledFn enabled = nullptr, OpArgs args = {},
+                        ReadSide read_side = read_side_none);
     // visible() for an operation that changes what can run on the task's CPU (see
     // Operation::cpu_wide).
     void visible_cpu_wide(const char* op, const Object* obj, std::source_location loc,
-                          EnabledFn enabled = nullptr);
+                          EnabledFn enabled = nullptr, ReadSide read_side = read_side_none);
     // A scheduling point for an operation that only reads shared state.
     void visible_read(const char* op, const Object* obj, std::source_location loc,
                       OpArgs args = {});
@@ -285,6 +288,14 @@ class Execution {
     void observed_all() { step_global_ = true; }
     // Whether the step taken last (the one before the step being picked) observed all.
     bool last_step_global() const { return step_global_; }
+    // The running task entered or left its read-side section (Operation::read_side) in a step
+    // whose operation did not declare it may (a preempt_disable(), which has no scheduling
+    // point of its own): the step depends on every census step all the same.
+    void changed_section() {
+        if (!(step_section_ & read_side_change)) step_section_ |= kUndeclaredSectionChange;
+    }
+    // Whether the step taken last did so.
+    bool last_step_changed_section() const { return step_section_ & kUndeclaredSectionChange; }
     // A spin loop's turn begins for the running task at `loc` (its cpu_relax(), or where its
     // loop goes round): from here the objects it touches are
     // remembered with their values before it touched them, so that the next turn waits until
@@ -609,8 +620,11 @@ class Execution {
     ChainDepth chain_;
     std::size_t started_ = 0; // tasks_[0, started_) have been started
     std::uint32_t last_write_step_ = 0;
-    bool wrote_ = false;                // whether the step being run changes shared state
-    bool step_global_ = false;          // see observed_all()
+    bool wrote_ = false;       // whether the step being run changes shared state
+    bool step_global_ = false; // see observed_all()
+    // The section bits its operation declared, and whether it changed its section undeclared.
+    static constexpr std::uint8_t kUndeclaredSectionChange = 0x80;
+    std::uint8_t step_section_ = 0;
     Operation traced_;                  // the operation of the step being run, for the trace sink
     TraceSink::Context traced_context_; // and how it came to be taken
     std::optional<std::int64_t> value_;
@@ -708,6 +722,7 @@ inline void Execution::declare(const Operation& op) {
     pending.cpu_wide = op.cpu_wide;
     pending.access = op.access;
     pending.cpu_section = op.cpu_section;
+    pending.read_side = op.read_side;
     self.blocked_ = false;
     if (self.starting_) [[unlikely]] {
         started(self);
@@ -727,20 +742,34 @@ inline void Execution::declare(const Operation& op) {
 }
 
 inline void Execution::visible(const char* op, const Object* obj, std::source_location loc,
-                               EnabledFn enabled, OpArgs args) {
-    declare(Operation{.name = op, .obj = obj, .enabled = enabled, .location = loc, .args = args});
+                               EnabledFn enabled, OpArgs args, ReadSide read_side) {
+    declare(Operation{.name = op,
+                      .obj = obj,
+                      .enabled = enabled,
+                      .location = loc,
+                      .args = args,
+                      .read_side = read_side});
 }
 
 inline void Execution::visible_global(const char* op, const Object* obj, std::source_location loc,
-                                      EnabledFn enabled, OpArgs args) {
-    declare(Operation{
-        .name = op, .obj = obj, .enabled = enabled, .location = loc, .args = args, .global = true});
+                                      EnabledFn enabled, OpArgs args, ReadSide read_side) {
+    declare(Operation{.name = op,
+                      .obj = obj,
+                      .enabled = enabled,
+                      .location = loc,
+                      .args = args,
+                      .global = true,
+                      .read_side = read_side});
 }
 
 inline void Execution::visible_cpu_wide(const char* op, const Object* obj, std::source_location loc,
-                                        EnabledFn enabled) {
-    declare(
-        Operation{.name = op, .obj = obj, .enabled = enabled, .location = loc, .cpu_wide = true});
+                                        EnabledFn enabled, ReadSide read_side) {
+    declare(Operation{.name = op,
+                      .obj = obj,
+                      .enabled = enabled,
+                      .location = loc,
+                      .cpu_wide = true,
+                      .read_side = read_side});
 }
 
 inline void Execution::visible_read(const char* op, const Object* obj, std::source_location loc,

@@ -40,6 +40,21 @@ enum class DataAccess : std::uint8_t {
     release, // smp_store_release: a marked store that releases what the task did before it
 };
 
+// A step's part in read-side sections (RCU's, explicit or implicit: model/rcu.hpp). Each task's
+// section is state of its own, which only the steps that read every task's observe (a grace
+// period's start and end): for partial-order reduction a step that enters or leaves its task's
+// section depends on those steps, and two tasks' entries and exits do not depend on each other.
+// Bits.
+enum ReadSide : std::uint8_t {
+    read_side_none = 0,
+    read_side_change = 1, // may enter or leave its task's section (a spinlock's acquisition)
+    read_side_census = 2, // reads which tasks are inside one
+    // Enters or leaves its task's section and changes nothing else that a step other than a
+    // census reads, though its object keeps the record: to its object's other steps it is a
+    // read (rcu_read_lock(), rcu_read_unlock()).
+    read_side_entry = 4 | read_side_change,
+};
+
 struct Operation {
     const char* name = nullptr; // the kernel function, e.g. "mutex_lock"; a static string
     const Object* obj = nullptr;
@@ -59,6 +74,7 @@ struct Operation {
     // partial-order reduction it depends on every step of that CPU's tasks, and on no other.
     bool cpu_wide = false;
     DataAccess access = DataAccess::sync;
+    ReadSide read_side = read_side_none;
     // A data access of a CPU's per-CPU data made on that CPU, in code that keeps some of the
     // CPU's contexts out (cpu_section()); 0: none. The race detector orders it with the
     // accesses of that data the section and the context exclude (race_detector.hpp).

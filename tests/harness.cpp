@@ -161,11 +161,13 @@ void expect_verified_by_every_search(const Setup& setup, const std::string& what
 }
 
 void expect_dpor_reaches_what_dfs_does(const Setup& setup, const std::string& what,
-                                       std::uint32_t depth) {
-    const Reached all = reach(setup, *make_search(Search::dfs, depth), depth);
+                                       std::uint32_t depth, MemoryModel memory_model) {
+    const auto limits = [memory_model](Execution::Limits& l) { l.memory_model = memory_model; };
+    const Reached all = reach(setup, *make_search(Search::dfs, depth), depth, true, 0, limits);
     for (Search search : {Search::dpor, Search::optimal_dpor}) {
-        const Reached reduced = reach(setup, *make_search(search, depth), depth);
-        const std::string text = what + ", " + search_name(search);
+        const Reached reduced = reach(setup, *make_search(search, depth), depth, true, 0, limits);
+        const std::string text =
+            what + ", " + search_name(search) + (memory_model == MemoryModel::lkmm ? ", lkmm" : "");
         expect_reached_what_dfs_reached(reduced, all, text);
         CHECK_TEXT(reduced.executions <= all.executions, text.c_str());
     }

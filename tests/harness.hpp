@@ -89,9 +89,10 @@ void expect_found_by_every_search(const Setup& setup, ViolationKind kind,
 // Fails the test if any exhaustive search finds a violation in `setup`.
 void expect_verified_by_every_search(const Setup& setup, const std::string& what);
 // Fails the test unless source and optimal DPOR reach the same final states and violations as
-// DFS on `setup`, in no more executions.
+// DFS on `setup`, in no more executions, under `memory_model`.
 void expect_dpor_reaches_what_dfs_does(const Setup& setup, const std::string& what,
-                                       std::uint32_t depth = 200);
+                                       std::uint32_t depth = 200,
+                                       MemoryModel memory_model = MemoryModel::sc);
 
 // What a search found and measured, as its JSON report writes it, with the times and threads
 // left out: two searches that must agree in every figure and finding have the same text.

@@ -479,3 +479,48 @@ TEST(Rcu, stateful_searches_reach_what_dfs_reaches_on_rcu_models) {
         expect_reached_what_dfs_reached(reach(setup, bfs, 200), all, std::string(what) + " (bfs)");
     }
 }
+
+// Readers do not exclude each other: two readers' rcu_read_lock() and rcu_read_unlock() commute
+// (only a grace period's start and end read which tasks are inside a section), so DPOR runs one
+// execution of readers alone, and as many of readers beside synchronize_rcu() as there are
+// places of its start among their sections.
+TEST(Rcu, two_readers_sections_do_not_order_each_other_under_dpor) {
+    constexpr std::uint64_t kReadersBesideSynchronizeRcu = 177;
+    const auto readers = [](bool updater) {
+        return [updater] {
+            for (const char* name : {"reader0", "reader1"})
+                spawn(name, [] {
+                    rcu_read_lock();
+                    rcu_read_unlock();
+                    rcu_read_lock_bh();
+                    rcu_read_unlock_bh();
+                });
+            if (updater) spawn("updater", [] { synchronize_rcu(); });
+        };
+    };
+    for (Search search : {Search::dpor, Search::optimal_dpor}) {
+        const std::string what = search_name(search);
+        CHECK_EQUAL_TEXT(std::uint64_t{1},
+                         reach(readers(false), *make_search(search, 200), 200).executions,
+                         what.c_str());
+        CHECK_EQUAL_TEXT(kReadersBesideSynchronizeRcu,
+                         reach(readers(true), *make_search(search, 200), 200).executions,
+                         what.c_str());
+    }
+}
+
+// DPOR and optimal DPOR reach every final state and violation DFS reaches on the RCU models
+// above, under sc and lkmm: two readers' sections commute, never a section and a grace period.
+TEST(Rcu, dpor_reaches_what_dfs_reaches_on_rcu_models_under_sc_and_lkmm) {
+    const std::pair<const char*, Setup> cases[] = {
+        {"synchronize_rcu", lookup_and_free(Retire::synchronize_rcu, 2)},
+        {"kfree at once", lookup_and_free(Retire::at_once, 2)},
+        {"call_rcu in a task", lookup_and_free(Retire::call_rcu, 2)},
+        {"kfree_rcu in RCU_SOFTIRQ", lookup_and_free(Retire::kfree_rcu, 2, true)},
+        {"list_del_rcu", list_lookup(Remove::list_del_rcu_synchronize, false)},
+        {"list_del_rcu at once", list_lookup(Remove::list_del_rcu_at_once, true)},
+    };
+    for (MemoryModel mm : {MemoryModel::sc, MemoryModel::lkmm})
+        for (const auto& [what, setup] : cases)
+            expect_dpor_reaches_what_dfs_does(setup, what, 200, mm);
+}

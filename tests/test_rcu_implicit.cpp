@@ -80,10 +80,10 @@ irqreturn_t dev_irq(int, void*) {
 
 enum class Retire { synchronize_rcu, kfree_rcu };
 
-// A reader in `region` and an updater that unpublishes the item and frees it after a grace
-// period; the handler's region is an interrupt that fires once on the reader's CPU.
-Setup lookup_and_free(Region region, Retire how) {
-    return [region, how] {
+// `readers` readers in `region` and an updater that unpublishes the item and frees it after a
+// grace period; the handler's region is an interrupt that fires once on the reader's CPU.
+Setup lookup_and_free(Region region, Retire how, int readers = 1) {
+    return [region, how, readers] {
         set_nr_cpus(2);
         table& t = model_state<table>();
         if (region == Region::irq_handler) {
@@ -91,7 +91,9 @@ Setup lookup_and_free(Region region, Retire how) {
             request_irq(17, dev_irq, 0, "dev", nullptr);
             irq_fires(17, 0);
         } else {
-            spawn("reader", [&t, region] { reader(t, region); });
+            for (int i = 0; i < readers; ++i)
+                spawn(i ? "reader" + std::to_string(i + 1) : std::string("reader"),
+                      [&t, region] { reader(t, region); });
         }
         spawn_on(1, "updater", [&t, how] {
             item* it = rcu_dereference_protected(t.gp, true);
@@ -199,11 +201,20 @@ TEST(RcuImplicitReaders, synchronize_rcu_waits_for_a_cpu_spinning_with_preemptio
 
 // The grace period's start reads every task's preemption count and interrupts, which no object
 // of the readers' steps stands for: DPOR still reaches every final state and violation DFS
-// does, with the reader in each region, and with a region that ends before the look-up.
+// does, with the reader in each region, and with a region that ends before the look-up; with
+// two readers in a task's region, whose entries and exits DPOR does not order against each
+// other; under sc and lkmm.
 TEST(RcuImplicitReaders, dpor_reaches_what_dfs_reaches_with_implicit_readers) {
-    for (Region r : kRegions)
-        for (Retire how : {Retire::synchronize_rcu, Retire::kfree_rcu})
-            expect_dpor_reaches_what_dfs_does(lookup_and_free(r, how), name(r));
-    expect_dpor_reaches_what_dfs_does(lookup_and_free(Region::none, Retire::synchronize_rcu),
-                                      name(Region::none));
+    for (MemoryModel mm : {MemoryModel::sc, MemoryModel::lkmm}) {
+        for (Region r : kRegions)
+            for (Retire how : {Retire::synchronize_rcu, Retire::kfree_rcu}) {
+                expect_dpor_reaches_what_dfs_does(lookup_and_free(r, how), name(r), 200, mm);
+                if (r != Region::irq_handler)
+                    expect_dpor_reaches_what_dfs_does(lookup_and_free(r, how, 2),
+                                                      std::string("two readers in ") + name(r), 200,
+                                                      mm);
+            }
+        expect_dpor_reaches_what_dfs_does(lookup_and_free(Region::none, Retire::synchronize_rcu),
+                                          name(Region::none), 200, mm);
+    }
 }
