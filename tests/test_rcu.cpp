@@ -461,15 +461,24 @@ TEST(Rcu, under_lkmm_the_lookup_and_free_verifies_with_a_grace_period) {
 
 // --state-cache and bfs tell RCU states apart (the readers each grace period and callback
 // still waits for, the tasks' nesting): they reach what DFS reaches.
-TEST(Rcu, stateful_searches_reach_what_dfs_reaches_on_rcu_models) {
-    const std::pair<const char*, Setup> cases[] = {
+namespace {
+
+// The RCU models the searches are compared on: two readers beside each way to retire, and a
+// list removal.
+std::vector<std::pair<const char*, Setup>> rcu_models() {
+    return {
         {"synchronize_rcu", lookup_and_free(Retire::synchronize_rcu, 2)},
         {"kfree at once", lookup_and_free(Retire::at_once, 2)},
         {"call_rcu in a task", lookup_and_free(Retire::call_rcu, 2)},
         {"kfree_rcu in RCU_SOFTIRQ", lookup_and_free(Retire::kfree_rcu, 2, true)},
         {"list_del_rcu", list_lookup(Remove::list_del_rcu_synchronize, false)},
     };
-    for (const auto& [what, setup] : cases) {
+}
+
+} // namespace
+
+TEST(Rcu, stateful_searches_reach_what_dfs_reaches_on_rcu_models) {
+    for (const auto& [what, setup] : rcu_models()) {
         Dfs dfs;
         const Reached all = reach(setup, dfs, 200);
         StatefulDfs cached;
@@ -512,14 +521,8 @@ TEST(Rcu, two_readers_sections_do_not_order_each_other_under_dpor) {
 // DPOR and optimal DPOR reach every final state and violation DFS reaches on the RCU models
 // above, under sc and lkmm: two readers' sections commute, never a section and a grace period.
 TEST(Rcu, dpor_reaches_what_dfs_reaches_on_rcu_models_under_sc_and_lkmm) {
-    const std::pair<const char*, Setup> cases[] = {
-        {"synchronize_rcu", lookup_and_free(Retire::synchronize_rcu, 2)},
-        {"kfree at once", lookup_and_free(Retire::at_once, 2)},
-        {"call_rcu in a task", lookup_and_free(Retire::call_rcu, 2)},
-        {"kfree_rcu in RCU_SOFTIRQ", lookup_and_free(Retire::kfree_rcu, 2, true)},
-        {"list_del_rcu", list_lookup(Remove::list_del_rcu_synchronize, false)},
-        {"list_del_rcu at once", list_lookup(Remove::list_del_rcu_at_once, true)},
-    };
+    std::vector<std::pair<const char*, Setup>> cases = rcu_models();
+    cases.emplace_back("list_del_rcu at once", list_lookup(Remove::list_del_rcu_at_once, true));
     for (MemoryModel mm : {MemoryModel::sc, MemoryModel::lkmm})
         for (const auto& [what, setup] : cases)
             expect_dpor_reaches_what_dfs_does(setup, what, 200, mm);
