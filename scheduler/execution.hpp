@@ -292,7 +292,9 @@ class Execution {
     // whose operation did not declare it may (a preempt_disable(), which has no scheduling
     // point of its own): the step depends on every census step all the same.
     void changed_section() {
-        if (!(step_section_ & read_side_change)) step_section_ |= kUndeclaredSectionChange;
+        if (step_section_ & read_side_change) return;
+        step_section_ |= kUndeclaredSectionChange;
+        races_.changed_section(step_);
     }
     // Whether the step taken last did so.
     bool last_step_changed_section() const { return step_section_ & kUndeclaredSectionChange; }

@@ -28,6 +28,7 @@ RaceDetector::RaceDetector() {
     spare_tables_.pop_back();
     t_->task_clocks.clear();
     t_->sync_clocks.clear();
+    t_->section_clocks.clear();
     t_->cpu_clocks.clear();
     t_->variable_ids.clear();
     t_->variable_of.clear();
@@ -60,6 +61,7 @@ void RaceDetector::add_task(TaskId id, TaskId parent, std::uint32_t step) {
     const auto tasks = static_cast<std::size_t>(id) + 1;
     if (tasks > width_) widen(std::bit_ceil(tasks));
     t_->task_clocks.resize(tasks * width_, 0);
+    t_->section_clocks.resize(tasks * width_, 0);
     if (parent == kNoTask || !log_) return; // nothing before the log can order an access
     catch_up(step);
     std::copy_n(clock_of(parent), width_, clock_of(id));
@@ -79,6 +81,7 @@ void RaceDetector::widen(std::size_t width) {
     };
     restride(t_->task_clocks);
     restride(t_->sync_clocks);
+    restride(t_->section_clocks);
     restride(t_->cpu_clocks);
     t_->last.resize(variables_ * kClasses * width_);
     restride(t_->last);
@@ -112,42 +115,58 @@ void RaceDetector::begin_access(TaskId task, std::uint32_t step, const Operation
 }
 
 void RaceDetector::catch_up(std::uint32_t step) {
-    const std::size_t width = width_;
-    t_->sync_clocks.resize((objects_ + 1) * width, 0);
+    t_->sync_clocks.resize((objects_ + 1) * width_, 0);
     for (; applied_ < step; ++applied_) {
         const Entry& e = log_[applied_ + 1 - first_];
         std::uint32_t* clock = clock_of(e.task);
         clock[e.task] = applied_ + 1;
-        // Plain and marked accesses order nothing; atomic ones do, as operations on their
-        // variable's clock. Operations on no object, spin turns and global operations use the
-        // execution-wide clock (row 0).
-        if (e.access == DataAccess::plain || e.access == DataAccess::marked) {
-            if (e.cpu_section) [[unlikely]]
-                order_in_cpu_section(clock, e.cpu_section);
-            continue;
-        }
-        if (e.access == DataAccess::acquire || e.access == DataAccess::release) {
-            // A release joins the task's clock into its variable's, an acquire the variable's
-            // into the task's: only one direction each, unlike an atomic operation.
-            std::uint32_t* row = sync_clock(static_cast<std::size_t>(e.obj->conflict_id()) + 1);
-            std::uint32_t* to = e.access == DataAccess::acquire ? clock : row;
-            const std::uint32_t* from = e.access == DataAccess::acquire ? row : clock;
-            for (std::size_t i = 0; i < width; ++i)
-                to[i] = std::max(to[i], from[i]);
-            continue;
-        }
-        const bool own = e.obj && !e.fallback;
-        std::uint32_t* rows[2] = {
-            own ? sync_clock(static_cast<std::size_t>(e.obj->conflict_id()) + 1) : nullptr,
-            !own || e.global ? sync_clock(0) : nullptr};
-        for (std::uint32_t* row : rows)
-            if (row)
-                for (std::size_t i = 0; i < width; ++i)
-                    clock[i] = std::max(clock[i], row[i]);
-        if (e.read_only) continue;
-        for (std::uint32_t* row : rows)
-            if (row) std::copy_n(clock, width, row); // the clock is the join now
+        order_step(e, clock);
+        // An entry or exit of a read-side section (declared by the operation, or made during
+        // the step's code after it) releases into its task's section clock.
+        if (e.read_side & read_side_change) [[unlikely]]
+            std::copy_n(clock, width_, section_clock(e.task));
     }
+}
+
+void RaceDetector::order_step(const Entry& e, std::uint32_t* clock) {
+    const std::size_t width = width_;
+    // Plain and marked accesses order nothing; atomic ones do, as operations on their
+    // variable's clock. Operations on no object, spin turns and global operations use the
+    // execution-wide clock (row 0).
+    if (e.access == DataAccess::plain || e.access == DataAccess::marked) {
+        if (e.cpu_section) [[unlikely]]
+            order_in_cpu_section(clock, e.cpu_section);
+        return;
+    }
+    if (e.access == DataAccess::acquire || e.access == DataAccess::release) {
+        // A release joins the task's clock into its variable's, an acquire the variable's
+        // into the task's: only one direction each, unlike an atomic operation.
+        std::uint32_t* row = sync_clock(static_cast<std::size_t>(e.obj->conflict_id()) + 1);
+        std::uint32_t* to = e.access == DataAccess::acquire ? clock : row;
+        const std::uint32_t* from = e.access == DataAccess::acquire ? row : clock;
+        for (std::size_t i = 0; i < width; ++i)
+            to[i] = std::max(to[i], from[i]);
+        return;
+    }
+    if (e.read_side & read_side_census) [[unlikely]] {
+        // After what every task did before it last entered or left its section.
+        const std::uint32_t* row = t_->section_clocks.data();
+        for (const std::uint32_t* end = row + t_->section_clocks.size(); row != end; row += width)
+            for (std::size_t i = 0; i < width; ++i)
+                clock[i] = std::max(clock[i], row[i]);
+    }
+    const bool own = e.obj && !e.fallback;
+    std::uint32_t* rows[2] = {own ? sync_clock(static_cast<std::size_t>(e.obj->conflict_id()) + 1)
+                                  : nullptr,
+                              !own || e.global ? sync_clock(0) : nullptr};
+    for (std::uint32_t* row : rows)
+        if (row)
+            for (std::size_t i = 0; i < width; ++i)
+                clock[i] = std::max(clock[i], row[i]);
+    // rcu_read_lock() and rcu_read_unlock() release only into their task's section clock.
+    if (e.read_only || (e.read_side & read_side_entry) == read_side_entry) return;
+    for (std::uint32_t* row : rows)
+        if (row) std::copy_n(clock, width, row); // the clock is the join now
 }
 
 void RaceDetector::order_in_cpu_section(std::uint32_t* clock, std::uint16_t section) {

@@ -27,6 +27,18 @@ namespace lockcheck::detail {
 // Two accesses of one variable by different tasks, at least one a write and at least one
 // plain, that it leaves unordered are a data race.
 //
+// Read-side sections (Operation::read_side) order as RCU's guarantee does, not as a lock's:
+// readers do not exclude each other, so two tasks' entries and exits order nothing between
+// them. Each task's entries and exits release into a clock of its own, which a step that reads
+// every task's section (a grace period's start and end) acquires before it acquires and
+// releases its object's; an rcu_read_lock() or rcu_read_unlock() (read_side_entry) only acquires
+// its object's. So what a reader did before it left its section happens before what follows
+// the grace period's end, and what the updater did before a grace period happens before a
+// section entered after it. That is more than LKMM orders in two ways, so a race that needs
+// either may be missed: a section entered after the grace period began but before it ended is
+// ordered after the updater's earlier accesses too (the start also releases the rcu state's
+// clock), and through the grace period one reader's section before a later one's.
+//
 // Per-CPU data is accessed on its CPU by code that cannot be preempted there instead of under
 // a lock: two tasks of the CPU with preemption off (or a task with interrupts off and the
 // CPU's interrupt handler) cannot both be inside their sections, so their accesses cannot
@@ -95,8 +107,15 @@ class RaceDetector {
         if (op.access != DataAccess::sync) [[unlikely]]
             begin_access(task, step, op);
         if (log_)
-            log_[step - first_] = Entry{op.obj,    task,      op.read_only,  op.fallback,
-                                        op.global, op.access, op.cpu_section};
+            log_[step - first_] = Entry{op.obj,    task,      op.read_only, op.fallback,
+                                        op.global, op.access, op.read_side, op.cpu_section};
+    }
+    // The task of step `step`, in progress, entered or left its read-side section, which the
+    // step's operation did not declare (Execution::changed_section()).
+    void changed_section(std::uint32_t step) {
+        if (log_)
+            log_[step - first_].read_side =
+                ReadSide(log_[step - first_].read_side | read_side_change);
     }
     // The step is over: a data access is checked against the other tasks' accesses of its
     // variable. Returns the race found, if any (valid until the next step).
@@ -116,6 +135,7 @@ class RaceDetector {
         bool fallback;
         bool global;
         DataAccess access;
+        ReadSide read_side;
         std::uint16_t cpu_section;
     };
     // A task's last access of a variable in one class; step 0: none.
@@ -135,6 +155,8 @@ class RaceDetector {
         std::vector<std::uint32_t> task_clocks;
         // Row 0: operations on no object; row 1 + conflict id: a synchronizing object.
         std::vector<std::uint32_t> sync_clocks;
+        // By task: what the task did before it last entered or left its read-side section.
+        std::vector<std::uint32_t> section_clocks;
         // Per-CPU data's order: row (cpu * kCpuContexts + from) * kCpuContexts + to.
         std::vector<std::uint32_t> cpu_clocks;
         std::vector<int> variable_ids;         // by variable index: its object id
@@ -156,11 +178,14 @@ class RaceDetector {
 
     std::uint32_t* clock_of(TaskId task) { return &t_->task_clocks[task * width_]; }
     std::uint32_t* sync_clock(std::size_t row) { return &t_->sync_clocks[row * width_]; }
+    std::uint32_t* section_clock(TaskId task) { return &t_->section_clocks[task * width_]; }
     [[gnu::noinline]] void begin_access(TaskId task, std::uint32_t step, const Operation& op);
     // Maps the variables registered since the last call to their tables.
     void index_variables();
     // Brings every clock up to step `step` of the log.
     void catch_up(std::uint32_t step);
+    // Orders `clock`, of the task that took `e`, after what `e`'s operation synchronizes with.
+    void order_step(const Entry& e, std::uint32_t* clock);
     // Orders `clock`, an access in CPU section `section`, after the accesses it cannot overlap.
     void order_in_cpu_section(std::uint32_t* clock, std::uint16_t section);
     bool check_access();

@@ -7,6 +7,7 @@
 
 #include "checker/bfs.hpp"
 #include "checker/dfs.hpp"
+#include "checker/lowest_first.hpp"
 #include "checker/stateful_dfs.hpp"
 #include "harness.hpp"
 
@@ -516,6 +517,30 @@ TEST(Rcu, two_readers_sections_do_not_order_each_other_under_dpor) {
                          reach(readers(true), *make_search(search, 200), 200).executions,
                          what.c_str());
     }
+}
+
+// Readers do not order each other for the race detector either: two readers' unmarked
+// accesses of one variable inside their sections race, even in the execution where one
+// section ends before the other begins (as two lock holders' accesses would not).
+TEST(Rcu, two_readers_plain_accesses_race_though_both_are_inside_sections) {
+    const Setup readers = [] {
+        shared<int>& hits = model_state<shared<int>>("hits");
+        spawn("reader0", [&hits] {
+            rcu_read_lock();
+            hits.write(1);
+            rcu_read_unlock();
+        });
+        spawn("reader1", [&hits] {
+            rcu_read_lock();
+            (void)hits.read();
+            rcu_read_unlock();
+        });
+    };
+    expect_found_by_every_search(readers, ViolationKind::data_race, "data race on hits",
+                                 "two readers");
+    LowestFirst one_after_the_other;
+    const Reached reached = reach(readers, one_after_the_other, 200);
+    CHECK_EQUAL(1u, reached.violations.count({ViolationKind::data_race, "data race on hits"}));
 }
 
 // DPOR and optimal DPOR reach every final state and violation DFS reaches on the RCU models

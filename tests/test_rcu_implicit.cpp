@@ -78,7 +78,9 @@ irqreturn_t dev_irq(int, void*) {
     return IRQ_HANDLED;
 }
 
-enum class Retire { synchronize_rcu, kfree_rcu };
+// synchronize_rcu_then_clear: the updater also clears the item's data with a plain store
+// between the grace period and the free, which the grace period orders after the reader's read.
+enum class Retire { synchronize_rcu, synchronize_rcu_then_clear, kfree_rcu };
 
 // `readers` readers in `region` and an updater that unpublishes the item and frees it after a
 // grace period; the handler's region is an interrupt that fires once on the reader's CPU.
@@ -98,8 +100,9 @@ Setup lookup_and_free(Region region, Retire how, int readers = 1) {
         spawn_on(1, "updater", [&t, how] {
             item* it = rcu_dereference_protected(t.gp, true);
             RCU_INIT_POINTER(t.gp, nullptr);
-            if (how == Retire::synchronize_rcu) {
+            if (how != Retire::kfree_rcu) {
                 synchronize_rcu();
+                if (how == Retire::synchronize_rcu_then_clear) it->data.write(0);
                 kfree(it);
             } else {
                 kfree_rcu(it, &item::rcu);
@@ -155,6 +158,18 @@ TEST(RcuImplicitReaders, under_lkmm_an_implicit_reader_is_ordered_by_the_grace_p
     for (Region r : kRegions)
         expect_verified(check_model(lookup_and_free(r, Retire::synchronize_rcu), lkmm()),
                         std::string("lkmm, reader in ") + name(r));
+}
+
+// The grace period orders what the reader did in its region before what the updater does after
+// it, for the race detector as for KASAN: the reader's READ_ONCE() of the data and the
+// updater's plain store that clears it never race. Outside any region they do.
+TEST(RcuImplicitReaders, a_grace_period_orders_a_readers_accesses_before_the_updaters_next_ones) {
+    for (Region r : kRegions)
+        expect_verified_by_every_search(lookup_and_free(r, Retire::synchronize_rcu_then_clear),
+                                        std::string("clear after synchronize_rcu(), reader in ") +
+                                            name(r));
+    expect_found_by_every_search(lookup_and_free(Region::none, Retire::synchronize_rcu_then_clear),
+                                 ViolationKind::data_race, "data race on old.data", "no region");
 }
 
 // Outside any region the free does not wait: the reader's read is KASAN's use-after-free.
