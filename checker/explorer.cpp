@@ -65,10 +65,11 @@ void check_wait_ratios(const std::vector<WaitRatio>& ratios, SearchResult& resul
         }
 }
 
-WorkerSetUp set_up_worker(const CheckOptions& options) {
+WorkerSetUp set_up_worker(const CheckOptions& options, StackPool& stacks) {
     WorkerSetUp set_up;
     try {
         Execution::prepare_thread(options.step_timeout);
+        stacks.release(stacks.acquire());
     } catch (const std::bad_alloc&) {
         set_up.out_of_memory = true;
     } catch (...) {
