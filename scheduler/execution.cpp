@@ -70,7 +70,6 @@ Execution::Execution(StackPool& stacks, Strategy& strategy, Limits limits, Trace
     // Under lkmm the model layer grows thread-wide tables from model code (memory/): what it
     // allocates there must outlive the execution, so model code's `new` is not routed.
     if (limits.memory_model == MemoryModel::sc) new_arena_ = arena_.arena;
-    setting_up_ = true; // from here the model's set-up allocates from the arena
 }
 
 Execution::~Execution() {
@@ -188,7 +187,6 @@ void Execution::prepare_thread(unsigned step_timeout) {
 }
 
 Outcome Execution::run() {
-    setting_up_ = false;
     faults::install();
     watchdog::arm(limits_.step_timeout, &Execution::interrupt_running_task,
                   &Execution::report_stuck);

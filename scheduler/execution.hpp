@@ -194,6 +194,17 @@ class Execution {
     static void prepare_thread(unsigned step_timeout);
 
     // --- set-up, before run() ---
+    // Runs the model's set-up `set_up` (which spawns the tasks and makes the objects below):
+    // what it allocates with `new` is the execution's (model_arena()). A set-up run otherwise,
+    // as some tests do, allocates from malloc(), which is as right but not at fixed addresses.
+    template <class F> void set_up(F&& set_up) {
+        struct SettingUp {
+            bool& flag;
+            ~SettingUp() { flag = false; }
+        } setting_up{setting_up_};
+        setting_up_ = true;
+        set_up();
+    }
     // Adds a task; it starts when run() does, in the order of spawning. Spawned by a running
     // task, it starts right after that task's step. Past kMaxTasks the model cannot be
     // checked: at set-up it throws std::length_error, from a task it ends the execution and
@@ -715,7 +726,7 @@ class Execution {
     Fault fault_;                 // why escape_jump_ was taken
     std::string too_many_tasks_;  // a running task spawned past kMaxTasks: why run() throws
     Arena* new_arena_ = nullptr;  // see model_arena(); null where model code's `new` is not routed
-    bool setting_up_ = false;     // from the constructor's end to run()
+    bool setting_up_ = false;     // inside set_up()
     bool checker_memory_ = false; // see CheckerMemory
     Execution* previous_;
     // Defined here, so that model code reads them straight from the thread's block (one
