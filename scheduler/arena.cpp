@@ -62,11 +62,11 @@ struct ArenaSlot {
             return;
         }
     }
+    // The slot's pages stay as they are until a thread takes it again: an exception that a
+    // model's set-up threw on a worker thread carries text in them, and is rethrown on the
+    // thread that started the workers once they have ended.
     ~ArenaSlot() {
         if (!arena) return;
-        char* begin = g_space + index * Arena::kSize;
-        ::madvise(begin, Arena::kSize, MADV_DONTNEED);
-        ::mprotect(begin, Arena::kSize, PROT_NONE);
         const std::lock_guard lock(g_slots_mutex);
         g_slots_taken[index] = false;
     }
