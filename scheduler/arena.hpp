@@ -55,10 +55,6 @@ class Arena {
     }
     // Gives back everything allocated since `mark`; under ASan any later use of it is reported.
     void release(char* mark);
-    // Bytes allocated since `mark`.
-    std::size_t used_since(const char* mark) const {
-        return static_cast<std::size_t>(next_ - mark);
-    }
 
   private:
     explicit Arena(char* begin)

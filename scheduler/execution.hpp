@@ -233,13 +233,9 @@ class Execution {
     }
     // Whether an execution that ends with tasks mid-code may drop their stacks with its arena
     // instead of unwinding them: everything their locals own lies in the arena (model code's
-    // `new` comes from it), no exception is thrown or caught on a task's
-    // fiber (the C++ runtime keeps those per thread), and --unwind-tasks is not given.
+    // `new` comes from it), no exception is thrown or caught on a task's fiber (the C++
+    // runtime keeps those per thread), and --unwind-tasks is not given.
     bool drops_tasks() const;
-    // Bytes of the execution's arena in use: its model's objects and what model code allocated.
-    std::size_t arena_bytes() const {
-        return arena_.arena ? arena_.arena->used_since(arena_.mark) : 0;
-    }
     // State of one kind the model layer keeps per execution (lockdep's graph, the CPUs),
     // made on first use.
     template <class T> T& local();
@@ -657,8 +653,8 @@ class Execution {
     // is known of the execution and ends the process.
     [[noreturn]] static void report_stuck(const void* running);
     void unwind_all();
-    // The running task's model code ended its execution: it ends here (its stack unwound, or
-    // dropped), and control goes to whoever runs after it.
+    // The running task's model code ended its execution (drops_tasks()): it leaves its fiber
+    // as an unwound task leaves it, finished, without unwinding its stack, which is dropped.
     [[noreturn]] void drop_running();
 
     ArenaLease arena_{current_ != nullptr};
