@@ -51,7 +51,7 @@ struct CheckOptions {
     // its task's later writes, and no read of a write made later.
     bool load_buffering = true;
     std::function<std::unique_ptr<Strategy>()> next_round;
-    bool unwind_tasks = false;                  // --unwind-tasks (Execution::Limits)
+    bool unwind_tasks = false; // --unwind-tasks (Execution::Limits)
 
     // The limits of one execution of at most `depth` choices and `max_steps` steps. With keep_going
     // it goes on past the violations the kernel survives, so that each one's later steps are
