@@ -46,13 +46,15 @@ LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOption
 // What setting a worker thread up before any model code runs on it (Execution::prepare_thread)
 // met: a thread that set itself up at its first execution could find the memory used up by a
 // model on another thread and die inside the allocator (jemalloc does, setting up the thread's
-// arena). Either ends the search.
+// arena). Either ends the search. The thread's first fiber stack is mapped then too, into
+// `stacks`: the stack of its first task, mapped later, found the address space taken by a model
+// that allocates without end on another thread.
 struct WorkerSetUp {
     bool out_of_memory = false;
     std::exception_ptr error; // the watchdog's thread could not start
     bool failed() const { return out_of_memory || error; }
 };
-WorkerSetUp set_up_worker(const CheckOptions& options);
+WorkerSetUp set_up_worker(const CheckOptions& options, StackPool& stacks);
 
 // Starts `jobs` threads running `work`, or as many as can be started: one that cannot (no
 // memory for its stack) leaves the search to the others; none at all is an error (thrown).

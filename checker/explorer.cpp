@@ -65,10 +65,11 @@ void check_wait_ratios(const std::vector<WaitRatio>& ratios, SearchResult& resul
         }
 }
 
-WorkerSetUp set_up_worker(const CheckOptions& options) {
+WorkerSetUp set_up_worker(const CheckOptions& options, StackPool& stacks) {
     WorkerSetUp set_up;
     try {
         Execution::prepare_thread(options.step_timeout);
+        stacks.release(stacks.acquire());
     } catch (const std::bad_alloc&) {
         set_up.out_of_memory = true;
     } catch (...) {
@@ -85,7 +86,7 @@ LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOption
     for (;;) {
         try {
             Execution ex(stacks, strategy, limits);
-            setup();
+            ex.set_up(setup);
             Outcome out = ex.run();
             result.stats.add(ex, out);
             out.each_violation([&](const Violation& v, std::size_t reached) {
@@ -243,7 +244,7 @@ std::vector<PropertyStats> declared_properties(const Setup& setup, const CheckOp
     CheckOptions all = options;
     all.unchecked.clear();
     Execution ex(stacks, strategy, all.limits(options.depth, options.max_steps));
-    setup();
+    ex.set_up(setup);
     SearchStats declared;
     declared.declare(ex);
     return declared.properties;
@@ -274,7 +275,7 @@ ReplayResult replay(const Setup& setup, const Schedule& schedule, const CheckOpt
     limits.keep_going_until = schedule.size();
     limits.reproduces = reproduces;
     Execution ex(stacks, strategy, limits, &recorder);
-    setup();
+    ex.set_up(setup);
     ReplayResult r;
     r.outcome = ex.run();
     // What the schedule leads to is the violation recorded last: the execution went on past
@@ -313,7 +314,7 @@ std::optional<BoundCut> bounds_cut_schedule(const Setup& setup, const Schedule& 
     Execution::Limits limits = options.limits(options.depth, options.max_steps);
     limits.keep_going_until = schedule.size();
     Execution ex(stacks, strategy, limits);
-    setup();
+    ex.set_up(setup);
     const Outcome out = ex.run();
     if (strategy.consumed() >= schedule.size()) return std::nullopt;
     if (out.end == End::cut) return BoundCut{out.steps, out.cut_by_steps};

@@ -51,6 +51,7 @@ struct CheckOptions {
     // its task's later writes, and no read of a write made later.
     bool load_buffering = true;
     std::function<std::unique_ptr<Strategy>()> next_round;
+    bool unwind_tasks = false; // --unwind-tasks (Execution::Limits)
 
     // The limits of one execution of at most `depth` choices and `max_steps` steps. With keep_going
     // it goes on past the violations the kernel survives, so that each one's later steps are
@@ -68,6 +69,7 @@ struct CheckOptions {
                             wait_bounds.empty() ? nullptr : &wait_bounds};
         l.memory_model = memory_model;
         l.max_steps = max_steps;
+        l.unwind_tasks = unwind_tasks;
         return l;
     }
 };

@@ -52,7 +52,7 @@ Minimized minimize(const Setup& setup, const Finding& found, std::uint32_t preem
                 // With keep_going the property may break after a violation the execution goes
                 // on past (options.limits()).
                 Execution ex(stacks, search, options.limits(options.depth, max_steps));
-                setup();
+                ex.set_up(setup);
                 const Outcome out = ex.run();
                 // The schedule up to the violation: the execution may have gone on past it.
                 // Its preemptions are the execution's: with fewer, a lower bound would have

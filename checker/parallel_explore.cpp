@@ -82,7 +82,7 @@ class ParallelSearch {
     class Between;
     void work();
     // On a new thread: its set-up, and the wait until every thread has done it.
-    void prepare();
+    void prepare(StackPool& stacks);
     // Under the lock: the first part that can run, if any.
     Part* waiting_part();
     // Under the lock: whether the rest of a strategy at `it` has what it needs to go on.
@@ -208,8 +208,8 @@ void ParallelSearch::finish(Part& part) {
 }
 
 // Every thread sets itself up before any runs model code (set_up_worker()).
-void ParallelSearch::prepare() {
-    const WorkerSetUp set_up = set_up_worker(options_);
+void ParallelSearch::prepare(StackPool& stacks) {
+    const WorkerSetUp set_up = set_up_worker(options_, stacks);
     std::unique_lock lock(mutex_);
     ++prepared_;
     if (set_up.out_of_memory && stopped_by_.empty()) stopped_by_ = kOutOfMemory;
@@ -220,8 +220,8 @@ void ParallelSearch::prepare() {
 }
 
 void ParallelSearch::work() {
-    prepare();
     StackPool stacks(options_.stack_size);
+    prepare(stacks);
     bool ran = false;
     std::unique_lock lock(mutex_);
     while (!over()) {

@@ -135,8 +135,8 @@ void LevelSearch::run_slice(std::size_t index, StackPool& stacks) {
 }
 
 void LevelSearch::work() {
-    const WorkerSetUp set_up = set_up_worker(options_);
     StackPool stacks(options_.stack_size);
+    const WorkerSetUp set_up = set_up_worker(options_, stacks);
     std::uint64_t seen = 0;
     bool ran = false;
     std::unique_lock lock(mutex_);

@@ -194,6 +194,7 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
         r.options.time_limit = request.time_limit;
         r.options.jobs = request.jobs;
         r.options.memory_model = request.memory_model;
+        r.options.unwind_tasks = request.unwind_tasks;
         r.timing = request.timing;
         // Only the counterexamples shown, of a variant not as declared, are minimized.
         r.minimize = request.minimize;

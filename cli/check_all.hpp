@@ -35,6 +35,7 @@ struct CheckAllRequest {
     unsigned jobs = 1;  // --jobs
     // --memory-model: each variant is judged by the verdict it declares under it.
     MemoryModel memory_model = MemoryModel::sc;
+    bool unwind_tasks = false; // --unwind-tasks
     bool colour = false;
     std::string program = "lockcheck"; // the command's name, for replay lines
     const StopRequest* stop = nullptr; // set by a signal: stop after the variant running then

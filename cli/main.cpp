@@ -340,6 +340,14 @@ bool wants_pager(bool no_pager) {
     return !no_pager && isatty(STDOUT_FILENO) != 0;
 }
 
+// --unwind-tasks: the teardown of an execution's unfinished tasks by unwinding their stacks.
+void add_unwind_tasks_flag(CLI::App* sub, bool& unwind) {
+    sub->add_flag("--unwind-tasks", unwind,
+                  "end an execution's unfinished tasks by unwinding their stacks, running their "
+                  "locals' destructors, as before execution-owned memory (the default drops "
+                  "them with the execution's memory; the findings and counts are the same)");
+}
+
 // --jobs N: the threads that run executions, one per core unless told.
 void add_jobs_option(CLI::App* sub, unsigned& jobs) {
     jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -466,6 +474,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     add_pager_flag(check_all_cmd, check_all_no_pager);
     add_timing_flag(check_all_cmd, check_all.timing);
     add_jobs_option(check_all_cmd, check_all.jobs);
+    add_unwind_tasks_flag(check_all_cmd, check_all.unwind_tasks);
     std::string check_all_memory_model = "sc";
     add_memory_model_option(check_all_cmd, check_all_memory_model);
     std::string check_all_minimize_time;
@@ -598,6 +607,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         add_pager_flag(sub, no_pager[i]);
         add_timing_flag(sub, r.timing);
         add_jobs_option(sub, r.options.jobs);
+        add_unwind_tasks_flag(sub, r.options.unwind_tasks);
         sub->add_option("--worst-wait", r.worst_wait,
                         "after the search, show the execution in which the named operation OP "
                         "waited longest: its waited steps marked, whom it waited for at each "

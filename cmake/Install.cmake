@@ -50,7 +50,7 @@ set(lockcheck_detail_headers
   model/rcu.hpp model/refcount.hpp model/rw_holders.hpp model/rwlock.hpp model/rwsem.hpp model/sched.hpp model/seqlock.hpp model/shared.hpp model/slab.hpp
   model/spinlock.hpp model/task.hpp model/this_cpu.hpp model/timer.hpp model/wait.hpp model/wait_bit.hpp
   model/weak_memory.hpp model/workqueue.hpp
-  scheduler/call_site.hpp scheduler/chain_depth.hpp scheduler/chain_marks.hpp
+  scheduler/arena.hpp scheduler/call_site.hpp scheduler/chain_depth.hpp scheduler/chain_marks.hpp
   scheduler/execution.hpp scheduler/faults.hpp scheduler/fiber_sanitizer.hpp
   scheduler/fiber_unwind.hpp scheduler/fingerprint.hpp
   scheduler/memory_model.hpp scheduler/object.hpp scheduler/op_wait.hpp scheduler/operation.hpp

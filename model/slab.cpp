@@ -42,14 +42,13 @@ std::string by(const Task* task, std::uint32_t step) {
 } // namespace
 
 slab_object::slab_object(std::string name, std::size_t size, std::size_t align)
-    : Object(std::move(name)), memory_(::operator new (size, std::align_val_t{align})), size_(size),
-      align_(align) {
+    : Object(std::move(name)), memory_(this_execution().allocate(size, align)), size_(size) {
     std::memset(memory_, 0, size);
 }
 
 slab_object::~slab_object() {
     if (destroy) destroy(memory_);
-    ::operator delete (memory_, std::align_val_t{align_});
+    Execution::deallocate(memory_);
 }
 
 void slab_object::describe(std::string& out) const {

@@ -1,10 +1,10 @@
 // kmalloc(), kzalloc() and kfree() with KASAN's checks (include/linux/slab.h, mm/kasan/).
 // kmalloc<T>(name, args...) constructs a T in memory the execution owns; kfree(p) frees it,
 // one scheduling point after which the scheduling point of any operation on an object inside
-// that memory (its lock, its refcount, a shared<T> field) is a use-after-free. The memory
-// itself stays, as in KASAN's quarantine, until the execution ends: neither the checker nor
-// model code that goes on after a use-after-free touches memory really freed, and a peek() of
-// a freed object in an invariant() or final_check() reads what it held (the model's own
+// that memory (its lock, its refcount, a shared<T> field) is a use-after-free. The memory, in
+// the execution's arena, stays, as in KASAN's quarantine, until the execution ends: neither the
+// checker nor model code that goes on after a use-after-free touches memory really freed, and a
+// peek() of a freed object in an invariant() or final_check() reads what it held (the model's own
 // business).
 #pragma once
 
@@ -44,9 +44,8 @@ class slab_object final : public Object {
     std::uint32_t freed_at = 0; // its step; 0 while the memory is in use
 
   private:
-    void* memory_;
+    void* memory_; // the execution's (Execution::allocate())
     std::size_t size_;
-    std::size_t align_;
 };
 
 // What a pointer a model shares (shared<T*>) is to traces, fingerprints and a task's history:

@@ -50,6 +50,15 @@ Object::Object(std::string name, ObjectKind kind) : name_(std::move(name)) {
     conflict_id_ = id_;
 }
 
+Execution::ArenaLease::ArenaLease(bool inside) : arena(Arena::of_thread()), nested(inside) {
+    if (arena && !nested) arena->release(arena->begin());
+    mark = arena ? arena->mark() : nullptr;
+}
+
+Execution::ArenaLease::~ArenaLease() {
+    if (arena && nested) arena->release(mark);
+}
+
 Execution::Execution(StackPool& stacks, Strategy& strategy, Limits limits, TraceSink* sink)
     : stacks_(stacks), strategy_(strategy), limits_(limits), sink_(sink), previous_(current_) {
     current_ = this;
@@ -58,19 +67,46 @@ Execution::Execution(StackPool& stacks, Strategy& strategy, Limits limits, Trace
     schedule_.reserve(std::min(limits.max_steps, 4 * limits.depth + 64));
     races_.reserve(limits.max_steps);
     if (limits.wait_bounds) wait_bounds_ = *limits.wait_bounds;
+    // Under lkmm the model layer grows thread-wide tables from model code (memory/): what it
+    // allocates there must outlive the execution, so model code's `new` is not routed.
+    if (limits.memory_model == MemoryModel::sc) new_arena_ = arena_.arena;
 }
 
 Execution::~Execution() {
     for (auto& t : tasks_)
         if (t->stack_.top) stacks_.release(t->stack_);
     tasks_.clear();
+    for (Holder* h : owned_) {
+        h->~Holder();
+        deallocate(h);
+    }
     owned_.clear();
     current_ = previous_;
+}
+
+void* Execution::allocate(std::size_t size, std::size_t align) {
+    if (arena_.arena) {
+        if (void* p = arena_.arena->allocate(size, align)) return p;
+        throw std::bad_alloc();
+    }
+    // aligned_alloc() wants a multiple of the alignment; free() takes it back whatever it was.
+    void* p = std::aligned_alloc(align, (size + align - 1) / align * align);
+    if (!p) throw std::bad_alloc();
+    return p;
+}
+
+bool Execution::drops_tasks() const {
+    if (limits_.unwind_tasks || !new_arena_ || !Arena::routes_new()) return false;
+    // An exception thrown or caught on a task's fiber stays in the C++ runtime's per-thread
+    // record until its handler ends, which only an unwinding reaches.
+    if (std::uncaught_exceptions() != 0) return false;
+    return *reinterpret_cast<void* const*>(abi::__cxa_get_globals()) == nullptr;
 }
 
 int Execution::register_object(Object* obj, ObjectKind kind) {
     objects_.push_back(obj);
     const int id = static_cast<int>(objects_.size() - 1);
+    const CheckerMemory thread_wide(*this); // the race detector's tables are the thread's
     races_.add_object(id, kind);
     return id;
 }
@@ -92,7 +128,10 @@ void Execution::spawn(std::unique_ptr<Task> task, std::function<void()> body) {
     }
     task->id_ = static_cast<TaskId>(tasks_.size());
     chain_.add_task();
-    races_.add_task(task->id_, running_ ? running_->id_ : kNoTask, step_);
+    {
+        const CheckerMemory thread_wide(*this);
+        races_.add_task(task->id_, running_ ? running_->id_ : kNoTask, step_);
+    }
     task->body_ = std::move(body);
     tasks_.push_back(std::move(task));
 }
@@ -144,6 +183,7 @@ void Execution::prepare_thread(unsigned step_timeout) {
     faults::install();
     watchdog::arm(step_timeout, &Execution::interrupt_running_task, &Execution::report_stuck);
     RaceDetector::prepare_thread();
+    Arena::of_thread();
 }
 
 Outcome Execution::run() {
@@ -194,7 +234,8 @@ Outcome Execution::run() {
     if (!too_many_tasks_.empty()) throw std::length_error(too_many_tasks_);
     outcome_.steps = steps;
     outcome_.depth = chain_.deepest();
-    return std::move(outcome_);
+    // A copy, from malloc(): what model code added to a violation lies in the arena.
+    return Outcome(outcome_);
 }
 
 void Execution::run_final_checks() {
@@ -526,7 +567,10 @@ void Execution::begin_op(const char* name) {
     else if (t.open_count_ == Task::kOpenOps)
         table_full("named operations open in one task (lockcheck::op)", Task::kOpenOps, false);
     if (t.open_count_ < UINT8_MAX) ++t.open_count_;
-    if (sink_) sink_->on_op(*this, t, name, true);
+    if (sink_) {
+        const CheckerMemory trace(*this);
+        sink_->on_op(*this, t, name, true);
+    }
 }
 
 void Execution::end_op(const char* name) {
@@ -541,7 +585,10 @@ void Execution::end_op(const char* name) {
                                                     t.open_ops_[t.open_count_ - 1].name + "\""
                                               : std::string("no operation is open")));
     if (t.retrying_since_) settle_retry(t, step_);
-    if (sink_) sink_->on_op(*this, t, name, false);
+    if (sink_) {
+        const CheckerMemory trace(*this);
+        sink_->on_op(*this, t, name, false);
+    }
     if (t.open_count_-- > Task::kOpenOps) return; // never recorded: the table was full
     const OpenOp& open = t.open_ops_[t.open_count_];
     const auto waited = static_cast<std::uint32_t>(t.waited_ - open.waited_before);
@@ -847,7 +894,11 @@ void Execution::count_check(const char* message, bool after_release) {
 
 std::uint32_t Execution::choose(std::uint32_t n, bool kept_in_state) {
     if (n <= 1 || unwinding_) return 0;
-    const std::uint32_t value = strategy_.choose(step_, n);
+    std::uint32_t value = 0;
+    {
+        const CheckerMemory search(*this); // the strategy keeps its choices
+        value = strategy_.choose(step_, n);
+    }
     if (value >= n) {
         // A replay that ran out, or does not fit: the execution ends here.
         outcome_.end = value == kNoTask ? End::stopped : End::diverged;
@@ -1239,13 +1290,16 @@ void Execution::report_stuck(const void* running) {
 }
 
 void Execution::unwind_all() {
+    const bool drop = drops_tasks();
     unwinding_ = true;
     resume_checks_ = true;
     for (auto& tp : tasks_) {
         Task& t = *tp;
         if (t.finished_) continue;
         t.torn_down_ = true;
-        if (t.context_) {
+        // Dropped: its stack goes back to the pool as it is, and what its locals own goes with
+        // the arena.
+        if (t.context_ && !drop) {
             running_ = &t;
             watchdog::enter_task();
             switch_to(&main_context_, &t);
@@ -1254,6 +1308,13 @@ void Execution::unwind_all() {
         }
         t.finished_ = true;
     }
+}
+
+void Execution::drop_running() {
+    // As if it had been unwound out of its body: finished, not torn down (fiber_entry()).
+    Task& task = *running_;
+    task.finished_ = true;
+    exit_fiber(task);
 }
 
 } // namespace lockcheck::detail

@@ -11,6 +11,7 @@
 #include <csetjmp>
 #include <csignal>
 #include <cstdint>
+#include <cstdlib>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -21,6 +22,7 @@
 
 #include <boost/context/detail/fcontext.hpp>
 
+#include "arena.hpp"
 #include "chain_depth.hpp"
 #include "faults.hpp"
 #include "fiber_sanitizer.hpp"
@@ -160,6 +162,10 @@ class Execution {
         // Steps one execution may take, however deep: the backstop for tasks that run apart
         // without end, and what minimizing bounds to find a shorter counterexample.
         std::uint32_t max_steps = kDefaultMaxSteps;
+        // --unwind-tasks: an execution that ends with tasks mid-code unwinds each one's stack
+        // (its locals' destructors run) even where it could drop them with its arena
+        // (drops_tasks()); the tests compare what the searches find both ways.
+        bool unwind_tasks = false;
     };
     static constexpr std::size_t kNoEnd = static_cast<std::size_t>(-1);
 
@@ -188,13 +194,48 @@ class Execution {
     static void prepare_thread(unsigned step_timeout);
 
     // --- set-up, before run() ---
+    // Runs the model's set-up `set_up` (which spawns the tasks and makes the objects below):
+    // what it allocates with `new` is the execution's (model_arena()). A set-up run otherwise,
+    // as some tests do, allocates from malloc(), which is as right but not at fixed addresses.
+    template <class F> void set_up(F&& set_up) {
+        struct SettingUp {
+            bool& flag;
+            ~SettingUp() { flag = false; }
+        } setting_up{setting_up_};
+        setting_up_ = true;
+        set_up();
+    }
     // Adds a task; it starts when run() does, in the order of spawning. Spawned by a running
     // task, it starts right after that task's step. Past kMaxTasks the model cannot be
     // checked: at set-up it throws std::length_error, from a task it ends the execution and
     // run() throws it.
     void spawn(std::unique_ptr<Task> task, std::function<void()> body);
-    // Constructs model state owned by the execution (its objects register themselves).
+    // Constructs model state owned by the execution (its objects register themselves), in its
+    // arena.
     template <class T, class... Args> T& make(Args&&... args);
+    // `size` bytes aligned to `align` that the execution owns until it ends: from its arena
+    // (std::bad_alloc when it is full), or from malloc() when the thread has none (then its
+    // tasks are unwound at its end, not dropped). Given back by deallocate(), which frees only
+    // malloc()'s.
+    void* allocate(std::size_t size, std::size_t align);
+    static void deallocate(void* p) {
+        if (!Arena::holds(p)) std::free(p);
+    }
+    // The arena that `new` in model code allocates from now (model_new.cpp), or null: while the
+    // model sets up or a task runs its model code, unless that code called into the checker
+    // (CheckerMemory), and only where nothing outside the execution keeps what model code
+    // allocates (under sc: lkmm keeps thread-wide tables the model layer grows).
+    static Arena* model_arena() {
+        const Execution* ex = current_;
+        if (!ex || !ex->new_arena_ || ex->checker_memory_ || (!ex->running_ && !ex->setting_up_))
+            return nullptr;
+        return ex->new_arena_;
+    }
+    // Whether an execution that ends with tasks mid-code may drop their stacks with its arena
+    // instead of unwinding them: everything their locals own lies in the arena (model code's
+    // `new` comes from it), no exception is thrown or caught on a task's fiber (the C++
+    // runtime keeps those per thread), and --unwind-tasks is not given.
+    bool drops_tasks() const;
     // State of one kind the model layer keeps per execution (lockdep's graph, the CPUs),
     // made on first use.
     template <class T> T& local();
@@ -499,8 +540,24 @@ class Execution {
 
   private:
     friend class Object;
+    friend class CheckerMemory;
     struct Holder {
         virtual ~Holder() = default;
+    };
+    // The calling thread's arena from the execution's start. The thread's outermost execution
+    // takes all of it, giving back then what the execution before it left there: kept until
+    // now, because an exception the model's set-up threw carries text model code allocated,
+    // and the caller reads it once the execution is gone. One run inside another (a test's)
+    // takes it from the outer one's mark and gives it back at its end. Declared before every
+    // other member, so that this comes after each of them is destroyed.
+    struct ArenaLease {
+        explicit ArenaLease(bool nested);
+        ~ArenaLease();
+        ArenaLease(const ArenaLease&) = delete;
+        ArenaLease& operator=(const ArenaLease&) = delete;
+        Arena* arena;
+        char* mark;
+        bool nested;
     };
     template <class T> struct Owned final : Holder {
         template <class... A> explicit Owned(A&&... a) : value(std::forward<A>(a)...) {}
@@ -538,7 +595,10 @@ class Execution {
         // Unwinding inside a destructor run by an unwinding, of this teardown or of an exception
         // the model threw, would terminate: let that one finish.
         FiberUnwind& unwind = running_->unwind_;
-        if (std::uncaught_exceptions() == 0 && !unwind.unwinding()) unwind.unwind();
+        if (std::uncaught_exceptions() == 0 && !unwind.unwinding()) {
+            if (!unwinding_ && drops_tasks()) drop_running();
+            unwind.unwind();
+        }
     }
     // A primitive called at set-up, where no task runs: the model's error, thrown as
     // std::logic_error naming the operation where known (the command reports it as bad
@@ -593,12 +653,16 @@ class Execution {
     // is known of the execution and ends the process.
     [[noreturn]] static void report_stuck(const void* running);
     void unwind_all();
+    // The running task's model code ended its execution (drops_tasks()): it leaves its fiber
+    // as an unwound task leaves it, finished, without unwinding its stack, which is dropped.
+    [[noreturn]] void drop_running();
 
+    ArenaLease arena_{current_ != nullptr};
     StackPool& stacks_;
     Strategy& strategy_;
     Limits limits_;
     TraceSink* sink_;
-    std::vector<std::unique_ptr<Holder>> owned_;
+    std::vector<Holder*> owned_; // in the arena (make()), destroyed at the execution's end
     template <class T> static constexpr char kLocalKey = 0; // its address names T
     std::vector<std::pair<const void*, void*>> locals_;
     std::vector<std::function<void(StateHasher&)>> outside_state_; // see add_state()
@@ -655,8 +719,11 @@ class Execution {
     Operation attempt_{};                // see fail_attempt()
     const Task* attempt_task_ = nullptr; // who attempted it; null: no attempt ended the execution
     sigjmp_buf escape_jump_;
-    Fault fault_;                // why escape_jump_ was taken
-    std::string too_many_tasks_; // a running task spawned past kMaxTasks: why run() throws
+    Fault fault_;                 // why escape_jump_ was taken
+    std::string too_many_tasks_;  // a running task spawned past kMaxTasks: why run() throws
+    Arena* new_arena_ = nullptr;  // see model_arena(); null where model code's `new` is not routed
+    bool setting_up_ = false;     // inside set_up()
+    bool checker_memory_ = false; // see CheckerMemory
     Execution* previous_;
     // Defined here, so that model code reads them straight from the thread's block (one
     // load). Declared only, they were read through the TLS wrapper, whose null check on the
@@ -667,11 +734,36 @@ class Execution {
 };
 
 template <class T, class... Args> T& Execution::make(Args&&... args) {
-    auto owned = std::make_unique<Owned<T>>(std::forward<Args>(args)...);
-    T& ref = owned->value;
-    owned_.push_back(std::move(owned));
-    return ref;
+    owned_.reserve(owned_.size() + 1); // the push below cannot throw and lose the object
+    void* memory = allocate(sizeof(Owned<T>), alignof(Owned<T>));
+    Owned<T>* owned;
+    try {
+        owned = new (memory) Owned<T>(std::forward<Args>(args)...);
+    } catch (...) {
+        deallocate(memory);
+        throw;
+    }
+    owned_.push_back(owned);
+    return owned->value;
 }
+
+// Checker code that model code calls and that keeps what it allocates beyond the execution (a
+// violation's text, the strategy's choices, a trace, the race detector's thread-wide tables):
+// from malloc(), not from the arena, for as long as it is in scope. Never across a scheduling
+// point or an unwinding: a task dropped there would leave it set.
+class CheckerMemory {
+  public:
+    explicit CheckerMemory(Execution& ex) : ex_(ex), was_(ex.checker_memory_) {
+        ex.checker_memory_ = true;
+    }
+    ~CheckerMemory() { ex_.checker_memory_ = was_; }
+    CheckerMemory(const CheckerMemory&) = delete;
+    CheckerMemory& operator=(const CheckerMemory&) = delete;
+
+  private:
+    Execution& ex_;
+    bool was_;
+};
 
 template <class T> T& Execution::local() {
     for (const auto& [key, state] : locals_)

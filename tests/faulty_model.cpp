@@ -2,6 +2,7 @@
 // own (lockcheck_faulty): a crash signal, an exit of the process, a task blocked inside the C
 // library. The tests of tests/test_model_faults.cpp run that binary, as only a process that
 // survives its model (or ends it with the right report) shows that lockcheck does.
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -33,6 +34,7 @@ enum Fault : std::size_t {
     leak_forever,
     too_many_tasks,       // spawns one task more than lockcheck runs, at set-up
     too_many_tasks_later, // the same, from a running task
+    loud_locals, // a task's local tells stderr when it is destroyed (not a fault: a witness)
 };
 
 struct Vars {
@@ -76,13 +78,12 @@ __attribute__((no_sanitize("undefined"))) void misbehave(Fault fault) {
     case allocate_forever: // until operator new throws; the unwinding frees it all
         for (std::vector<std::unique_ptr<char[]>> chunks;;)
             chunks.emplace_back(new char[kChunk]);
-    case leak_forever: // every byte there is, kept: what lockcheck allocates next fails
+    case leak_forever: // every byte malloc() has, kept: what lockcheck allocates next fails
+        // (model code's `new` has the execution's arena only, which ends with it)
         for (std::size_t size = kChunk; size > 0;) {
-            try {
-                g_leaked = new char[size];
-            } catch (const std::bad_alloc&) {
-                size /= 2;
-            }
+            char* p = static_cast<char*>(std::malloc(size));
+            g_leaked = p;
+            if (!p) size /= 2;
         }
         break;
     case std_mutex:
@@ -91,6 +92,7 @@ __attribute__((no_sanitize("undefined"))) void misbehave(Fault fault) {
     case set_up_exit:
     case too_many_tasks:
     case too_many_tasks_later:
+    case loud_locals:
         break; // these misbehave elsewhere
     }
 }
@@ -115,6 +117,15 @@ struct SpinLock {
     pthread_spinlock_t word;
 };
 
+// A local whose destruction shows on stderr: where an execution ends with its task mid-code,
+// whether the teardown unwound the task (the destructor runs) or dropped it (it does not).
+struct Loud {
+    Loud() = default;
+    Loud(const Loud&) = delete;
+    Loud& operator=(const Loud&) = delete;
+    ~Loud() { std::fputs("destroyed\n", stderr); }
+};
+
 // `count` tasks that each store to y.
 void spawn_tasks(Vars& v, int count) {
     for (int i = 0; i < count; ++i)
@@ -130,6 +141,15 @@ void setup(std::size_t variant, const ParameterValues&) {
             WRITE_ONCE(v.x, 1);
             spawn_tasks(v, kMaxTasks);
         });
+    if (fault == loud_locals) {
+        for (const char* name : {"a", "b"})
+            spawn(name, [&v] {
+                const Loud local;
+                WRITE_ONCE(v.x, 1);
+                WRITE_ONCE(v.y, 1);
+            });
+        return;
+    }
     if (fault == std_mutex) return lock_across_a_step<std::mutex>(v);
     if (fault == libc_spin) return lock_across_a_step<SpinLock>(v);
     if (fault == set_up_crash) misbehave(null_deref);
@@ -180,6 +200,8 @@ Protocol model() {
                       ViolationKind::final_check, "the reader saw the store"),
                 Variant{"too-many-tasks", "65 tasks spawned at set-up", Expectation::verified()},
                 Variant{"too-many-tasks-later", "a task that spawns 64 more",
+                        Expectation::verified()},
+                Variant{"loud-locals", "tasks whose local prints when it is destroyed",
                         Expectation::verified()},
             },
         .setup = &setup,

@@ -1,11 +1,19 @@
 // Tearing tasks down: an execution that ends with tasks mid-code (a depth cut, a violation, a
-// state met before) unwinds each of them (scheduler/fiber_unwind.hpp). Their locals must be
-// destroyed, a destructor may reach a scheduling point on the way, a catch (...) in the model
-// may hold the unwinding up only until its task's next scheduling point, and nothing a task
-// torn down does on its way out counts as model behaviour.
+// state met before) unwinds each of them (scheduler/fiber_unwind.hpp) where `new` in model code
+// is not the execution's (this binary, whose CppUTest replaces operator new), and with
+// --unwind-tasks. Their locals must be destroyed, a destructor may reach a scheduling point on
+// the way, a catch (...) in the model may hold the unwinding up only until its task's next
+// scheduling point, and nothing a task torn down does on its way out counts as model behaviour.
+// The lockcheck command drops such tasks with the execution's arena instead, and reports the
+// same bytes either way.
+#include <array>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "harness.hpp"
+#include "lockcheck_binary.hpp"
+#include "temp_files.hpp"
 
 #include <CppUTest/TestHarness.h>
 
@@ -129,4 +137,102 @@ TEST(Teardown, an_operation_its_task_fails_inside_is_not_counted_as_ended) {
     CHECK_EQUAL(1u, r.findings.size());
     for (const OpWaits& w : r.stats.ops)
         CHECK_TEXT(w.op != "a" || w.count == 0, ("ended " + std::to_string(w.count)).c_str());
+}
+
+TEST(Teardown, what_a_model_makes_lies_in_its_arena_at_the_same_address_in_every_execution) {
+    std::vector<std::array<const void*, 3>> made;
+    const SearchResult r = check_model([&made] {
+        auto& s = this_execution().make<State>();
+        const int* item = kmalloc<int>("item");
+        const auto& own = model_state<std::array<long, 4>>();
+        made.push_back({&s, item, &own});
+        spawn("a", [&s] { WRITE_ONCE(s.x, 1); });
+        spawn("b", [&s] { WRITE_ONCE(s.y, READ_ONCE(s.x)); });
+    });
+    CHECK(r.stats.executions > 1);
+    CHECK_EQUAL(r.stats.executions, made.size());
+    for (const auto& addresses : made) {
+        for (const void* p : addresses)
+            CHECK(Arena::holds(p));
+        CHECK(addresses == made.front());
+    }
+}
+
+namespace {
+
+// faulty's loud-locals under breadth first, whose executions nearly all end with both tasks
+// mid-code: the report, and how many locals were destroyed.
+struct LoudRun {
+    std::string out;
+    std::size_t destroyed = 0;
+};
+LoudRun loud_locals(bool unwind) {
+    std::vector<std::string> args{"faulty", "--variant", "loud-locals", "--strategy",
+                                  "bfs",    "-j",        "1",           "--no-timing"};
+    if (unwind) args.emplace_back("--unwind-tasks");
+    const Run run = run_binary(LOCKCHECK_FAULTY_BINARY, args);
+    CHECK_EQUAL_TEXT(0, run.exit_code, (run.out + run.err).c_str());
+    LoudRun loud{run.out};
+    for (std::size_t at = run.err.find("destroyed\n"); at != std::string::npos;
+         at = run.err.find("destroyed\n", at + 1))
+        ++loud.destroyed;
+    return loud;
+}
+
+// A --json report of the command without what differs from one run to the next (its own
+// command line, the seconds taken).
+nlohmann::json without_timing(nlohmann::json json) {
+    if (json.is_object()) {
+        for (const char* key : {"command", "elapsed_seconds", "minimizing_seconds"})
+            json.erase(key);
+        for (auto& [key, value] : json.items())
+            value = without_timing(value);
+    } else if (json.is_array()) {
+        for (auto& value : json)
+            value = without_timing(value);
+    }
+    return json;
+}
+
+} // namespace
+
+TEST(Teardown, the_command_drops_tasks_cut_mid_code_instead_of_unwinding_them) {
+    const LoudRun dropped = loud_locals(false);
+    const LoudRun unwound = loud_locals(true);
+    STRCMP_EQUAL(unwound.out.c_str(), dropped.out.c_str());
+    // Unwound, every task's local is destroyed; dropped, only those of tasks that returned.
+    CHECK_TEXT(
+        dropped.destroyed < unwound.destroyed,
+        (std::to_string(dropped.destroyed) + " of " + std::to_string(unwound.destroyed)).c_str());
+}
+
+TEST(Teardown, every_shipped_variant_reports_the_same_dropped_as_unwound) {
+    TempDir dir;
+    const std::string dropped = dir / "dropped.json", unwound = dir / "unwound.json";
+    const Run a = run_lockcheck({"check-all", "-j", "1", "--no-timing", "--json", dropped});
+    const Run b =
+        run_lockcheck({"check-all", "-j", "1", "--no-timing", "--unwind-tasks", "--json", unwound});
+    CHECK_EQUAL_TEXT(0, a.exit_code, a.out.c_str());
+    STRCMP_EQUAL(b.out.c_str(), a.out.c_str());
+    const nlohmann::json x = without_timing(nlohmann::json::parse(read_file(dropped)));
+    const nlohmann::json y = without_timing(nlohmann::json::parse(read_file(unwound)));
+    CHECK(x["runs"].size() > 100);
+    for (std::size_t i = 0; i < x["runs"].size(); ++i)
+        CHECK_TEXT(x["runs"][i] == y["runs"][i], (x["runs"][i]["model"].get<std::string>() + " " +
+                                                  x["runs"][i]["variant"].get<std::string>())
+                                                     .c_str());
+}
+
+// Breadth first ends nearly every execution with tasks mid-code: the summary of a search whose
+// executions are nearly all dropped is the one of the search that unwound them.
+TEST(Teardown, a_breadth_first_search_reports_the_same_dropped_as_unwound) {
+    for (const char* model : {"rename-pin", "tree-lock", "cil-push"}) {
+        const std::vector<std::string> args{model, "--strategy", "bfs", "-j", "1", "--no-timing"};
+        std::vector<std::string> unwind = args;
+        unwind.emplace_back("--unwind-tasks");
+        const Run a = run_lockcheck(args);
+        const Run b = run_lockcheck(unwind);
+        STRCMP_EQUAL(b.out.c_str(), a.out.c_str());
+        CHECK_EQUAL(b.exit_code, a.exit_code);
+    }
 }
