@@ -3,9 +3,13 @@
 # broken) under every strategy and dfs with --state-cache, with and without --keep-going, and
 # `compare` on every model, twice each with --no-timing, and requires byte-identical stdout,
 # exit code, JSON and JUnit files; and replays each counterexample DFS saved twice.
-# Usage: determinism.sh LOCKCHECK_BINARY
+# With OPTION, a switch that must change nothing a run reports (--unwind-tasks: tasks cut
+# mid-code unwound instead of dropped with the execution's memory), each pair's second run of a
+# model adds it; replays and compare are then left out, as the option is not theirs.
+# Usage: determinism.sh LOCKCHECK_BINARY [OPTION]
 set -uo pipefail
 binary=$1
+option=${2:-}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 failed=0 pairs=0
@@ -42,10 +46,12 @@ while read -r model variant; do
       args=("$model" --variant "$variant" --strategy $strategy --max-executions 2000 $keep)
       [[ $strategy == random || $strategy == pct ]] && args+=(--iterations 300)
       run a "${args[@]}"
-      run b "${args[@]}"
+      run b "${args[@]}" ${option:+"$option"}
+      # The reports record the command line, the option in it.
+      [[ -n $option ]] && sed -i "s/ $option//" "$dir/b/run.json" "$dir/b/run.xml"
       pairs=$((pairs + 1))
       if ! diff -r "$dir/a" "$dir/b" >"$dir/diff"; then
-        echo "FAIL: lockcheck ${args[*]} --no-timing differs between two runs:"
+        echo "FAIL: lockcheck ${args[*]} --no-timing differs between two runs${option:+ (the second with $option)}:"
         head -20 "$dir/diff"
         failed=1
       fi
@@ -54,7 +60,7 @@ while read -r model variant; do
         failed=1
       fi
       # A counterexample saved by the first run, replayed twice.
-      if [[ $(cat "$dir/a/exit") == 1 && $strategy == dfs && -z $keep ]]; then
+      if [[ -z $option && $(cat "$dir/a/exit") == 1 && $strategy == dfs && -z $keep ]]; then
         "$binary" replay "$dir/a/run.json" --no-timing --no-pager >"$dir/replay-a" 2>&1
         replayed=$?
         "$binary" replay "$dir/a/run.json" --no-timing --no-pager >"$dir/replay-b" 2>&1
@@ -78,7 +84,8 @@ compare_run() {
   [[ -f $dir/compare.json ]] && mv "$dir/compare.json" "$dir/$n/"
 }
 
-for model in $(cut -d' ' -f1 <<<"$variants" | uniq); do
+[[ -n $option ]] && models="" || models=$(cut -d' ' -f1 <<<"$variants" | uniq)
+for model in $models; do
   compare_run a "$model"
   compare_run b "$model"
   pairs=$((pairs + 1))

@@ -16,12 +16,13 @@ tools/setup.sh
 # (ProtocolVariants), and under --memory-model lkmm (ProtocolVariantsLkmm), Seqcount (its lkmm
 # searches of a reader beside two writers: 37 s in the build above, past 600 s here),
 # RcuImplicitReadersDpor (DFS of two implicit readers under lkmm against DPOR: 78 s in the build
-# above on the loaded fresh-clone CI at 8fc8258, past 600 s here), and Determinism,
-# which runs every model under every strategy twice to compare bytes; the build above runs them
+# above on the loaded fresh-clone CI at 8fc8258, past 600 s here), and Determinism and
+# DroppedAsUnwound, which run every model under every strategy twice to compare bytes (the
+# second time the same or with --unwind-tasks); the build above runs them
 # all. Every shipped variant is still checked there (CheckAll), every strategy (Strategies), and
 # DPOR, the state cache and --jobs against DFS on a quarter of the generated models
 # (DporGenerated, StateCacheGenerated, JobsGenerated).
-asan_skip='^(ProtocolVariants|ProtocolVariantsLkmm|Dpor|DporVariants|Cli|KeepGoingSearches|Minimize|Determinism|ClassicBenchmarks|StateCacheVariants|StateCacheVariantsMore|JobsVariants|JobsVariantsMore|Shards|ShardsVariants|ShardsVariantsMore|Seqcount|RcuImplicitReadersDpor)$'
+asan_skip='^(ProtocolVariants|ProtocolVariantsLkmm|Dpor|DporVariants|Cli|KeepGoingSearches|Minimize|Determinism|ClassicBenchmarks|StateCacheVariants|StateCacheVariantsMore|JobsVariants|JobsVariantsMore|Shards|ShardsVariants|ShardsVariantsMore|Seqcount|RcuImplicitReadersDpor|DroppedAsUnwound)$'
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$(nproc)"
 ctest --preset asan -j "$(nproc)" -E "$asan_skip"
