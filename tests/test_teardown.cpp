@@ -244,8 +244,10 @@ TEST(Teardown, every_shipped_variant_reports_the_same_dropped_as_unwound) {
 }
 
 // Under lkmm, every variant of the models whose lkmm searches take seconds (buffered-write,
-// tree-lock and cil-push take minutes there).
-TEST(Teardown, under_lkmm_the_variants_report_the_same_dropped_as_unwound) {
+// tree-lock and cil-push take minutes there). A group of its own: minutes under ASan.
+TEST_GROUP(TeardownLkmm){};
+
+TEST(TeardownLkmm, the_variants_report_the_same_dropped_as_unwound) {
     expect_check_all_the_same_dropped_as_unwound(
         {"--memory-model", "lkmm", "aio-lookup", "delayed-iput", "ext4-error-teardown", "flctx",
          "fuse-i-size", "iomap-uptodate", "lkmm-shapes", "log-during-commit", "rename-pin"},
