@@ -676,6 +676,11 @@ class WeakMemory {
     Round round_ = current_round();
 };
 
+// Every entry point of the model layer below runs under CheckerMemory: what memory/ allocates
+// for it (the relations a check builds, the round's catalogue, the thread's scratch buffers)
+// comes from malloc(), not from the arena that model code's `new` takes from. The catalogue and
+// the buffers outlive the execution; the relations are freed within the call, where the arena
+// would keep them to the execution's end.
 WeakMemory& memory() {
     Execution& ex = this_execution();
     ex.memory_modelled();
@@ -685,6 +690,7 @@ WeakMemory& memory() {
 // The access reads the allocation's lifetime: the free, or where LKMM allows, what came before
 // it (the coherence-latest write is not always allowed with RCU: choose_write()).
 bool WeakMemory::free_seen(Execution& ex, const Object& obj) {
+    const CheckerMemory checker(ex);
     WeakMemory& m = ex.local<WeakMemory>();
     const std::uint32_t loc = m.lifetime_location(*obj.freed_with());
     const auto task = static_cast<std::uint16_t>(ex.current_task().id());
@@ -701,6 +707,7 @@ std::uint16_t running_task() {
 // it never lets a read see what the kernel forbids; it may hide a missing barrier the
 // kernel's weaker ordering would expose.
 void WeakMemory::untracked_step(Execution& ex, Task& task, const Operation& op) {
+    const CheckerMemory checker(ex);
     WeakMemory& m = ex.local<WeakMemory>();
     const std::uint32_t loc = m.sync_location(*op.obj);
     m.ordered_more(op.name);
@@ -746,6 +753,7 @@ std::uint16_t write_tags(Ordering order) {
 // there), so it may have missed it. The report cites the two tasks' steps between the two
 // accesses: what the model relied on to order them, which LKMM does not count.
 void WeakMemory::end_of_execution(Execution& ex) {
+    const CheckerMemory checker(ex);
     WeakMemory& m = ex.local<WeakMemory>();
     // A future read whose write never came: the graph is no execution.
     if (!m.future_.empty()) {
@@ -791,6 +799,7 @@ void WeakMemory::end_of_execution(Execution& ex) {
 } // namespace
 
 std::int64_t load(const Object& obj, std::int64_t latest, Ordering order, bool pointer) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
     const std::uint32_t loc = m.location(obj, latest, nullptr, pointer);
@@ -798,12 +807,14 @@ std::int64_t load(const Object& obj, std::int64_t latest, Ordering order, bool p
 }
 
 std::int64_t load_field(const Object& obj, const void* field, std::int64_t latest, Ordering order) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = memory();
     const std::uint32_t loc = m.location(obj, latest, field);
     return m.read(running_task(), &obj, loc, Access{.read_tags = read_tags(order), .reads = true});
 }
 
 void field_read(const Object& obj, const void* field, std::int64_t latest, Ordering order) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = memory();
     m.append_latest(running_task(), m.location(obj, latest, field),
                     Access{.read_tags = read_tags(order), .reads = true});
@@ -811,6 +822,7 @@ void field_read(const Object& obj, const void* field, std::int64_t latest, Order
 
 void field_written(const Object& obj, const void* field, std::int64_t latest, std::int64_t value,
                    Ordering order) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = memory();
     m.append_latest(running_task(), m.location(obj, latest, field),
                     Access{.writes = true, .write_tags = write_tags(order), .value = value});
@@ -818,6 +830,7 @@ void field_written(const Object& obj, const void* field, std::int64_t latest, st
 
 bool store(const Object& obj, std::int64_t latest, std::int64_t value, Ordering order,
            bool pointer) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
     const std::uint32_t loc = m.location(obj, latest, nullptr, pointer);
@@ -828,6 +841,7 @@ bool store(const Object& obj, std::int64_t latest, std::int64_t value, Ordering 
 }
 
 RmwResult rmw(const Object& obj, std::int64_t latest, Update update, Ordering order, bool pointer) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
     const std::uint32_t loc = m.location(obj, latest, nullptr, pointer);
@@ -859,6 +873,7 @@ RmwResult rmw(const Object& obj, std::int64_t latest, Update update, Ordering or
 }
 
 void barrier(Barrier kind) {
+    const CheckerMemory checker(this_execution());
     static constexpr Fence fences[] = {Fence::mb,
                                        Fence::rmb,
                                        Fence::wmb,
@@ -873,16 +888,19 @@ void barrier(Barrier kind) {
 }
 
 void lock_acquired(const Object& lock) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = memory();
     m.lock(running_task(), m.location(lock, 0));
 }
 
 void lock_released(const Object& lock) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = memory();
     m.unlock(running_task(), m.location(lock, 0));
 }
 
 void cpu_switched(const Object& rq) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = memory();
     const std::uint32_t loc = m.location(rq, 0);
     const std::uint16_t task = running_task();
@@ -894,6 +912,7 @@ void cpu_switched(const Object& rq) {
 }
 
 void task_spawned(const Task& child) {
+    const CheckerMemory checker(this_execution());
     Execution& ex = this_execution();
     // The step the spawn is part of keeps its own events first (flush_memory_step()).
     ex.flush_memory_step();
@@ -928,36 +947,42 @@ WeakMemory& after_the_steps_own() {
 } // namespace
 
 void handed_off(const void* key) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = after_the_steps_own();
     m.append_latest(running_task(), m.handoff_location(key),
                     Access{.writes = true, .write_tags = memory::kRelease, .value = 1});
 }
 
 void taken_over(const void* key) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = after_the_steps_own();
     m.append_latest(running_task(), m.handoff_location(key),
                     Access{.read_tags = memory::kAcquire, .reads = true});
 }
 
 void interrupt_entered(const Task& handler, const Task& interrupted) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = after_the_steps_own();
     synchronize(m, static_cast<std::uint16_t>(interrupted.id()),
                 static_cast<std::uint16_t>(handler.id()), m.internal_location());
 }
 
 void interrupt_left(const Task& handler, const Task& interrupted) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = after_the_steps_own();
     synchronize(m, static_cast<std::uint16_t>(handler.id()),
                 static_cast<std::uint16_t>(interrupted.id()), m.internal_location());
 }
 
 void scheduled_on(bool migrated, int cpu) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = memory();
     m.chose(running_task(), cpu);
     if (migrated) m.full_barrier(running_task());
 }
 
 void stop_machine_entered() {
+    const CheckerMemory checker(this_execution());
     Execution& ex = this_execution();
     WeakMemory& m = memory();
     const std::uint16_t self = running_task();
@@ -967,6 +992,7 @@ void stop_machine_entered() {
 }
 
 void stop_machine_left() {
+    const CheckerMemory checker(this_execution());
     Execution& ex = this_execution();
     WeakMemory& m = memory();
     const std::uint16_t self = running_task();
@@ -976,6 +1002,7 @@ void stop_machine_left() {
 }
 
 void online_mask_changed(const Object& mask, std::int64_t before, std::int64_t after) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
     const std::uint32_t lock = m.sync_location(mask);
@@ -985,6 +1012,7 @@ void online_mask_changed(const Object& mask, std::int64_t before, std::int64_t a
 }
 
 void rwsem_released(const Object& sem) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = memory();
     const std::uint16_t rmw = memory::kRmw;
     m.append_latest(running_task(), m.location(sem, 0),
@@ -997,6 +1025,7 @@ void rwsem_released(const Object& sem) {
 
 void wait_queue_changed(const Object& wq, std::int64_t before, std::int64_t after,
                         std::optional<StateChange> state) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
     const std::uint32_t lock = m.sync_location(wq);
@@ -1009,6 +1038,7 @@ void wait_queue_changed(const Object& wq, std::int64_t before, std::int64_t afte
 
 void locked_update(const Object& obj, std::int64_t before, std::int64_t after,
                    std::span<const Task* const> woken) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
     const std::uint32_t lock = m.sync_location(obj);
@@ -1026,10 +1056,12 @@ void locked_update(const Object& obj, std::int64_t before, std::int64_t after,
 }
 
 void task_state_set(long latest, long state, bool barrier) {
+    const CheckerMemory checker(this_execution());
     memory().state_set(running_task(), StateChange{latest, state, barrier});
 }
 
 long task_state_seen(const Task& sleeper, long latest) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
     m.full_barrier(task);
@@ -1038,12 +1070,14 @@ long task_state_seen(const Task& sleeper, long latest) {
 }
 
 void task_state_woken(const Task& sleeper, long latest) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = memory();
     m.append_latest(running_task(), m.task_location(static_cast<TaskId>(sleeper.id()), latest),
                     Access{.writes = true, .value = TASK_RUNNING});
 }
 
 void task_state_scheduled(long latest) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = memory();
     const std::uint16_t task = running_task();
     m.append_latest(task, m.task_location(task, latest),
@@ -1052,6 +1086,7 @@ void task_state_scheduled(long latest) {
 }
 
 bool wait_queue_seen_active(const Object& wq, std::int64_t waiters) {
+    const CheckerMemory checker(this_execution());
     return load(wq, waiters, Ordering::relaxed) != 0;
 }
 
@@ -1202,21 +1237,25 @@ std::vector<MissingBarrier> reported(const Graph& g, const std::vector<Placed>& 
 } // namespace
 
 void orders_nothing() {
+    const CheckerMemory checker(this_execution());
     memory();
 }
 
 void freed(const Object& allocation) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = memory();
     m.append_latest(running_task(), m.lifetime_location(allocation),
                     Access{.writes = true, .value = 1});
 }
 
 void pointer_loaded(const void* target) {
+    const CheckerMemory checker(this_execution());
     memory().pointer_loaded(running_task(), target);
 }
 
 namespace {
 void rcu_event(Fence kind) {
+    const CheckerMemory checker(this_execution());
     memory().rcu_event(running_task(), kind);
 }
 } // namespace
@@ -1294,6 +1333,7 @@ std::vector<MissingBarrier> missing_barriers(const Execution& ex) {
 }
 
 void lock_attempt_failed(const Object& lock) {
+    const CheckerMemory checker(this_execution());
     WeakMemory& m = memory();
     m.append_latest(running_task(), m.location(lock, 0), Access{.reads = true});
 }

@@ -67,9 +67,6 @@ Execution::Execution(StackPool& stacks, Strategy& strategy, Limits limits, Trace
     schedule_.reserve(std::min(limits.max_steps, 4 * limits.depth + 64));
     races_.reserve(limits.max_steps);
     if (limits.wait_bounds) wait_bounds_ = *limits.wait_bounds;
-    // Under lkmm the model layer grows thread-wide tables from model code (memory/): what it
-    // allocates there must outlive the execution, so model code's `new` is not routed.
-    if (limits.memory_model == MemoryModel::sc) new_arena_ = arena_.arena;
 }
 
 Execution::~Execution() {
@@ -96,7 +93,7 @@ void* Execution::allocate(std::size_t size, std::size_t align) {
 }
 
 bool Execution::drops_tasks() const {
-    if (limits_.unwind_tasks || !new_arena_ || !Arena::routes_new()) return false;
+    if (limits_.unwind_tasks || !arena_.arena || !Arena::routes_new()) return false;
     // An exception thrown or caught on a task's fiber stays in the C++ runtime's per-thread
     // record until its handler ends, which only an unwinding reaches.
     if (std::uncaught_exceptions() != 0) return false;

@@ -223,13 +223,11 @@ class Execution {
     }
     // The arena that `new` in model code allocates from now (model_new.cpp), or null: while the
     // model sets up or a task runs its model code, unless that code called into the checker
-    // (CheckerMemory), and only where nothing outside the execution keeps what model code
-    // allocates (under sc: lkmm keeps thread-wide tables the model layer grows).
+    // (CheckerMemory: lockdep's texts, the race detector's tables, the weak memory's calls).
     static Arena* model_arena() {
         const Execution* ex = current_;
-        if (!ex || !ex->new_arena_ || ex->checker_memory_ || (!ex->running_ && !ex->setting_up_))
-            return nullptr;
-        return ex->new_arena_;
+        if (!ex || ex->checker_memory_ || (!ex->running_ && !ex->setting_up_)) return nullptr;
+        return ex->arena_.arena;
     }
     // Whether an execution that ends with tasks mid-code may drop their stacks with its arena
     // instead of unwinding them: everything their locals own lies in the arena (model code's
@@ -721,7 +719,6 @@ class Execution {
     sigjmp_buf escape_jump_;
     Fault fault_;                 // why escape_jump_ was taken
     std::string too_many_tasks_;  // a running task spawned past kMaxTasks: why run() throws
-    Arena* new_arena_ = nullptr;  // see model_arena(); null where model code's `new` is not routed
     bool setting_up_ = false;     // inside set_up()
     bool checker_memory_ = false; // see CheckerMemory
     Execution* previous_;
