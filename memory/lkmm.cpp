@@ -283,12 +283,27 @@ struct Basics {
 
 // The .cat's ordering relations, from its fences to hb, restricted to `Marked` where the .cat
 // restricts them to its marked accesses. The axioms pass every access (plain accesses are
-// ordered as marked ones, lkmm.hpp); the data-race check passes all but the plain ones.
+// ordered as marked ones, lkmm.hpp); the data-race check passes all but the plain ones. pb
+// and the closures are left to what uses them (with_pb()): the axioms check pb without them
+// unless the graph has a grace period.
 struct Ordering {
     Relation po_unlock_lock_po, strong_fence, po_rel, acq_po, nonrw_fence, fence, wmb, cumul_fence,
-        prop, hb, pb;
+        prop, hb;
     Relation rmb_fences; // fencerel(Rmb), before rmb's [R4rmb] restrictions
 };
+
+// hb*, pb = prop ; strong-fence ; hb* ; [Marked], and pb*: what RCU's relations and the data-race
+// check's xb are made of.
+struct Propagation {
+    Relation hb_star, pb, pb_star;
+};
+
+Propagation with_pb(const Ordering& o, const EventSet& Marked) {
+    Propagation p{o.hb.star(), Relation(o.hb.size()), Relation(o.hb.size())};
+    p.pb = o.prop.then(o.strong_fence).then(p.hb_star).to(Marked);
+    p.pb_star = p.pb.star();
+    return p;
+}
 
 Ordering ordering(const View& v, const Basics& x, std::span<const ExtraFence> extra,
                   const EventSet& Marked) {
@@ -315,9 +330,10 @@ Ordering ordering(const View& v, const Basics& x, std::span<const ExtraFence> ex
         po_opt.from(s.M).to(s.LKW).then(fencerel(v, b, Fence::after_spinlock, extra)).to(s.M) |
         o.po_unlock_lock_po.from(s.M).to(s.AfterUnlockLock).then(po).to(s.M);
     // gp = po ; [Sync-rcu] ; po?: synchronize_rcu() is a full fence too.
-    const Relation gp = fencerel(v, b, Fence::sync_rcu, extra).from(s.M).to(s.M) |
-                        po.to(s.SyncRcu) | po.from(s.SyncRcu).to(s.M);
-    o.strong_fence = mb | gp;
+    o.strong_fence = empty_set(s.SyncRcu)
+                         ? mb
+                         : mb | fencerel(v, b, Fence::sync_rcu, extra).from(s.M).to(s.M) |
+                               po.to(s.SyncRcu) | po.from(s.SyncRcu).to(s.M);
     o.nonrw_fence = o.strong_fence | o.po_rel | o.acq_po;
     o.fence = o.nonrw_fence | o.wmb | rmb;
 
@@ -347,14 +363,13 @@ Ordering ordering(const View& v, const Basics& x, std::span<const ExtraFence> ex
                  .then_optional(x.rfe)
                  .to(Marked);
     o.hb = (ppo | x.rfe | (o.prop.without_identity() & b.internal)).from(Marked).to(Marked);
-    o.pb = o.prop.then(o.strong_fence).then(o.hb.star()).to(Marked);
     return o;
 }
 
 // The RCU part of linux-kernel.cat: rcu-fence = po ; rcu-order ; po?, where rcu-order relates
 // grace periods and read-side critical sections, at least as many of the first as of the
 // second along each chain (the "RCU guarantee" of explanation.txt).
-Relation rcu_fence(const Basics& x, const Ordering& o) {
+Relation rcu_fence(const Basics& x, const Ordering& o, const Propagation& p) {
     const Sets& s = x.s;
     const Relation& po = x.b.po;
     const std::size_t n = po.size();
@@ -363,8 +378,7 @@ Relation rcu_fence(const Basics& x, const Ordering& o) {
         if (s.SyncRcu.has(e)) rcu_gp.add(e, e);
     const Relation rcu_rscsi = x.b.rcu_rscs.inverse();
     // rcu-link = po? ; hb* ; pb* ; prop ; po
-    const Relation rcu_link =
-        po.optional().then(o.hb.star()).then(o.pb.star()).then(o.prop).then(po);
+    const Relation rcu_link = po.optional().then(p.hb_star).then(p.pb_star).then(o.prop).then(po);
     const Relation gp_link = rcu_gp.then(rcu_link);
     const Relation rscsi_link = rcu_rscsi.then(rcu_link);
     Relation order = rcu_gp | gp_link.then(rcu_rscsi) | rscsi_link.then(rcu_gp);
@@ -399,8 +413,9 @@ Axiom forbids(const View& v, std::span<const ExtraFence> extra) {
 
     // rb = prop ; rcu-fence ; hb* ; pb* ; [Marked], irreflexive.
     if (!empty_set(x.s.SyncRcu)) { // rcu-order needs a grace period
+        const Propagation p = with_pb(o, x.s.M);
         const Relation rb =
-            o.prop.then(rcu_fence(x, o)).then(o.hb.star()).then(o.pb.star()).to(x.s.M);
+            o.prop.then(rcu_fence(x, o, p)).then(p.hb_star).then(p.pb_star).to(x.s.M);
         for (std::size_t e = 0; e < rb.size(); ++e)
             if (rb.has(e, e)) return Axiom::rcu;
     }
@@ -422,10 +437,11 @@ DataRace data_race(const View& v, std::span<const ExtraFence> extra) {
     // strong-fence for what follows.
     const EventSet Marked = s.M - s.Plain;
     Ordering o = ordering(v, x, extra, Marked);
-    Relation xb = o.hb | o.pb;
+    const Propagation p = with_pb(o, Marked);
+    Relation xb = o.hb | p.pb;
     if (!empty_set(s.SyncRcu)) {
-        const Relation rcu = rcu_fence(x, o);
-        xb = std::move(xb) | o.prop.then(rcu).then(o.hb.star()).then(o.pb.star()).to(Marked);
+        const Relation rcu = rcu_fence(x, o, p);
+        xb = std::move(xb) | o.prop.then(rcu).then(p.hb_star).then(p.pb_star).to(Marked);
         o.fence = std::move(o.fence) | rcu;
         o.strong_fence = std::move(o.strong_fence) | rcu;
     }
@@ -510,11 +526,26 @@ bool atomicity_broken(const Graph& g) {
     return false;
 }
 
+// Whether the graph has a grace period (a Sync-rcu fence). Without one, rcu-order is empty, so
+// RCU's read-side fences order nothing: no relation of the .cat but rcu-rscs looks at them.
+bool has_grace_period(const Graph& g) {
+    return std::any_of(g.events().begin(), g.events().end(), [](const Event& e) {
+        return e.kind == Kind::fence && e.fence == Fence::sync_rcu;
+    });
+}
+
+bool is_read_side_fence(const Event& e) {
+    return e.kind == Kind::fence && (e.fence == Fence::rcu_lock || e.fence == Fence::rcu_unlock);
+}
+
 // The events on a path of po | rf | co | fr from one of `sources` to one of them (a cycle through
 // one, when there is a single source): those reached from one and reaching one, ascending.
-// Walked over po's, co's and fr's first steps, whose closures are those relations.
-std::vector<std::uint32_t> on_paths_between(const Graph& g,
-                                            const std::vector<std::uint32_t>& sources) {
+// Walked over po's, co's and fr's first steps, whose closures are those relations. Without
+// `read_side_fences`, Rcu-lock and Rcu-unlock fences are left out (no grace period: see
+// has_grace_period()); every implicit reader's region makes a pair of them, and each one would
+// widen every relation the check builds.
+std::vector<std::uint32_t>
+on_paths_between(const Graph& g, const std::vector<std::uint32_t>& sources, bool read_side_fences) {
     const std::uint32_t n = static_cast<std::uint32_t>(g.size());
     const std::vector<std::uint32_t> co_pos = co_positions(g);
     // po's steps both ways, and each write's readers as a list threaded through the reads.
@@ -576,7 +607,7 @@ std::vector<std::uint32_t> on_paths_between(const Graph& g,
     const std::vector<bool> from = reach(true), to = reach(false);
     std::vector<std::uint32_t> both;
     for (std::uint32_t e = 0; e < n; ++e)
-        if (from[e] && to[e]) both.push_back(e);
+        if (from[e] && to[e] && (read_side_fences || !is_read_side_fence(g[e]))) both.push_back(e);
     return both;
 }
 
@@ -590,13 +621,12 @@ Axiom lkmm_forbids_added(const Graph& g, std::uint32_t since) {
     // event: looking at those events alone finds it. Atomicity is no cycle: it looks at all.
     // RCU's rb is the exception: its rcu-rscsi leads from an Rcu-unlock back to its Rcu-lock,
     // against po, so a graph with a grace period is looked at whole.
-    const bool rcu = std::any_of(g.events().begin(), g.events().end(), [](const Event& e) {
-        return e.kind == Kind::fence && e.fence == Fence::sync_rcu;
-    });
+    const bool rcu = has_grace_period(g);
     std::vector<std::uint32_t> added;
     for (auto e = since; e < g.size(); ++e)
-        added.push_back(e);
-    const Axiom axiom = forbids(View(g, rcu ? every_event(g) : on_paths_between(g, added)), {});
+        if (!is_read_side_fence(g[e])) added.push_back(e);
+    const Axiom axiom =
+        forbids(View(g, rcu ? every_event(g) : on_paths_between(g, added, false)), {});
     if (axiom == Axiom::coherence) return axiom;
     return atomicity_broken(g) ? Axiom::atomicity : axiom;
 }
@@ -607,7 +637,7 @@ DataRace lkmm_data_race(const Graph& g, std::span<const ExtraFence> extra) {
     // between the candidates' accesses are all it needs to look at.
     const std::vector<std::uint32_t> ends = race_candidates(g);
     if (ends.empty()) return {};
-    return data_race(View(g, on_paths_between(g, ends)), extra);
+    return data_race(View(g, on_paths_between(g, ends, has_grace_period(g))), extra);
 }
 
 DataRace lkmm_data_race_whole(const Graph& g) {

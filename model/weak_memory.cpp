@@ -221,9 +221,10 @@ class WeakMemory {
         trying_ = false;
         // A read-side section still open ends after everything its task did so far: closed
         // here, so that the rcu axiom judges the candidate (it only grows as the section goes
-        // on, so what it forbids now stays forbidden).
+        // on, so what it forbids now stays forbidden). Without a grace period the axiom
+        // forbids nothing, and the sections are left open.
         int closed = 0;
-        for (std::size_t t = 0; t < rcu_open_.size(); ++t)
+        for (std::size_t t = 0; grace_period_ && t < rcu_open_.size(); ++t)
             for (int n = rcu_open_[t]; n > 0; --n, ++closed)
                 graph_.add_fence(static_cast<std::uint16_t>(t), Fence::rcu_unlock,
                                  this_execution().step());
@@ -242,7 +243,7 @@ class WeakMemory {
     // An RCU event of `task` (rcu_read_locked() and its kin).
     void rcu_event(std::uint16_t task, Fence kind) {
         graph_.add_fence(task, kind, this_execution().step());
-        rcu_ = true;
+        grace_period_ = grace_period_ || kind == Fence::sync_rcu;
         if (task >= rcu_open_.size()) rcu_open_.resize(task + 1u, 0);
         if (kind == Fence::rcu_lock) ++rcu_open_[task];
         if (kind == Fence::rcu_unlock && rcu_open_[task]) --rcu_open_[task];
@@ -483,9 +484,10 @@ class WeakMemory {
         for (std::size_t i = co.size() - 1; i-- > floor;)
             if (allowed(task, loc, access_for(graph_[co[i]].value), co[i], i))
                 candidates_.push_back(co[i]);
-        // With RCU the latest write may be one the rcu axiom forbids (a reader inside a section
-        // that missed what came before a grace period): offered only if allowed.
-        if (rcu_ &&
+        // After a grace period the latest write may be one the rcu axiom forbids (a reader
+        // inside a section that missed what came before the grace period): offered only if
+        // allowed. Before one, the axiom forbids nothing.
+        if (grace_period_ &&
             !allowed(task, loc, access_for(graph_[co.back()].value), co.back(), co.size() - 1)) {
             if (candidates_.size() == 1) return doomed(co.back());
             candidates_.erase(candidates_.begin());
@@ -520,7 +522,7 @@ class WeakMemory {
         for (std::size_t p = last; p-- > coherence_floor(task, loc);)
             if (allowed(task, loc, access, memory::kNone, p)) positions_.push_back(p);
         // As choose_write()'s latest write.
-        if (rcu_ && !allowed(task, loc, access, memory::kNone, last)) {
+        if (grace_period_ && !allowed(task, loc, access, memory::kNone, last)) {
             if (positions_.size() == 1) return doomed(last);
             positions_.erase(positions_.begin());
         }
@@ -645,8 +647,9 @@ class WeakMemory {
         const void* allocation = nullptr;
     };
     std::vector<PointerRead> pointer_reads_;
-    // Whether the graph has RCU events, and by task how deep its open read-side sections nest.
-    bool rcu_ = false;
+    // Whether the graph has a grace period (a Sync-rcu: only then can the rcu axiom forbid
+    // anything), and by task how deep its open read-side sections nest.
+    bool grace_period_ = false;
     std::vector<std::uint8_t> rcu_open_;
     std::vector<const void*> allocations_;
     std::uint32_t stopper_ = memory::kNone;

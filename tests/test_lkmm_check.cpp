@@ -3,6 +3,7 @@
 // as the search builds them: every candidate a read or a write could take is judged by both,
 // which must agree, and the execution goes on with one of the allowed ones. The data-race flag
 // likewise (lkmm_data_race against lkmm_data_race_whole).
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -66,8 +67,11 @@ struct Builder {
         static constexpr std::uint16_t kReadTags[] = {0, kAcquire, kPlain};
         static constexpr std::uint16_t kWriteTags[] = {0, kRelease, kPlain};
         static constexpr std::uint16_t kRmwTags[] = {kRmw | kMb, kRmw | kNoreturn, kRmw};
-        static constexpr Fence kFences[] = {Fence::mb, Fence::rmb, Fence::wmb, Fence::before_atomic,
-                                            Fence::after_atomic};
+        // RCU's read-side fences too: the checks leave them out without a grace period (a
+        // Sync-rcu would let the rcu axiom refuse the coherence-latest candidate, see choose()).
+        static constexpr Fence kFences[] = {
+            Fence::mb,           Fence::rmb,      Fence::wmb,       Fence::before_atomic,
+            Fence::after_atomic, Fence::rcu_lock, Fence::rcu_unlock};
         switch (pick(6)) {
         case 0: { // READ_ONCE, smp_load_acquire or a plain read, from any write
             const std::uint16_t tags = kReadTags[pick(3)];
@@ -99,7 +103,7 @@ struct Builder {
             break;
         }
         case 3: // a fence: always allowed
-            g.add_fence(task, kFences[pick(5)], n);
+            g.add_fence(task, kFences[pick(std::size(kFences))], n);
             break;
         case 4: { // spin_lock(): LKR of the last write of the lock, and LKW
             const auto since = static_cast<std::uint32_t>(g.size());
