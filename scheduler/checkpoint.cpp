@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <valgrind/memcheck.h>
+
 #include "execution.hpp"
 
 namespace lockcheck::detail {
@@ -114,8 +116,11 @@ Outcome Execution::resume(std::uint32_t position) {
     arena_.arena->restore(cp.arena_next);
     std::memcpy(arena_.mark, cp.arena.data(), cp.arena.size());
     std::memcpy(static_cast<void*>(this), cp.execution.data(), sizeof(Execution));
-    for (const Checkpoint::StackPart& part : cp.parts)
+    for (const Checkpoint::StackPart& part : cp.parts) {
+        // Below where its fiber last left it, valgrind takes a stack's bytes for dead ones.
+        VALGRIND_MAKE_MEM_UNDEFINED(part.at, part.size);
         std::memcpy(part.at, cp.stacks.data() + part.offset, part.size);
+    }
     races_.restore(cp.races, step_);
     // What was saved mid-switch: the search's memory while saving, the task that asked.
     checker_memory_ = false;
