@@ -32,6 +32,11 @@ bool Dfs::next_execution() {
     return backtrack(path_, position_, floor_);
 }
 
+std::uint32_t Dfs::divergence() const {
+    // backtrack() changed the deepest branch left on the path and nothing else.
+    return path_.size() > floor_ ? static_cast<std::uint32_t>(path_.size() - 1) : kNoPosition;
+}
+
 double Dfs::explored() const {
     return explored_fraction(path_, floor_);
 }

@@ -21,6 +21,10 @@ class Dfs final : public Strategy {
     Handoff split() override;
     bool splits() const override { return true; }
     bool replaying() const override { return position_ < path_.size(); }
+    bool restores() const override { return true; }
+    std::uint32_t position() const override { return static_cast<std::uint32_t>(position_); }
+    std::uint32_t divergence() const override;
+    void resume_at(std::uint32_t position) override { position_ = position; }
 
   private:
     TaskId branch(TaskSet choices);

@@ -39,6 +39,9 @@ std::string stop_reason(const CheckOptions& options, std::uint64_t executions, S
     return "";
 }
 
+// Whether the executions of `strategy` go on from checkpoints (CheckOptions::checkpoints).
+bool uses_checkpoints(const CheckOptions& options, const Strategy& strategy);
+
 // Runs executions under `strategy` into `result` (its findings distinct among themselves).
 LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOptions& options,
                        StackPool& stacks, SearchResult& result, BetweenExecutions& between);

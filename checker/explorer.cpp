@@ -5,12 +5,14 @@
 #include <chrono>
 #include <cstdio>
 #include <new>
+#include <optional>
 #include <set>
 
 #include "bfs.hpp"
 #include "explore_loop.hpp"
 #include "memory/evidence.hpp"
 #include "model/weak_memory.hpp"
+#include "scheduler/checkpoint.hpp"
 #include "scheduler/replay.hpp"
 
 namespace lockcheck::detail {
@@ -78,16 +80,54 @@ WorkerSetUp set_up_worker(const CheckOptions& options, StackPool& stacks) {
     return set_up;
 }
 
+bool uses_checkpoints(const CheckOptions& options, const Strategy& strategy) {
+#ifdef LOCKCHECK_SANITIZE
+    // A restored stack or arena would keep ASan's shadow of the bytes they held before.
+    (void)options;
+    (void)strategy;
+    return false;
+#else
+    // Under lkmm the weak memory's graph lies outside the arena (docs/scaling.md).
+    return options.checkpoints && strategy.restores() && options.memory_model == MemoryModel::sc;
+#endif
+}
+
+namespace {
+// Where the next execution goes on from: the deepest checkpoint on the path it shares with the
+// last one; kNone to start afresh.
+std::uint32_t resume_point(Strategy& strategy, Checkpoints& checkpoints) {
+    const std::uint32_t divergence = strategy.divergence();
+    if (divergence == Strategy::kNoPosition) return Checkpoints::kNone;
+    checkpoints.forget_from(divergence + 1);
+    const std::uint32_t at = checkpoints.deepest_up_to(divergence);
+    if (at != Checkpoints::kNone) strategy.resume_at(at);
+    return at;
+}
+} // namespace
+
 LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOptions& options,
                        StackPool& stacks, SearchResult& result, BetweenExecutions& between) {
     std::set<std::string> seen;
     Execution::Limits limits = options.limits(options.depth, options.max_steps);
     limits.fingerprints = strategy.fingerprints();
+    Checkpoints checkpoints;
+    if (uses_checkpoints(options, strategy)) limits.checkpoints = &checkpoints;
+    // One execution object for the whole loop: a checkpoint is restored into it in place.
+    std::optional<Execution> execution;
+    std::uint32_t resume_at = Checkpoints::kNone;
     for (;;) {
         try {
-            Execution ex(stacks, strategy, limits);
-            ex.set_up(setup);
-            Outcome out = ex.run();
+            Outcome out;
+            if (resume_at != Checkpoints::kNone) {
+                out = execution->resume(resume_at);
+            } else {
+                execution.reset();
+                checkpoints.clear(); // they were of the execution object just gone
+                execution.emplace(stacks, strategy, limits);
+                execution->set_up(setup);
+                out = execution->run();
+            }
+            const Execution& ex = *execution;
             result.stats.add(ex, out);
             out.each_violation([&](const Violation& v, std::size_t reached) {
                 if (!seen.insert(v.key()).second) {
@@ -105,6 +145,7 @@ LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOption
         }
         if (!strategy.next_execution()) return LoopEnd::done;
         if (!between.go_on(result, strategy)) return LoopEnd::stopped;
+        resume_at = limits.checkpoints ? resume_point(strategy, checkpoints) : Checkpoints::kNone;
     }
 }
 

@@ -52,6 +52,9 @@ struct CheckOptions {
     bool load_buffering = true;
     std::function<std::unique_ptr<Strategy>()> next_round;
     bool unwind_tasks = false; // --unwind-tasks (Execution::Limits)
+    // Go on from checkpoints instead of replaying each execution's path from its start, where
+    // the strategy can (off: --no-checkpoints, scheduler/checkpoint.hpp).
+    bool checkpoints = true;
 
     // The limits of one execution of at most `depth` choices and `max_steps` steps. With keep_going
     // it goes on past the violations the kernel survives, so that each one's later steps are

@@ -195,6 +195,7 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
         r.options.jobs = request.jobs;
         r.options.memory_model = request.memory_model;
         r.options.unwind_tasks = request.unwind_tasks;
+        r.options.checkpoints = request.checkpoints;
         r.timing = request.timing;
         // Only the counterexamples shown, of a variant not as declared, are minimized.
         r.minimize = request.minimize;

@@ -36,6 +36,7 @@ struct CheckAllRequest {
     // --memory-model: each variant is judged by the verdict it declares under it.
     MemoryModel memory_model = MemoryModel::sc;
     bool unwind_tasks = false; // --unwind-tasks
+    bool checkpoints = true;   // false: --no-checkpoints
     bool colour = false;
     std::string program = "lockcheck"; // the command's name, for replay lines
     const StopRequest* stop = nullptr; // set by a signal: stop after the variant running then

@@ -340,12 +340,18 @@ bool wants_pager(bool no_pager) {
     return !no_pager && isatty(STDOUT_FILENO) != 0;
 }
 
-// --unwind-tasks: the teardown of an execution's unfinished tasks by unwinding their stacks.
-void add_unwind_tasks_flag(CLI::App* sub, bool& unwind) {
+// How executions are run and ended, which changes nothing a search reports: --unwind-tasks
+// (the teardown of an execution's unfinished tasks by unwinding their stacks) and
+// --no-checkpoints (every execution replayed from its start).
+void add_execution_flags(CLI::App* sub, bool& unwind, bool& checkpoints) {
     sub->add_flag("--unwind-tasks", unwind,
                   "end an execution's unfinished tasks by unwinding their stacks, running their "
                   "locals' destructors, as before execution-owned memory (the default drops "
                   "them with the execution's memory; the findings and counts are the same)");
+    sub->add_flag("!--no-checkpoints", checkpoints,
+                  "replay each execution's path from its start, instead of going on from the "
+                  "execution saved where the path leaves the last one's (dfs under sc; the "
+                  "findings and counts are the same)");
 }
 
 // --jobs N: the threads that run executions, one per core unless told.
@@ -474,7 +480,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     add_pager_flag(check_all_cmd, check_all_no_pager);
     add_timing_flag(check_all_cmd, check_all.timing);
     add_jobs_option(check_all_cmd, check_all.jobs);
-    add_unwind_tasks_flag(check_all_cmd, check_all.unwind_tasks);
+    add_execution_flags(check_all_cmd, check_all.unwind_tasks, check_all.checkpoints);
     std::string check_all_memory_model = "sc";
     add_memory_model_option(check_all_cmd, check_all_memory_model);
     std::string check_all_minimize_time;
@@ -607,7 +613,7 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
         add_pager_flag(sub, no_pager[i]);
         add_timing_flag(sub, r.timing);
         add_jobs_option(sub, r.options.jobs);
-        add_unwind_tasks_flag(sub, r.options.unwind_tasks);
+        add_execution_flags(sub, r.options.unwind_tasks, r.options.checkpoints);
         sub->add_option("--worst-wait", r.worst_wait,
                         "after the search, show the execution in which the named operation OP "
                         "waited longest: its waited steps marked, whom it waited for at each "

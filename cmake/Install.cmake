@@ -54,7 +54,8 @@ set(lockcheck_detail_headers
   scheduler/execution.hpp scheduler/faults.hpp scheduler/fiber_sanitizer.hpp
   scheduler/fiber_unwind.hpp scheduler/fingerprint.hpp
   scheduler/memory_model.hpp scheduler/object.hpp scheduler/op_wait.hpp scheduler/operation.hpp
-  scheduler/race_detector.hpp scheduler/schedule.hpp scheduler/stack_pool.hpp
+  scheduler/malloc_allocator.hpp scheduler/race_detector.hpp scheduler/schedule.hpp
+  scheduler/stack_pool.hpp
   scheduler/strategy.hpp scheduler/task.hpp scheduler/task_set.hpp scheduler/trace_sink.hpp
   scheduler/violation.hpp scheduler/watchdog.hpp)
 foreach(header ${lockcheck_detail_headers})

@@ -55,6 +55,12 @@ class Arena {
     }
     // Gives back everything allocated since `mark`; under ASan any later use of it is reported.
     void release(char* mark);
+    // Makes `mark`, above or below the next allocation's start, that start again: an arena
+    // restored in place from a checkpoint's copy (checkpoint.hpp), which checkpoints are off
+    // under ASan for.
+    void restore(char* mark) {
+        next_ = mark;
+    }
 
   private:
     explicit Arena(char* begin)

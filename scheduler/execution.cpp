@@ -62,10 +62,13 @@ Execution::ArenaLease::~ArenaLease() {
 Execution::Execution(StackPool& stacks, Strategy& strategy, Limits limits, TraceSink* sink)
     : stacks_(stacks), strategy_(strategy), limits_(limits), sink_(sink), previous_(current_) {
     current_ = this;
-    // Most executions take a few steps per choice; a longer one grows the schedule. The race
-    // detector's log is the thread's, kept from one execution to the next: sized once.
-    schedule_.reserve(std::min(limits.max_steps, 4 * limits.depth + 64));
+    // The race detector's log is the thread's, kept from one execution to the next: sized once.
     races_.reserve(limits.max_steps);
+    // A replay that traces keeps no checkpoints: it runs once.
+    if (sink_) limits_.checkpoints = nullptr;
+    live_ = limits_.checkpoints != nullptr;
+    // Most executions take a few steps per choice; a longer one grows the schedule.
+    schedule_.reserve(std::min(limits.max_steps, 4 * limits.depth + 64));
     if (limits.wait_bounds) wait_bounds_ = *limits.wait_bounds;
 }
 
@@ -184,21 +187,32 @@ void Execution::prepare_thread(unsigned step_timeout) {
 }
 
 Outcome Execution::run() {
-    faults::install();
-    watchdog::arm(limits_.step_timeout, &Execution::interrupt_running_task,
-                  &Execution::report_stuck);
+    return go(nullptr);
+}
+
+Outcome Execution::go(Task* resumed) {
+    {
+        const CheckerMemory thread_wide(*this); // the crash handler's stack, the watchdog's
+        faults::install();
+        watchdog::arm(limits_.step_timeout, &Execution::interrupt_running_task,
+                      &Execution::report_stuck);
+    }
     Execution* const outer = g_running;
     g_running = this;
     // For report_stuck(), which runs on the watchdog's own thread.
     const void* const outer_watched = watchdog::running(this);
-    if (sink_) sink_->on_start(*this);
+    if (sink_ && !resumed) sink_->on_start(*this);
     // Every escape out of a running task lands here (see escape()). Nothing below may keep
     // state in locals across it.
     if (sigsetjmp(escape_jump_, 0) == 0) {
-        start_new_tasks();
-        // The tasks take it from here; the last one to run switches back when it is over.
-        if (!failed() && !ended_early_)
-            if (Task* first = advance()) switch_to(&main_context_, first);
+        if (resumed) {
+            wait_for_tasks(resumed);
+        } else {
+            start_new_tasks();
+            // The tasks take it from here; the last one to run switches back when it is over.
+            if (!failed() && !ended_early_)
+                if (Task* first = advance()) wait_for_tasks(first);
+        }
     } else {
         fiber_sanitizer::end_switch(nullptr);
         on_escape();
@@ -206,6 +220,7 @@ Outcome Execution::run() {
             // Whatever the step had done is not a finding or an execution of the search:
             // torn down, it ends here as the allocation that failed would have.
             unwind_all();
+            live_ = false;
             g_running = outer;
             watchdog::running(outer_watched);
             throw std::bad_alloc();
@@ -217,7 +232,10 @@ Outcome Execution::run() {
         drop_deferred();
         if (outcome_.end == End::finished) outcome_.end = End::unsettled;
     }
-    strategy_.end(*this);
+    {
+        const CheckerMemory search(*this);
+        strategy_.end(*this);
+    }
     // The attempt that broke a property is the trace's last step (see fail_attempt()).
     const std::uint32_t steps = attempt_task_ ? step_ + 1 : step_;
     if (sink_ && attempt_task_)
@@ -225,6 +243,7 @@ Outcome Execution::run() {
                        TraceSink::Context{task_bit(attempt_task_->id()), false});
     if (sink_) sink_->on_end(*this);
     unwind_all();
+    live_ = false; // what follows is the search's
     g_running = outer;
     watchdog::running(outer_watched);
     // Refused as the set-up's spawn is (spawn()): no search can check the model.
@@ -385,7 +404,13 @@ Task* Execution::advance() {
         outcome_.cut_by_steps = enabled != 0;
         return nullptr;
     }
-    const TaskId id = strategy_.pick(step_ + 1, enabled, *this);
+    if (limits_.checkpoints && main_waiting_ && (enabled & (enabled - 1))) [[unlikely]]
+        offer_checkpoint();
+    TaskId id;
+    {
+        const CheckerMemory search(*this); // the strategy keeps its picks
+        id = strategy_.pick(step_ + 1, enabled, *this);
+    }
     if (id == kNoTask) [[unlikely]] {
         outcome_.end = End::stopped;
         return nullptr;
@@ -891,6 +916,8 @@ void Execution::count_check(const char* message, bool after_release) {
 
 std::uint32_t Execution::choose(std::uint32_t n, bool kept_in_state) {
     if (n <= 1 || unwinding_) return 0;
+    if (limits_.checkpoints && main_waiting_) [[unlikely]]
+        offer_checkpoint();
     std::uint32_t value = 0;
     {
         const CheckerMemory search(*this); // the strategy keeps its choices

@@ -40,6 +40,9 @@
 
 namespace lockcheck::detail {
 
+class Checkpoints;
+struct Checkpoint;
+
 // How an execution ended.
 enum class End : std::uint8_t {
     finished,  // every task returned
@@ -166,6 +169,10 @@ class Execution {
         // (its locals' destructors run) even where it could drop them with its arena
         // (drops_tasks()); the tests compare what the searches find both ways.
         bool unwind_tasks = false;
+        // Where the search keeps checkpoints (checkpoint.hpp), with a strategy that goes back to
+        // them (Strategy::restores()); null: every execution starts afresh (--no-checkpoints).
+        // With them, the execution's own tables come from its arena too (model_arena()).
+        Checkpoints* checkpoints = nullptr;
     };
     static constexpr std::size_t kNoEnd = static_cast<std::size_t>(-1);
 
@@ -226,7 +233,8 @@ class Execution {
     // (CheckerMemory: lockdep's texts, the race detector's tables, the weak memory's calls).
     static Arena* model_arena() {
         const Execution* ex = current_;
-        if (!ex || ex->checker_memory_ || (!ex->running_ && !ex->setting_up_)) return nullptr;
+        if (!ex || ex->checker_memory_ || (!ex->running_ && !ex->setting_up_ && !ex->live_))
+            return nullptr;
         return ex->arena_.arena;
     }
     // Whether an execution that ends with tasks mid-code may drop their stacks with its arena
@@ -280,6 +288,10 @@ class Execution {
     };
 
     Outcome run();
+    // Instead of the next execution's set-up and run(): goes on from the checkpoint held at
+    // decision `position` (Limits::checkpoints), which comes before the execution that just
+    // ended on its path, as if the decisions before it had been replayed.
+    Outcome resume(std::uint32_t position);
 
     // --- from task code (the model layer) ---
     // A scheduling point: declares the task's next visible operation and returns when the
@@ -651,6 +663,15 @@ class Execution {
     // is known of the execution and ends the process.
     [[noreturn]] static void report_stuck(const void* running);
     void unwind_all();
+    // run() from its start, or from a checkpoint where `resumed` asked for it (resume()).
+    Outcome go(Task* resumed);
+    // The main context's part: runs the tasks from `next` until the execution is over, saving
+    // a checkpoint each time one asks for it (offer_checkpoint()).
+    void wait_for_tasks(Task* next);
+    // Before a decision among more than one option: asks the strategy where the execution is,
+    // and has the main context save it there if the search keeps none there yet.
+    [[gnu::noinline]] void offer_checkpoint();
+    void save(Checkpoint& cp, Task& asker);
     // The running task's model code ended its execution (drops_tasks()): it leaves its fiber
     // as an unwound task leaves it, finished, without unwinding its stack, which is dropped.
     [[noreturn]] void drop_running();
@@ -721,6 +742,12 @@ class Execution {
     std::string too_many_tasks_;  // a running task spawned past kMaxTasks: why run() throws
     bool setting_up_ = false;     // inside set_up()
     bool checker_memory_ = false; // see CheckerMemory
+    // With checkpoints: the execution is running, and what its own code allocates is its
+    // arena's (model_arena()), so that a checkpoint's copy of the arena holds its tables.
+    bool live_ = false;
+    bool main_waiting_ = false;  // the main context waits in wait_for_tasks()
+    Task* asker_ = nullptr;      // a task asking for a checkpoint (offer_checkpoint())
+    std::uint32_t asked_at_ = 0; // at which decision
     Execution* previous_;
     // Defined here, so that model code reads them straight from the thread's block (one
     // load). Declared only, they were read through the TLS wrapper, whose null check on the

@@ -50,6 +50,29 @@ void RaceDetector::reserve(std::size_t steps) {
     t_->log_capacity = steps;
 }
 
+namespace {
+template <class Tables> void copy_clocks(const Tables& from, Tables& to) {
+    to.task_clocks = from.task_clocks;
+    to.sync_clocks = from.sync_clocks;
+    to.section_clocks = from.section_clocks;
+    to.cpu_clocks = from.cpu_clocks;
+    to.variable_ids = from.variable_ids;
+    to.variable_of = from.variable_of;
+    to.last = from.last;
+    to.seen = from.seen;
+}
+} // namespace
+
+void RaceDetector::save(Saved& saved, std::uint32_t step) const {
+    copy_clocks(*t_, saved.tables);
+    if (log_ && step >= first_) saved.entry = log_[step - first_];
+}
+
+void RaceDetector::restore(const Saved& saved, std::uint32_t step) {
+    copy_clocks(saved.tables, *t_);
+    if (log_ && step >= first_) log_[step - first_] = saved.entry;
+}
+
 void RaceDetector::add_object(int id, ObjectKind kind) {
     // Tables are sized when the steps need them: a step of an object makes its clock as the
     // clocks catch up, an access of a variable indexes it.

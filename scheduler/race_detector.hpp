@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "malloc_allocator.hpp"
 #include "object.hpp"
 #include "operation.hpp"
 #include "task_set.hpp"
@@ -119,6 +120,13 @@ class RaceDetector {
     }
     // The step is over: a data access is checked against the other tasks' accesses of its
     // variable. Returns the race found, if any (valid until the next step).
+    // What a checkpoint keeps of the thread's tables (checkpoint.hpp): every clock and record,
+    // and the log's entry of step `step`, the one in progress (a choice's checkpoint comes in
+    // the middle of a step, which may still change its entry); the entries before it stay as
+    // they are, and later steps write only past it.
+    struct Saved;
+    void save(Saved& saved, std::uint32_t step) const;
+    void restore(const Saved& saved, std::uint32_t step);
     const Race* end_step() {
         if (!pending_.active) [[likely]]
             return nullptr;
@@ -148,22 +156,32 @@ class RaceDetector {
     // program order, so its last one is ordered before a step only if all of them are.
     enum Class { plain_write, marked_write, plain_read, marked_read, kClasses };
     // Every table, kept from one execution to the next so that set-up does not allocate.
+    // Grown while executions run, they come from malloc() whatever model code's `new` does.
+    template <class T> using Table = std::vector<T, MallocAllocator<T>>;
     struct Tables {
         std::unique_ptr<Entry[]> log; // by step - first_; only the steps logged are read
         std::size_t log_capacity = 0;
         // By task: for each task, its last step this one is ordered after.
-        std::vector<std::uint32_t> task_clocks;
+        Table<std::uint32_t> task_clocks;
         // Row 0: operations on no object; row 1 + conflict id: a synchronizing object.
-        std::vector<std::uint32_t> sync_clocks;
+        Table<std::uint32_t> sync_clocks;
         // By task: what the task did before it last entered or left its read-side section.
-        std::vector<std::uint32_t> section_clocks;
+        Table<std::uint32_t> section_clocks;
         // Per-CPU data's order: row (cpu * kCpuContexts + from) * kCpuContexts + to.
-        std::vector<std::uint32_t> cpu_clocks;
-        std::vector<int> variable_ids;         // by variable index: its object id
-        std::vector<std::int32_t> variable_of; // by object id: its variable index, or -1
-        std::vector<Last> last;    // by (variable * kClasses + class) * width + task, where seen
-        std::vector<TaskSet> seen; // by variable * kClasses + class: who has a Last
+        Table<std::uint32_t> cpu_clocks;
+        Table<int> variable_ids;         // by variable index: its object id
+        Table<std::int32_t> variable_of; // by object id: its variable index, or -1
+        Table<Last> last;    // by (variable * kClasses + class) * width + task, where seen
+        Table<TaskSet> seen; // by variable * kClasses + class: who has a Last
     };
+
+  public:
+    struct Saved {
+        Tables tables; // its log unused
+        Entry entry{};
+    };
+
+  private:
     // The data access of the step in progress, checked when it ends.
     struct Pending {
         bool active = false;

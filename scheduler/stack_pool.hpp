@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "malloc_allocator.hpp"
+
 namespace lockcheck::detail {
 
 struct Stack {
@@ -34,7 +36,8 @@ class StackPool {
 
   private:
     std::size_t stack_size_;
-    std::vector<Stack> free_; // with room for every stack made
+    // With room for every stack made; grown as an execution starts a task, from malloc().
+    std::vector<Stack, MallocAllocator<Stack>> free_;
     std::size_t made_ = 0;
 };
 

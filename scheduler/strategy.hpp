@@ -80,6 +80,20 @@ class Strategy {
     // execution is where one was before, so what the search gathers over all its executions
     // (lkmm's rounds) need not be asked again here. False when the strategy cannot tell.
     virtual bool replaying() const { return false; }
+
+    // Checkpoints (scheduler/checkpoint.hpp): a search that can go on from an execution saved
+    // before one of its decisions, instead of replaying the decisions before it.
+    static constexpr std::uint32_t kNoPosition = static_cast<std::uint32_t>(-1);
+    virtual bool restores() const { return false; }
+    // The position of the decision the search is asked next (picks and choices counted from
+    // the execution's start): where a checkpoint saved now would be.
+    virtual std::uint32_t position() const { return kNoPosition; }
+    // After next_execution(): the first position at which the next execution decides otherwise
+    // than the last one did; kNoPosition if they share no decision.
+    virtual std::uint32_t divergence() const { return kNoPosition; }
+    // The next execution goes on from a checkpoint saved at `position` (at most divergence()):
+    // the decisions before it are made.
+    virtual void resume_at(std::uint32_t position) { (void)position; }
 };
 
 } // namespace lockcheck::detail

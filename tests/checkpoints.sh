@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Checkpoints change how executions are reached, never what a search reports: every variant of
+# every shipped model, under dfs (the search that goes on from checkpoints), with and without
+# --keep-going, gives the same stdout, exit code, JSON and JUnit with checkpoints as with
+# --no-checkpoints (each execution replayed from its start): on one thread for its first MAX
+# executions (default 3000), and on two threads when that was the whole search.
+# Usage: checkpoints.sh LOCKCHECK_BINARY [MAX]
+set -uo pipefail
+binary=$1
+max=${2:-3000}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+failed=0 pairs=0
+
+variants=$("$binary" list --json | python3 -c '
+import json, sys
+for m in json.load(sys.stdin)["models"]:
+    for v in m["variants"]:
+        print(m["name"], v["name"])
+')
+
+# run N ARGS...: one run's stdout, exit code and files, kept under $dir/N (the same paths both
+# times: the reports record the command line, --no-checkpoints taken out of it below).
+run() {
+  local n=$1
+  shift
+  rm -rf "$dir/$n" && mkdir -p "$dir/$n"
+  "$binary" "$@" --no-timing -q --json "$dir/run.json" --junit "$dir/run.xml" \
+    >"$dir/$n/out" 2>"$dir/$n/err"
+  echo $? >"$dir/$n/exit"
+  mv "$dir/run.json" "$dir/run.xml" "$dir/$n/"
+}
+
+# compare ARGS...: the run with checkpoints against the run with --no-checkpoints.
+compare() {
+  run a "$@"
+  run b "$@" --no-checkpoints
+  sed -i "s/ --no-checkpoints//" "$dir/b/run.json" "$dir/b/run.xml"
+  pairs=$((pairs + 1))
+  if ! diff -r "$dir/a" "$dir/b" >"$dir/diff"; then
+    echo "FAIL: lockcheck $* differs with checkpoints and with --no-checkpoints:"
+    head -20 "$dir/diff"
+    failed=1
+  fi
+}
+
+while read -r model variant; do
+  for keep in "" --keep-going; do
+    compare "$model" --variant "$variant" --strategy dfs -j 1 --max-executions "$max" $keep
+    # A search that ended within MAX executions runs again on two threads, split into parts
+    # that each go on from their own checkpoints (--max-executions would keep it on one): one
+    # that verified, or stopped at its first violation. (Past a violation, --keep-going says
+    # so whether or not the search was cut.)
+    status=$(cat "$dir/a/exit")
+    [[ $status == 0 || ($status == 1 && -z $keep) ]] || continue
+    compare "$model" --variant "$variant" --strategy dfs -j 2 $keep
+  done
+done <<<"$variants"
+
+echo "$pairs pairs compared"
+[[ $pairs -gt 0 ]] || failed=1
+exit $failed
