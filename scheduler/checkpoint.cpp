@@ -35,10 +35,9 @@ std::size_t Bytes::append(const void* from, std::size_t size) {
 }
 
 Checkpoint& Checkpoints::make(std::uint32_t position) {
-    if (position >= slots_.size()) {
-        slots_.resize(position + 1);
-        held_.resize(position + 1, false);
-    }
+    // clear() keeps the slots, and their buffers, for the next ones.
+    if (position >= slots_.size()) slots_.resize(position + 1);
+    if (position >= held_.size()) held_.resize(position + 1, false);
     if (!slots_[position]) slots_[position] = std::make_unique<Checkpoint>();
     held_[position] = true;
     ++saved;
