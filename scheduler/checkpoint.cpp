@@ -99,15 +99,12 @@ void Execution::save(Checkpoint& cp, Task& asker) {
         cp.parts.push_back({from, size, cp.stacks.append(from, size)});
     }
     races_.save(cp.races, step_);
-    limits_.checkpoints->arena_bytes += cp.arena.size();
-    limits_.checkpoints->stack_bytes += cp.stacks.size();
     cp.resumed = &asker;
     cp.started = started_;
 }
 
 Outcome Execution::resume(std::uint32_t position) {
-    Checkpoints& store = *limits_.checkpoints;
-    const Checkpoint& cp = store.at(position);
+    const Checkpoint& cp = limits_.checkpoints->at(position);
     // The checkpoint comes before the execution that just ended, on its path: the tasks it had
     // started then are the same, with the same stacks; those started since give theirs back.
     for (std::size_t i = cp.started; i < started_; ++i)
@@ -124,8 +121,6 @@ Outcome Execution::resume(std::uint32_t position) {
     // What was saved mid-switch: the search's memory while saving, the task that asked.
     checker_memory_ = false;
     asker_ = nullptr;
-    ++store.restored;
-    store.steps_skipped += step_;
     return go(cp.resumed);
 }
 

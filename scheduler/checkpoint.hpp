@@ -67,12 +67,7 @@ class Checkpoints {
     std::uint32_t deepest_up_to(std::uint32_t position) const;
     void clear() { held_.clear(); }
 
-    // What they saved the search: checkpoints made, executions resumed from one, and the
-    // steps those did not replay.
-    std::uint64_t saved = 0;
-    std::uint64_t restored = 0;
-    std::uint64_t steps_skipped = 0;
-    std::uint64_t arena_bytes = 0, stack_bytes = 0; // copied into them, in all
+    std::uint64_t saved = 0; // checkpoints made
 
   private:
     std::vector<std::unique_ptr<Checkpoint>> slots_;

@@ -201,7 +201,7 @@ Outcome Execution::go(Task* resumed) {
     g_running = this;
     // For report_stuck(), which runs on the watchdog's own thread.
     const void* const outer_watched = watchdog::running(this);
-    if (sink_ && !resumed) sink_->on_start(*this);
+    if (sink_) sink_->on_start(*this); // only run(): an execution that traces keeps no checkpoints
     // Every escape out of a running task lands here (see escape()). Nothing below may keep
     // state in locals across it.
     if (sigsetjmp(escape_jump_, 0) == 0) {

@@ -19,17 +19,8 @@ for m in json.load(sys.stdin)["models"]:
         print(m["name"], v["name"])
 ')
 
-# run N ARGS...: one run's stdout, exit code and files, kept under $dir/N (the same paths both
-# times: the reports record the command line, --no-checkpoints taken out of it below).
-run() {
-  local n=$1
-  shift
-  rm -rf "$dir/$n" && mkdir -p "$dir/$n"
-  "$binary" "$@" --no-timing -q --json "$dir/run.json" --junit "$dir/run.xml" \
-    >"$dir/$n/out" 2>"$dir/$n/err"
-  echo $? >"$dir/$n/exit"
-  mv "$dir/run.json" "$dir/run.xml" "$dir/$n/"
-}
+# shellcheck source=tests/run_reports.sh
+. "$(dirname "$0")/run_reports.sh"
 
 # compare ARGS...: the run with checkpoints against the run with --no-checkpoints.
 compare() {

@@ -26,17 +26,8 @@ for m in json.load(sys.stdin)["models"]:
         print(m["name"], broken[0]["name"])
 ')
 
-# run N ARGS...: one run's stdout, exit code and files, kept under $dir/N. Both runs write the
-# same paths: the reports record the command line.
-run() {
-  local n=$1
-  shift
-  rm -rf "$dir/$n" && mkdir -p "$dir/$n"
-  "$binary" "$@" --no-timing -q --json "$dir/run.json" --junit "$dir/run.xml" \
-    >"$dir/$n/out" 2>"$dir/$n/err"
-  echo $? >"$dir/$n/exit"
-  mv "$dir/run.json" "$dir/run.xml" "$dir/$n/"
-}
+# shellcheck source=tests/run_reports.sh
+. "$(dirname "$0")/run_reports.sh"
 
 while read -r model variant; do
   for strategy in dfs "dfs --state-cache" bfs dpor optimal-dpor random pct; do
