@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <utility>
 
 #include "progress.hpp"
 #include "scheduler/execution.hpp"
@@ -18,30 +19,36 @@ Dpor::Dpor(std::size_t depth_hint, Mode mode, std::optional<std::uint32_t> preem
     events_.reserve(depth_hint);
     clocks_.reserve(depth_hint * kMaxTasks);
     clock_width_.reserve(depth_hint);
+    last_event_.fill(-1);
+    last_cpu_wide_.fill(-1);
+    last_section_.fill(-1);
 }
 
 void Dpor::begin_execution() {
     taken_.recorded = true; // an execution stopped before its step ran leaves nothing
     // The steps before the branch point that changed are those of the execution before:
-    // they keep their clocks, and the latest access to each object is rebuilt from them.
-    std::size_t kept = 0;
-    while (kept < events_.size() && events_[kept].node < same_steps_before_)
-        ++kept;
-    events_.resize(kept);
-    last_event_.fill(-1);
-    last_global_ = -1;
-    last_ordered_write_ = -1;
-    last_cpu_wide_.fill(-1);
-    last_section_.fill(-1);
-    censuses_.clear();
-    last_write_.assign(last_write_.size(), -1);
-    for (auto& r : reads_)
-        r.clear();
-    for (std::uint32_t i = 0; i < kept; ++i)
-        note_access(i);
+    // they keep their clocks, and the latest access to each object is the one they left
+    // (the later steps' are undone, last first).
+    while (!events_.empty() && events_.back().node >= same_steps_before_) {
+        forget_access(events_.back());
+        events_.pop_back();
+    }
     next_sleep_ = 0;
     last_ = kNoTask;
     preemptions_ = 0;
+}
+
+void Dpor::resume_at(std::uint32_t position) {
+    // As a replay would stand before the decision at `position`: every step before it is
+    // kept, and its last pick sets the task that ran last and the preemptions so far.
+    begin_execution();
+    position_ = position;
+    for (std::size_t k = position; k-- > 0;) {
+        if (path_[k].choice) continue;
+        last_ = path_[k].chosen;
+        preemptions_ = preemptions_after(path_[k]);
+        break;
+    }
 }
 
 TaskId Dpor::pick(std::uint32_t step, TaskSet enabled, const Execution& ex) {
@@ -178,8 +185,13 @@ void Dpor::record(TaskId task, Access access, std::uint32_t node, const Executio
         add(last_global_);
         add(last_write_of(access.object));
         if (access.write) {
-            for (std::uint32_t r : reads_of(access.object))
-                add(static_cast<std::int32_t>(r));
+            // The reads since the object's last write, in the order they were taken.
+            const std::size_t first = preds.size();
+            const std::int32_t since = last_write_of(access.object);
+            for (std::int32_t r = last_read_of(access.object); r > since;
+                 r = events_[static_cast<std::uint32_t>(r)].was_last)
+                add(r);
+            std::reverse(preds.begin() + static_cast<std::ptrdiff_t>(first), preds.end());
             if (ordered_write(access, writes_)) add(last_ordered_write_);
         }
         if (access.cpu_wide) [[unlikely]] {
@@ -240,22 +252,44 @@ void Dpor::record(TaskId task, Access access, std::uint32_t node, const Executio
 }
 
 void Dpor::note_access(std::uint32_t i) {
-    const auto [task, access, node] = events_[i];
-    last_event_[task] = static_cast<std::int32_t>(i);
+    Event& e = events_[i];
+    const Access& access = e.access;
+    const auto step = static_cast<std::int32_t>(i);
+    e.was_task = std::exchange(last_event_[e.task], step);
     if (access.cpu_wide) [[unlikely]]
-        last_cpu_wide_[static_cast<std::size_t>(access.cpu)] = static_cast<std::int32_t>(i);
+        e.was_cpu = std::exchange(last_cpu_wide_[static_cast<std::size_t>(access.cpu)], step);
     if (access.read_side) [[unlikely]] {
-        if (access.read_side & read_side_change) last_section_[task] = static_cast<std::int32_t>(i);
+        if (access.read_side & read_side_change)
+            e.was_section = std::exchange(last_section_[e.task], step);
         if (access.read_side & read_side_census) censuses_.push_back(i);
     }
     if (access.global) {
-        last_global_ = static_cast<std::int32_t>(i);
+        e.was_last = std::exchange(last_global_, step);
     } else if (access.write) {
-        last_write_of(access.object) = static_cast<std::int32_t>(i);
-        reads_of(access.object).clear();
-        if (ordered_write(access, writes_)) last_ordered_write_ = static_cast<std::int32_t>(i);
+        e.was_last = std::exchange(last_write_of(access.object), step);
+        if (ordered_write(access, writes_))
+            e.was_ordered = std::exchange(last_ordered_write_, step);
     } else {
-        reads_of(access.object).push_back(i);
+        e.was_last = std::exchange(last_read_of(access.object), step);
+    }
+}
+
+void Dpor::forget_access(const Event& e) {
+    const Access& access = e.access;
+    last_event_[e.task] = e.was_task;
+    if (access.cpu_wide) [[unlikely]]
+        last_cpu_wide_[static_cast<std::size_t>(access.cpu)] = e.was_cpu;
+    if (access.read_side) [[unlikely]] {
+        if (access.read_side & read_side_change) last_section_[e.task] = e.was_section;
+        if (access.read_side & read_side_census) censuses_.pop_back();
+    }
+    if (access.global) {
+        last_global_ = e.was_last;
+    } else if (access.write) {
+        last_write_of(access.object) = e.was_last;
+        if (ordered_write(access, writes_)) last_ordered_write_ = e.was_ordered;
+    } else {
+        last_read_of(access.object) = e.was_last;
     }
 }
 

@@ -60,6 +60,15 @@ class Dpor final : public Strategy {
     // handed over, and it has no sleep sets.
     bool splits() const override { return !bound_; }
     bool replaying() const override { return position_ < path_.size(); }
+    // Checkpoints: what a replay rebuilds of the steps before a position (their clocks, the
+    // last access of each object) is rebuilt from the steps kept, and the sleep sets are the
+    // nodes'; so an execution can go on from any decision up to the first whose step changes.
+    bool restores() const override { return true; }
+    std::uint32_t position() const override { return static_cast<std::uint32_t>(position_); }
+    std::uint32_t divergence() const override {
+        return static_cast<std::uint32_t>(same_steps_before_);
+    }
+    void resume_at(std::uint32_t position) override;
     Handoff split() override;
     bool resume(Strategy& part) override;
 
@@ -91,6 +100,10 @@ class Dpor final : public Strategy {
         TaskId task;
         Access access;
         std::uint32_t node; // the pick node in path_
+        // What note_access() replaced, for forget_access() to put back: the task's last step,
+        // the last step of the CPU, of the task's section, the global step or write (or the
+        // read before it of its object), and the last ordered write.
+        std::int32_t was_task = -1, was_cpu = -1, was_section = -1, was_last = -1, was_ordered = -1;
     };
     // A race to reverse at pick node `node` (race), or tasks to add to its backtrack set
     // (add): the part of the search that found it settles it where it owns the node, and
@@ -148,8 +161,10 @@ class Dpor final : public Strategy {
     // Step i of this execution: its clock, its races, and (with `commit`) the bookkeeping
     // later steps need; without it the step is one a task did not take.
     void record(TaskId task, Access access, std::uint32_t node, const Execution& ex, bool commit);
-    // Step i becomes the latest access of its task and object.
+    // Step i becomes the latest access of its task and object; forget_access() undoes that for
+    // the latest step, so that a new execution keeps what its kept steps left (SPIN's undo).
     void note_access(std::uint32_t i);
+    void forget_access(const Event& e);
     void find_races(TaskId task, const std::uint32_t* before, std::uint32_t i);
     void every_race(TaskId task, Access access, const std::uint32_t* before, std::uint32_t i);
     void reverse(std::uint32_t j, std::uint32_t i);
@@ -175,11 +190,11 @@ class Dpor final : public Strategy {
         return clock_of(event)[t] <= clock[t];
     }
     // By conflict id, grown as objects show up (inline: every step asks).
-    std::vector<std::uint32_t>& reads_of(std::int32_t object) {
+    std::int32_t& last_read_of(std::int32_t object) {
         const auto i = static_cast<std::size_t>(object);
-        if (i >= reads_.size()) [[unlikely]]
-            reads_.resize(i + 1);
-        return reads_[i];
+        if (i >= last_read_.size()) [[unlikely]]
+            last_read_.resize(i + 1, -1);
+        return last_read_[i];
     }
     std::int32_t& last_write_of(std::int32_t object) {
         const auto i = static_cast<std::size_t>(object);
@@ -237,10 +252,12 @@ class Dpor final : public Strategy {
     // that entered or left it, -1 for none; and the steps that read every task's.
     std::array<std::int32_t, kMaxTasks> last_section_{};
     std::vector<std::uint32_t> censuses_;
-    std::vector<std::int32_t> last_write_;          // by conflict id
-    std::vector<std::vector<std::uint32_t>> reads_; // since that write, by conflict id
-    std::vector<std::uint32_t> preds_;              // scratch: a step's direct predecessors
-    std::vector<std::uint32_t> after_race_;         // scratch: the steps a reversal reorders
+    std::vector<std::int32_t> last_write_; // by conflict id
+    // By conflict id, the last read; each read's `was_last` is the one before it (those after
+    // the object's last write are the reads that a write depends on).
+    std::vector<std::int32_t> last_read_;
+    std::vector<std::uint32_t> preds_;      // scratch: a step's direct predecessors
+    std::vector<std::uint32_t> after_race_; // scratch: the steps a reversal reorders
 };
 
 } // namespace lockcheck::detail

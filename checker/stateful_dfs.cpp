@@ -39,7 +39,7 @@ TaskId StatefulDfs::pick(std::uint32_t, TaskSet enabled, const Execution& ex) {
         next_sleep_ &= ~reading_sections(next_sleep_, ex);
     if (position_ < path_.size()) {
         Branch& b = path_[position_++];
-        if (!b.choice) next_sleep_ = sleep_after(b.sleep | b.tried, b.chosen, ex);
+        if (!b.choice) b.after = next_sleep_ = sleep_after(b.sleep | b.tried, b.chosen, ex);
         return b.chosen;
     }
     const TaskSet sleep = next_sleep_;
@@ -62,15 +62,15 @@ TaskId StatefulDfs::pick(std::uint32_t, TaskSet enabled, const Execution& ex) {
             forced_ = race.second;
         }
     }
-    path_.push_back(Branch{options, task_bit(first), sleep, first, false});
+    Branch& b = path_.emplace_back(Branch{options, task_bit(first), sleep, 0, first, false});
     ++position_;
-    next_sleep_ = sleep_after(path_.back().sleep | path_.back().tried, first, ex);
+    b.after = next_sleep_ = sleep_after(b.sleep | b.tried, first, ex);
     return first;
 }
 
 std::uint32_t StatefulDfs::choose(std::uint32_t, std::uint32_t n) {
     if (position_ < path_.size()) return path_[position_++].chosen;
-    path_.push_back(Branch{first_n(n), task_bit(0), 0, 0, true});
+    path_.push_back(Branch{first_n(n), task_bit(0), 0, 0, 0, true});
     ++position_;
     return 0;
 }
@@ -79,6 +79,21 @@ bool StatefulDfs::next_execution() {
     next_sleep_ = 0;
     forced_ = kNoTask;
     return backtrack(path_, position_);
+}
+
+std::uint32_t StatefulDfs::divergence() const {
+    // backtrack() changed the deepest branch left on the path and nothing else.
+    return path_.empty() ? kNoPosition : static_cast<std::uint32_t>(path_.size() - 1);
+}
+
+void StatefulDfs::resume_at(std::uint32_t position) {
+    position_ = position;
+    next_sleep_ = 0;
+    for (std::size_t k = position; k-- > 0;) {
+        if (path_[k].choice) continue;
+        next_sleep_ = path_[k].after;
+        break;
+    }
 }
 
 double StatefulDfs::explored() const {

@@ -22,12 +22,19 @@ class StatefulDfs final : public Strategy {
     double explored() const override;
     bool fingerprints() const override { return true; }
     StateCounts states() const override;
+    // Checkpoints: the sleep set a replay would carry to a position is the one its last pick
+    // left (kept in the branch, whose tried tasks are as they were when it was computed).
+    bool restores() const override { return true; }
+    std::uint32_t position() const override { return static_cast<std::uint32_t>(position_); }
+    std::uint32_t divergence() const override;
+    void resume_at(std::uint32_t position) override;
 
   private:
     struct Branch {
         TaskSet options; // the tasks (or choice values) to run from here
         TaskSet tried;
         TaskSet sleep; // a pick: the tasks asleep on entry
+        TaskSet after; // a pick: the tasks asleep once it ran, when it was last taken
         TaskId chosen;
         bool choice;
     };

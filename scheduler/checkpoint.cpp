@@ -62,6 +62,10 @@ void Execution::offer_checkpoint() {
     // no exception held by the C++ runtime for a task (drops_tasks()).
     if (position == Checkpoints::kNone || store.holds(position) || unwinding_ || !drops_tasks())
         return;
+    // Copying an execution costs what several steps do: not closer than kCheckpointSpacing to
+    // the last checkpoint on the path (a restored execution keeps the step of its own).
+    if (saved_step_ != 0 && step_ < saved_step_ + kCheckpointSpacing) return;
+    saved_step_ = std::max<std::uint32_t>(step_, 1);
     Task* const self = fiber_;
     asker_ = self;
     asked_at_ = position;
@@ -101,6 +105,7 @@ void Execution::save(Checkpoint& cp, Task& asker) {
     races_.save(cp.races, step_);
     cp.resumed = &asker;
     cp.started = started_;
+    cp.step = step_;
 }
 
 Outcome Execution::resume(std::uint32_t position) {

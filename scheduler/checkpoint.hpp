@@ -35,6 +35,12 @@ class Bytes {
     std::size_t capacity_ = 0;
 };
 
+// The fewest steps between two checkpoints on one execution's path. Saving one (about 20 KB)
+// takes as long as 5 to 15 steps, restoring one 3 to 5 (lockcheck-bench --only checkpoint):
+// saved at every decision, most are never restored (DPOR comes back to few of them). The
+// spacing is measured in docs/PERFORMANCE.md ("Checkpoints").
+inline constexpr std::uint32_t kCheckpointSpacing = 8;
+
 struct Checkpoint {
     Bytes arena; // the execution's arena, from its start to `arena_next`
     char* arena_next = nullptr;
@@ -48,6 +54,7 @@ struct Checkpoint {
     Bytes stacks;
     RaceDetector::Saved races;
     Task* resumed = nullptr; // the task whose decision it comes before: it goes on from it
+    std::uint32_t step = 0;  // the steps taken before it
     std::size_t started = 0; // tasks started then (those after it are not)
 };
 

@@ -748,6 +748,9 @@ class Execution {
     bool main_waiting_ = false;  // the main context waits in wait_for_tasks()
     Task* asker_ = nullptr;      // a task asking for a checkpoint (offer_checkpoint())
     std::uint32_t asked_at_ = 0; // at which decision
+    // The step of the deepest checkpoint on this execution's path (0: none): the next is
+    // saved no fewer than kCheckpointSpacing steps below it (offer_checkpoint()).
+    std::uint32_t saved_step_ = 0;
     Execution* previous_;
     // Defined here, so that model code reads them straight from the thread's block (one
     // load). Declared only, they were read through the TLS wrapper, whose null check on the

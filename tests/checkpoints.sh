@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Checkpoints change how executions are reached, never what a search reports: every variant of
-# every shipped model, under dfs (the search that goes on from checkpoints), with and without
+# every shipped model, under a search that goes on from checkpoints, with and without
 # --keep-going, gives the same stdout, exit code, JSON and JUnit with checkpoints as with
 # --no-checkpoints (each execution replayed from its start): on one thread for its first MAX
 # executions (default 3000), and on two threads when that was the whole search.
-# Usage: checkpoints.sh LOCKCHECK_BINARY [MAX]
+# Usage: checkpoints.sh LOCKCHECK_BINARY [MAX [SEARCH...]]
+# SEARCH: the options that choose the search (default: --strategy dfs).
 set -uo pipefail
 binary=$1
 max=${2:-3000}
+search=("${@:3}")
+[[ ${#search[@]} -gt 0 ]] || search=(--strategy dfs)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 failed=0 pairs=0
@@ -37,14 +40,14 @@ compare() {
 
 while read -r model variant; do
   for keep in "" --keep-going; do
-    compare "$model" --variant "$variant" --strategy dfs -j 1 --max-executions "$max" $keep
+    compare "$model" --variant "$variant" "${search[@]}" -j 1 --max-executions "$max" $keep
     # A search that ended within MAX executions runs again on two threads, split into parts
     # that each go on from their own checkpoints (--max-executions would keep it on one): one
     # that verified, or stopped at its first violation. (Past a violation, --keep-going says
     # so whether or not the search was cut.)
     status=$(cat "$dir/a/exit")
     [[ $status == 0 || ($status == 1 && -z $keep) ]] || continue
-    compare "$model" --variant "$variant" --strategy dfs -j 2 $keep
+    compare "$model" --variant "$variant" "${search[@]}" -j 2 $keep
   done
 done <<<"$variants"
 
