@@ -1,6 +1,7 @@
-// lockcheck-bench: what one scheduling step costs next to a raw Boost.Context switch, and how
+// lockcheck-bench: what one scheduling step costs next to a raw Boost.Context switch, how
 // many steps per second the exhaustive rename-pin search runs, against the targets in
-// measure.hpp. docs/PERFORMANCE.md records its figures and how to reproduce them.
+// measure.hpp, and what saving and restoring a checkpoint cost next to a step.
+// docs/PERFORMANCE.md records its figures and how to reproduce them.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
@@ -28,8 +29,12 @@ struct Plan {
     bool quick = false;
     bool json = false;
     // What to measure: "switch" (the reference), "shapes" (the other switch variants),
-    // "step", "search". Profiling one part alone keeps the others out of the profile.
-    std::vector<std::string> only{"switch", "shapes", "step", "search"};
+    // "step", "search", "checkpoint". Profiling one part alone keeps the others out of the
+    // profile.
+    std::vector<std::string> only{"switch", "shapes", "step", "search", "checkpoint"};
+    // The models whose checkpoints are measured, at their default sizes.
+    std::vector<std::string> checkpoint_models{"rename-pin", "tree-lock", "cil-push",
+                                               "buffered-write"};
     int reps = 31;
     std::uint64_t switches = 2'000'000;
     std::uint32_t steps = 1'000'000;
@@ -103,6 +108,9 @@ bench::Results run(const Plan& plan) {
                                                           : bench::StepShape::same_task,
                                                       plan.steps, plan.reps));
             }
+    if (wanted("checkpoint"))
+        for (const std::string& model : plan.checkpoint_models)
+            r.checkpoints.push_back(bench::measure_checkpoint(model, plan.reps));
     if (wanted("search")) {
         // Every variant expected to verify: only those explore their whole state space.
         for (const lockcheck::detail::Variant& v :
@@ -132,7 +140,7 @@ int main(int argc, char** argv) {
     app.add_flag("--json", plan.json, "print the figures as JSON instead of a table");
     app.add_option("--only", plan.only, "measure only these parts (for profiling)")
         ->delimiter(',')
-        ->check(CLI::IsMember({"switch", "shapes", "step", "search"}));
+        ->check(CLI::IsMember({"switch", "shapes", "step", "search", "checkpoint"}));
     app.add_option("--reps", plan.reps, "timed runs per measurement (the median is reported)")
         ->check(CLI::Range(1, 1001));
     app.add_option("--switches", plan.switches, "raw switches per timed run")

@@ -73,6 +73,23 @@ struct SearchCost {
     double steps_per_cpu_second() const { return static_cast<double>(steps) / cpu_seconds; }
 };
 
+// One execution of a shipped model's default variant at its default sizes along its
+// lowest-first path: run without checkpoints (`plain`), with them (`saving`), and resumed
+// from its deepest checkpoint and stopped there (`resuming`).
+struct CheckpointCost {
+    std::string model;       // and variant
+    std::uint32_t steps = 0; // of the whole execution
+    std::uint64_t saved = 0; // checkpoints it saves
+    std::size_t bytes = 0;   // the deepest one's copy: arena, Execution, stacks
+    Timing plain, saving, resuming;
+    double ns_per_step() const { return plain.median * 1e9 / steps; }
+    double ns_per_save() const {
+        return (saving.median - plain.median) * 1e9 / static_cast<double>(saved);
+    }
+    double ns_per_restore() const { return resuming.median * 1e9; }
+};
+CheckpointCost measure_checkpoint(const std::string& model, int reps);
+
 // Exhaustive DFS of rename-pin (the whole explore(), per-execution set-up included), at the
 // protocol's default depth. Runs up to `reps` times, fewer once `budget` seconds are spent; a
 // search still running after `limit` seconds is stopped there and run once.

@@ -136,6 +136,20 @@ void print_table(const Results& r, std::ostream& out) {
                   "switch%%: steps taken by another task than the step before; over all searches "
                   "%.1f %%, so the median step %s\n",
                   100 * *share, *share < 0.5 ? "goes on in the same task" : "switches task");
+    if (!r.checkpoints.empty()) {
+        printf_to(out, "\ncheckpoints: one execution of each model at its default sizes, lowest "
+                       "task first\n");
+        printf_to(out, "%-26s %6s %6s %8s %9s %10s %7s %11s %7s\n", "model", "steps", "saved",
+                  "bytes", "step ns", "save ns", "steps", "restore ns", "steps");
+    }
+    for (const CheckpointCost& c : r.checkpoints)
+        printf_to(out, "%-26s %6u %6llu %8zu %9.1f %10.1f %7.1f %11.1f %7.1f\n", c.model.c_str(),
+                  c.steps, static_cast<unsigned long long>(c.saved), c.bytes, c.ns_per_step(),
+                  c.ns_per_save(), c.ns_per_save() / c.ns_per_step(), c.ns_per_restore(),
+                  c.ns_per_restore() / c.ns_per_step());
+    if (!r.checkpoints.empty())
+        out << "save and restore: also as the steps (at the execution's mean step cost) that "
+               "take as long\n";
     printf_to(out, "\ntargets: %s\n", targets_met(r) ? "all met" : "MISSED");
 }
 
@@ -175,6 +189,18 @@ void print_json(const Results& r, std::ostream& out) {
                                  {"steps_per_cpu_second", s.steps_per_cpu_second()},
                                  {"timing", timing_json(s.timing)},
                                  {"pass", search_ok(s)}});
+    j["checkpoints"] = Json::array();
+    for (const CheckpointCost& c : r.checkpoints)
+        j["checkpoints"].push_back({{"model", c.model},
+                                    {"steps", c.steps},
+                                    {"saved", c.saved},
+                                    {"bytes", c.bytes},
+                                    {"ns_per_step", c.ns_per_step()},
+                                    {"ns_per_save", c.ns_per_save()},
+                                    {"ns_per_restore", c.ns_per_restore()},
+                                    {"plain", timing_json(c.plain)},
+                                    {"saving", timing_json(c.saving)},
+                                    {"resuming", timing_json(c.resuming)}});
     j["targets_met"] = targets_met(r);
     out << j.dump(2) << "\n";
 }

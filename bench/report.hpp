@@ -16,6 +16,7 @@ struct Results {
     std::vector<SwitchCost> switches; // the plain shape is the reference for a step
     std::vector<StepCost> steps;
     std::vector<SearchCost> searches;
+    std::vector<CheckpointCost> checkpoints;
 };
 
 // True when every measured figure meets its target (figures not measured do not count).
