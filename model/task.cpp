@@ -68,12 +68,17 @@ void task_struct::fingerprint(StateHasher& h) const {
           static_cast<std::uint64_t>(rcu_nesting[2]) << 16);
     h.add(static_cast<std::uint64_t>(lockdep_depth));
     for (int i = 0; i < lockdep_depth; ++i) {
-        const held_lock& l = held_locks[static_cast<std::size_t>(i)];
+        const held_lock& l = held_locks[i];
         h.add(static_cast<std::uint64_t>(l.instance->id()));
         h.add(reinterpret_cast<std::uintptr_t>(l.type));
         h.add(l.subclass);
         h.add(l.trylock);
     }
+}
+
+held_lock& HeldLocks::beyond(int i) {
+    if (!more_) more_ = &this_execution().make<std::array<held_lock, kMax - kInline>>();
+    return (*more_)[static_cast<std::size_t>(i - kInline)];
 }
 
 const held_lock* task_struct::find_held(const char* type) const {

@@ -36,10 +36,31 @@ struct held_lock {
     bool recursive_read = false; // ... as a recursive read (lockdep's read == 2)
 };
 
-class task_struct final : public Task {
+// A task's held-lock stack, lockdep's held_locks[MAX_LOCK_DEPTH]: the first kInline entries in
+// the task_struct, the rest in a block the execution makes the first time the task holds more.
+// Every checkpoint copies every task_struct (scheduler/checkpoint.hpp), and a task holds a few
+// locks at a time: the whole stack inline was two fifths of what a checkpoint copied.
+class HeldLocks {
   public:
     // lockdep's MAX_LOCK_DEPTH: a task holding more fills the table (the run is incomplete).
-    static constexpr int kMaxHeldLocks = 48;
+    static constexpr int kMax = 48;
+    static constexpr int kInline = 8;
+    // Entry `i` (below kMax); past the inline ones, the block is made when first asked for.
+    held_lock& operator[](int i) { return i < kInline ? inline_[i] : beyond(i); }
+    // Entry `i` of those held (below lockdep_depth).
+    const held_lock& operator[](int i) const {
+        return i < kInline ? inline_[i] : (*more_)[static_cast<std::size_t>(i - kInline)];
+    }
+
+  private:
+    held_lock& beyond(int i);
+    std::array<held_lock, kInline> inline_{};
+    std::array<held_lock, kMax - kInline>* more_ = nullptr;
+};
+
+class task_struct final : public Task {
+  public:
+    static constexpr int kMaxHeldLocks = HeldLocks::kMax;
 
     explicit task_struct(std::string comm) : Task(std::move(comm)) {}
     void on_exit() override;
@@ -49,7 +70,7 @@ class task_struct final : public Task {
     unsigned flags = 0;                  // PF_*
     int preempt_count = 0;               // raised by spinlocks: atomic context
     const Object* sleeping_on = nullptr; // what schedule() would sleep on, for reports
-    std::array<held_lock, kMaxHeldLocks> held_locks{};
+    HeldLocks held_locks;
     int lockdep_depth = 0;
     // Interrupt context (model/irq.hpp): what the task is (a task, or a softirq or hardirq
     // handler), whether it has interrupts off, how many local_irq_save()/spin_lock_irq()
