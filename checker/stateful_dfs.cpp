@@ -17,8 +17,12 @@ TaskSet StatefulDfs::options_at(TaskSet enabled, TaskSet sleep, const Execution&
     const StateTable::Found found = table_.insert(ex.fingerprint());
     StateTable::Entry* e = found.entry;
     if (!e) return enabled & ~sleep; // the table is at its cap: explore as plain DFS would
-    if (found.added || e->depth > depth) {
-        // New, or met before deeper: what follows it then was cut sooner.
+    if (found.added || (cut_ && e->depth > depth)) {
+        // New, or met before deeper while the search has cut some execution: what follows it
+        // then may have been cut sooner. Met deeper, it is not on the current path (an
+        // execution's depth never falls), so its search is over; while no execution has been
+        // cut, every one through it ran to its end. (SPIN re-explores such a state only under
+        // -DREACH, for the same reason: its depth bound.)
         e->depth = depth;
         e->sleep = sleep;
         return enabled & ~sleep;
@@ -73,6 +77,10 @@ std::uint32_t StatefulDfs::choose(std::uint32_t, std::uint32_t n) {
     path_.push_back(Branch{first_n(n), task_bit(0), 0, 0, 0, true});
     ++position_;
     return 0;
+}
+
+void StatefulDfs::end(const Execution& ex) {
+    cut_ |= ex.cut();
 }
 
 bool StatefulDfs::next_execution() {

@@ -18,6 +18,8 @@ class StatefulDfs final : public Strategy {
     explicit StatefulDfs(std::size_t depth_hint = 0, std::size_t max_bytes = kStateTableBytes);
     TaskId pick(std::uint32_t step, TaskSet enabled, const Execution& ex) override;
     std::uint32_t choose(std::uint32_t step, std::uint32_t n) override;
+    // Notes whether the execution was cut (by the depth bound or --max-steps).
+    void end(const Execution& ex) override;
     bool next_execution() override;
     double explored() const override;
     bool fingerprints() const override { return true; }
@@ -48,6 +50,9 @@ class StatefulDfs final : public Strategy {
     // The second of two racing accesses, which runs right after the first (see pick()).
     TaskId forced_ = kNoTask;
     std::uint64_t matched_ = 0;
+    // An execution of this search so far was cut: a state explored before may have had what
+    // follows it cut sooner than it would be from a shallower depth (see options_at()).
+    bool cut_ = false;
 };
 
 } // namespace lockcheck::detail

@@ -505,6 +505,8 @@ class Execution {
                            std::vector<std::uint32_t> cited = {});
     // Whether a violation ended the execution: no step follows.
     bool failed() const { return outcome_.end == End::violation; }
+    // Whether the depth bound or --max-steps cut it, once it is over.
+    bool cut() const { return outcome_.end == End::cut; }
     // fail() for a property checked before a scheduling point (lockdep, might_sleep(),
     // recursive locking): `attempt`, the operation the running task was about to declare, is
     // what breaks it. When the violation ends the execution, the attempt becomes a step of its
