@@ -68,10 +68,13 @@ TaskId Dpor::pick(std::uint32_t step, TaskSet enabled, const Execution& ex) {
     preemptions_ = preemptions_after(path_[index]);
     last_ = task;
     if (index < same_steps_before_) return task; // its step is kept from the execution before
-    // What the step does is known once it has run (see commit_taken).
-    taken_ = Taken{
-        task, access_of(ex.tasks()[task]->pending(), bound_ ? nullptr : ex.tasks()[task].get()),
-        static_cast<std::uint32_t>(index), false};
+    // What the step does is known once it has run (see commit_taken). Field by field: a
+    // Taken built whole on the stack and copied stalled on its byte stores (perf).
+    taken_.task = task;
+    taken_.access =
+        access_of(ex.tasks()[task]->pending(), bound_ ? nullptr : ex.tasks()[task].get());
+    taken_.node = static_cast<std::uint32_t>(index);
+    taken_.recorded = false;
     return task;
 }
 
@@ -149,7 +152,7 @@ std::uint32_t Dpor::choose(std::uint32_t, std::uint32_t n) {
     return 0;
 }
 
-void Dpor::record(TaskId task, Access access, std::uint32_t node, const Execution& ex,
+void Dpor::record(TaskId task, const Access& access, std::uint32_t node, const Execution& ex,
                   bool commit) {
     const auto i = static_cast<std::uint32_t>(events_.size());
     // Entries past the tasks that exist are zero in every clock, and are neither copied nor
@@ -297,7 +300,8 @@ void Dpor::forget_access(const Event& e) {
 // one. For a step that had to wait this is not too many: the step it raced with is the one
 // that took what it waits for (a lock's acquisition), which the release in between hides
 // from find_races.
-void Dpor::every_race(TaskId task, Access access, const std::uint32_t* before, std::uint32_t i) {
+void Dpor::every_race(TaskId task, const Access& access, const std::uint32_t* before,
+                      std::uint32_t i) {
     for (std::uint32_t j = 0; j < i; ++j)
         if (events_[j].task != task && !happens_before(j, before) &&
             dependent(events_[j].access, access, writes_))

@@ -160,13 +160,15 @@ class Dpor final : public Strategy {
     static bool disables_others(const Execution& ex, TaskId task);
     // Step i of this execution: its clock, its races, and (with `commit`) the bookkeeping
     // later steps need; without it the step is one a task did not take.
-    void record(TaskId task, Access access, std::uint32_t node, const Execution& ex, bool commit);
+    void record(TaskId task, const Access& access, std::uint32_t node, const Execution& ex,
+                bool commit);
     // Step i becomes the latest access of its task and object; forget_access() undoes that for
     // the latest step, so that a new execution keeps what its kept steps left (SPIN's undo).
     void note_access(std::uint32_t i);
     void forget_access(const Event& e);
     void find_races(TaskId task, const std::uint32_t* before, std::uint32_t i);
-    void every_race(TaskId task, Access access, const std::uint32_t* before, std::uint32_t i);
+    void every_race(TaskId task, const Access& access, const std::uint32_t* before,
+                    std::uint32_t i);
     void reverse(std::uint32_t j, std::uint32_t i);
     // Optimal: adds the reversal (the steps `after_race_` names) to the wake-up tree of `at`.
     void insert_reversal(std::uint32_t at);
