@@ -49,7 +49,7 @@ TaskId BoundedDfs::pick(std::uint32_t step, TaskSet enabled, const Execution&) {
 
 std::uint32_t BoundedDfs::choose(std::uint32_t, std::uint32_t n) {
     if (position_ < path_.size()) return path_[position_++].chosen;
-    path_.push_back(Branch{first_n(n), task_bit(0), 0, kNoTask, used_});
+    path_.push_back(Branch{first_n(n), task_bit(0), 0, kNoTask, used_, true});
     ++position_;
     return 0;
 }
@@ -69,6 +69,23 @@ bool BoundedDfs::next_execution() {
         path_.pop_back();
     }
     return false;
+}
+
+std::uint32_t BoundedDfs::divergence() const {
+    // next_execution() changed the deepest branch left on the path and nothing else.
+    return path_.size() > floor_ ? static_cast<std::uint32_t>(path_.size() - 1) : kNoPosition;
+}
+
+void BoundedDfs::resume_at(std::uint32_t position) {
+    position_ = position;
+    last_ = kNoTask;
+    used_ = 0;
+    for (std::size_t k = position; k-- > 0;) {
+        if (path_[k].choice) continue;
+        last_ = path_[k].chosen;
+        used_ = after(path_[k]);
+        break;
+    }
 }
 
 double BoundedDfs::explored() const {

@@ -24,14 +24,21 @@ class BoundedDfs final : public Strategy {
     bool splits() const override { return true; }
     // Preemptions in the execution that just ran.
     std::uint32_t preemptions() const { return used_; }
+    // Checkpoints: the task that ran last and the preemptions so far are those its last pick
+    // before the position left.
+    bool restores() const override { return true; }
+    std::uint32_t position() const override { return static_cast<std::uint32_t>(position_); }
+    std::uint32_t divergence() const override;
+    void resume_at(std::uint32_t position) override;
 
   private:
     struct Branch {
         TaskSet options; // enabled tasks, or a choice's values
         TaskSet tried;
         TaskId chosen;
-        TaskId last = kNoTask;    // pick: the task of the step before (kNoTask: a choice)
+        TaskId last = kNoTask;    // pick: the task of the step before (kNoTask: the first)
         std::uint32_t before = 0; // preemptions before this branch point
+        bool choice = false;      // a model choice's values, not a pick
     };
     // Whether taking `task` at `b` stays within the bound.
     bool allowed(const Branch& b, TaskId task) const;

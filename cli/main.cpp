@@ -350,9 +350,8 @@ void add_execution_flags(CLI::App* sub, bool& unwind, bool& checkpoints) {
                   "them with the execution's memory; the findings and counts are the same)");
     sub->add_flag("!--no-checkpoints", checkpoints,
                   "replay each execution's path from its start, instead of going on from the "
-                  "execution saved where the path leaves the last one's (dfs, dpor, "
-                  "optimal-dpor and --state-cache under sc; the findings and counts are the "
-                  "same)");
+                  "execution saved where the path leaves the last one's (dfs, dpor and "
+                  "optimal-dpor under sc; the findings and counts are the same)");
 }
 
 // --jobs N: the threads that run executions, one per core unless told.
