@@ -72,20 +72,14 @@ bool BoundedDfs::next_execution() {
 }
 
 std::uint32_t BoundedDfs::divergence() const {
-    // next_execution() changed the deepest branch left on the path and nothing else.
-    return path_.size() > floor_ ? static_cast<std::uint32_t>(path_.size() - 1) : kNoPosition;
+    return deepest_branch(path_, floor_);
 }
 
 void BoundedDfs::resume_at(std::uint32_t position) {
     position_ = position;
-    last_ = kNoTask;
-    used_ = 0;
-    for (std::size_t k = position; k-- > 0;) {
-        if (path_[k].choice) continue;
-        last_ = path_[k].chosen;
-        used_ = after(path_[k]);
-        break;
-    }
+    const Branch* pick = last_pick_before(path_, position);
+    last_ = pick ? pick->chosen : kNoTask;
+    used_ = pick ? after(*pick) : 0;
 }
 
 double BoundedDfs::explored() const {

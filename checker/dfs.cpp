@@ -33,8 +33,7 @@ bool Dfs::next_execution() {
 }
 
 std::uint32_t Dfs::divergence() const {
-    // backtrack() changed the deepest branch left on the path and nothing else.
-    return path_.size() > floor_ ? static_cast<std::uint32_t>(path_.size() - 1) : kNoPosition;
+    return deepest_branch(path_, floor_);
 }
 
 double Dfs::explored() const {

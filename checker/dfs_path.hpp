@@ -5,10 +5,12 @@
 // are the copy's, replayed and never backtracked.
 #pragma once
 
+#include <cstdint>
 #include <utility>
 #include <vector>
 
 #include "progress.hpp"
+#include "scheduler/strategy.hpp"
 #include "scheduler/task_set.hpp"
 
 namespace lockcheck::detail {
@@ -31,6 +33,24 @@ bool backtrack(std::vector<Branch>& path, std::size_t& position, std::size_t flo
         path.pop_back();
     }
     return false;
+}
+
+// After backtrack(), which changed the deepest branch left on the path and nothing else: where
+// the next execution first decides otherwise (Strategy::divergence()).
+template <class Branch>
+std::uint32_t deepest_branch(const std::vector<Branch>& path, std::size_t floor = 0) {
+    return path.size() > floor ? static_cast<std::uint32_t>(path.size() - 1)
+                               : Strategy::kNoPosition;
+}
+
+// The last branch before `position` that is a pick, not a model choice (its `choice` flag):
+// what it left (the task that ran, a sleep set) is where an execution resumed at `position`
+// stands (Strategy::resume_at()). Null when there is none.
+template <class Branch>
+const Branch* last_pick_before(const std::vector<Branch>& path, std::size_t position) {
+    for (std::size_t k = position; k-- > 0;)
+        if (!path[k].choice) return &path[k];
+    return nullptr;
 }
 
 // The fraction of the tree the path has left behind (Strategy::explored()).

@@ -7,6 +7,7 @@
 #include <cassert>
 #include <utility>
 
+#include "dfs_path.hpp"
 #include "progress.hpp"
 #include "scheduler/execution.hpp"
 
@@ -43,11 +44,9 @@ void Dpor::resume_at(std::uint32_t position) {
     // kept, and its last pick sets the task that ran last and the preemptions so far.
     begin_execution();
     position_ = position;
-    for (std::size_t k = position; k-- > 0;) {
-        if (path_[k].choice) continue;
-        last_ = path_[k].chosen;
-        preemptions_ = preemptions_after(path_[k]);
-        break;
+    if (const Node* pick = last_pick_before(path_, position)) {
+        last_ = pick->chosen;
+        preemptions_ = preemptions_after(*pick);
     }
 }
 

@@ -90,18 +90,13 @@ bool StatefulDfs::next_execution() {
 }
 
 std::uint32_t StatefulDfs::divergence() const {
-    // backtrack() changed the deepest branch left on the path and nothing else.
-    return path_.empty() ? kNoPosition : static_cast<std::uint32_t>(path_.size() - 1);
+    return deepest_branch(path_);
 }
 
 void StatefulDfs::resume_at(std::uint32_t position) {
     position_ = position;
-    next_sleep_ = 0;
-    for (std::size_t k = position; k-- > 0;) {
-        if (path_[k].choice) continue;
-        next_sleep_ = path_[k].after;
-        break;
-    }
+    const Branch* pick = last_pick_before(path_, position);
+    next_sleep_ = pick ? pick->after : 0;
 }
 
 double StatefulDfs::explored() const {
