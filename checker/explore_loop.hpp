@@ -39,8 +39,9 @@ std::string stop_reason(const CheckOptions& options, std::uint64_t executions, S
     return "";
 }
 
-// Whether the executions of `strategy` go on from checkpoints (CheckOptions::checkpoints).
-bool uses_checkpoints(const CheckOptions& options, const Strategy& strategy);
+// Why the executions of `strategy` cannot go on from checkpoints (CheckOptions::checkpoints):
+// "--no-checkpoints", "this search" (it replays every execution), ...; empty when they can.
+std::string checkpoints_off(const CheckOptions& options, const Strategy& strategy);
 
 // Runs executions under `strategy` into `result` (its findings distinct among themselves).
 LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOptions& options,

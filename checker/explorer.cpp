@@ -12,6 +12,7 @@
 #include "explore_loop.hpp"
 #include "memory/evidence.hpp"
 #include "model/weak_memory.hpp"
+#include "scheduler/arena.hpp"
 #include "scheduler/checkpoint.hpp"
 #include "scheduler/replay.hpp"
 
@@ -80,15 +81,20 @@ WorkerSetUp set_up_worker(const CheckOptions& options, StackPool& stacks) {
     return set_up;
 }
 
-bool uses_checkpoints(const CheckOptions& options, const Strategy& strategy) {
+std::string checkpoints_off(const CheckOptions& options, const Strategy& strategy) {
+    if (!options.checkpoints) return "--no-checkpoints";
 #ifdef LOCKCHECK_SANITIZE
     // A restored stack or arena would keep ASan's shadow of the bytes they held before.
-    (void)options;
     (void)strategy;
-    return false;
+    return "a sanitizer build";
 #else
+    if (!strategy.restores()) return "this search";
     // Under lkmm the weak memory's graph lies outside the arena (docs/scaling.md).
-    return options.checkpoints && strategy.restores() && options.memory_model == MemoryModel::sc;
+    if (options.memory_model != MemoryModel::sc) return "--memory-model lkmm";
+    // A task's locals must be dropped with it, not unwound (Execution::drops_tasks()).
+    if (options.unwind_tasks) return "--unwind-tasks";
+    if (!Arena::routes_new()) return "model code's new outside lockcheck's arena";
+    return {};
 #endif
 }
 
@@ -111,7 +117,15 @@ LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOption
     Execution::Limits limits = options.limits(options.depth, options.max_steps);
     limits.fingerprints = strategy.fingerprints();
     Checkpoints checkpoints;
-    if (uses_checkpoints(options, strategy)) limits.checkpoints = &checkpoints;
+    CheckpointCounts& counts = result.stats.checkpoints;
+    counts.off = checkpoints_off(options, strategy);
+    if (counts.off.empty()) limits.checkpoints = &checkpoints;
+    // The checkpoints saved count when the loop ends, however it ends.
+    const struct Saved {
+        CheckpointCounts& counts;
+        const Checkpoints& checkpoints;
+        ~Saved() { counts.saved += checkpoints.saved; }
+    } saved{counts, checkpoints};
     // One execution object for the whole loop: a checkpoint is restored into it in place.
     std::optional<Execution> execution;
     std::uint32_t resume_at = Checkpoints::kNone;
@@ -119,6 +133,8 @@ LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOption
         try {
             Outcome out;
             if (resume_at != Checkpoints::kNone) {
+                ++counts.resumed;
+                counts.steps_kept += checkpoints.at(resume_at).step;
                 out = execution->resume(resume_at);
             } else {
                 execution.reset();

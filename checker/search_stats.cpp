@@ -245,6 +245,11 @@ void SearchStats::merge(const SearchStats& later) {
         it->executions += f.executions;
     }
     spin_bound_used += later.spin_bound_used;
+    // Every part's search is the same; a part that ran no execution has no reason.
+    if (!later.checkpoints.off.empty()) checkpoints.off = later.checkpoints.off;
+    checkpoints.saved += later.checkpoints.saved;
+    checkpoints.resumed += later.checkpoints.resumed;
+    checkpoints.steps_kept += later.checkpoints.steps_kept;
     states.stored += later.states.stored;
     states.matched += later.states.matched;
     states.bytes += later.states.bytes;
@@ -252,6 +257,13 @@ void SearchStats::merge(const SearchStats& later) {
     for (const PropertyStats& p : later.properties)
         add_property(properties, p);
     if (wait_bounds.empty()) wait_bounds = later.wait_bounds;
+}
+
+void SearchStats::forget_speed() {
+    elapsed_seconds = 0;
+    minimizing_seconds = 0;
+    threads = 0;
+    checkpoints = {};
 }
 
 void SearchStats::declare(const Execution& ex) {

@@ -80,6 +80,17 @@ struct PropertyStats {
     bool checked = true; // false: switched off (--no-check), so never evaluated
 };
 
+// How the search reached its executions (issue 41): the checkpoints it saved, and the executions
+// that went on from one instead of replaying their path from the start. A figure of speed, not
+// of what was explored: under --jobs it depends on how the threads split the search, so
+// --no-timing drops it with the times.
+struct CheckpointCounts {
+    std::string off; // why the search used none ("--no-checkpoints", ...); empty: it did
+    std::uint64_t saved = 0;
+    std::uint64_t resumed = 0;    // executions that went on from a checkpoint
+    std::uint64_t steps_kept = 0; // the steps before their checkpoints, not run again
+};
+
 struct SearchStats {
     std::uint64_t executions = 0;
     std::uint64_t cut = 0; // executions that reached a bound unfinished (--depth, --max-steps)
@@ -105,6 +116,7 @@ struct SearchStats {
     double elapsed_seconds = 0;
     double minimizing_seconds = 0;
     std::uint32_t threads = 1;    // that ran executions (--jobs): timing, like the seconds
+    CheckpointCounts checkpoints; // timing too
     Counters total;               // summed over executions
     Counters most;                // the largest value of each counter in one execution
     std::vector<LockHolds> holds; // locks ever taken or slept on
@@ -141,6 +153,9 @@ struct SearchStats {
     // stopped_by as they are.
     void merge(const SearchStats& later);
     void add_fully_ordered(const std::string& op);
+    // Drops the figures of speed, which vary from one run of a search to the next: the times,
+    // the threads and the checkpoints (--no-timing).
+    void forget_speed();
     // Lists the execution's invariants, final checks and latency bounds, evaluated 0 times: the
     // properties its set-up declares.
     void declare(const Execution& ex);

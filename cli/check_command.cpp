@@ -43,10 +43,8 @@ Summary summary_of(const CheckRequest& r, std::string strategy, std::string boun
 // run of a command to the next.
 void forget_times(Summary& s) {
     if (s.timed) return;
-    s.stats.elapsed_seconds = 0;
-    s.stats.minimizing_seconds = 0;
-    // How many threads ran it changes its speed, never its result.
-    s.stats.threads = 0;
+    // How many threads ran it, and how, changes its speed, never its result.
+    s.stats.forget_speed();
     s.one_thread.clear();
 }
 

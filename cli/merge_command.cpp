@@ -154,11 +154,7 @@ int run_merge(const MergeRequest& request, std::ostream& out, std::ostream& err)
     RunReport report = merged_report(shards);
     report.command = request.command;
     report.summary.timed = request.timing;
-    if (!request.timing) {
-        report.summary.stats.elapsed_seconds = 0;
-        report.summary.stats.minimizing_seconds = 0;
-        report.summary.stats.threads = 0;
-    }
+    if (!request.timing) report.summary.stats.forget_speed();
     // Each counterexample replayed with the model, as the search that found it printed it.
     for (Counterexample& c : report.counterexamples) {
         CheckRequest r;

@@ -78,6 +78,10 @@ Json stats_json(const SearchStats& s) {
                 {"elapsed_seconds", s.elapsed_seconds},
                 {"minimizing_seconds", s.minimizing_seconds},
                 {"threads", s.threads},
+                {"checkpoints", Json{{"off", s.checkpoints.off},
+                                     {"saved", s.checkpoints.saved},
+                                     {"resumed", s.checkpoints.resumed},
+                                     {"steps_kept", s.checkpoints.steps_kept}}},
                 {"total", counters_json(s.total)},
                 {"most", counters_json(s.most)},
                 {"measured", s.measured()},
@@ -306,6 +310,14 @@ SearchStats read_stats(const Value& v) {
     if (v.has("minimizing_seconds")) s.minimizing_seconds = v["minimizing_seconds"].number();
     // Added in version 1.10.
     if (v.has("threads")) s.threads = v["threads"].count<std::uint32_t>();
+    // Added in version 1.18.
+    if (v.has("checkpoints")) {
+        const Value c = v["checkpoints"];
+        s.checkpoints.off = c["off"].string();
+        s.checkpoints.saved = c["saved"].count<std::uint64_t>();
+        s.checkpoints.resumed = c["resumed"].count<std::uint64_t>();
+        s.checkpoints.steps_kept = c["steps_kept"].count<std::uint64_t>();
+    }
     s.total = read_counters(v["total"]);
     s.most = read_counters(v["most"]);
     for (const Value& h : v["holds"].elements()) {

@@ -463,6 +463,22 @@ std::string states_text(const StateCounts& st, std::uint64_t stopped) {
            std::to_string(stopped - st.matched) + " at sleep sets";
 }
 
+// "412 saved; 2,980 executions went on from one, 41,200 steps not replayed (63 % of all)", or
+// why there were none: how the search reached its executions (checker/search_stats.hpp).
+std::string checkpoints_text(const Summary& s) {
+    const CheckpointCounts& c = s.stats.checkpoints;
+    // "random, seed 1": the search's name, without its settings.
+    if (c.off == "this search")
+        return "none: " + s.strategy.substr(0, s.strategy.find(',')) +
+               " replays every execution from its start";
+    if (!c.off.empty()) return "none (" + c.off + "): every execution replayed from its start";
+    char share[32];
+    std::snprintf(share, sizeof share, "%.0f", 100.0 * ratio(c.steps_kept, s.stats.steps));
+    return std::to_string(c.saved) + " saved; " + count(c.resumed, "execution") +
+           " went on from one, " + std::to_string(c.steps_kept) + " steps not replayed (" + share +
+           " % of all)";
+}
+
 // "lockdep on, data races off (--no-races), fsync waits at most 13 steps (--max-wait)": the
 // property classes a user can switch off, and the latency bounds.
 std::string checks_text(const Summary& s) {
@@ -595,7 +611,10 @@ std::string format_summary(const Summary& s) {
     rows.emplace_back("checks", checks_text(s));
     for (const PropertyStats& p : s.stats.properties)
         rows.emplace_back(&p == &s.stats.properties.front() ? "properties" : "", property_text(p));
-    if (s.timed) rows.emplace_back("elapsed", elapsed_row);
+    if (s.timed) {
+        rows.emplace_back("checkpoints", checkpoints_text(s));
+        rows.emplace_back("elapsed", elapsed_row);
+    }
     if (s.judgement) rows.emplace_back("expected", s.judgement->text);
     rows.emplace_back("verdict", verdict(s));
     std::string out = "== lockcheck summary ==\n";

@@ -4,7 +4,8 @@
 # is run with bash in WORKDIR (stdout and stderr together), and the lines after it, up to the
 # next "$ " or the end of the block, are its expected output; a last line "[exit N]" is its
 # expected exit code (0 otherwise). Timings vary between runs, so lines starting "elapsed" and
-# numbers of seconds ("0.01 s") are compared as placeholders. A fenced block after a line
+# numbers of seconds ("0.01 s") are compared as placeholders, and so are the "checkpoints" rows,
+# whose figures depend on how the threads split the search. A fenced block after a line
 # "<!-- excerpt: PATH -->" (PATH relative to the guide) is a listing that must appear in that
 # file verbatim, so that the code a guide shows is the code the suite builds.
 # Usage: doc_commands.sh GUIDE.md WORKDIR
@@ -49,7 +50,7 @@ for listing in $(ls "$scratch"/*.listing 2>/dev/null | sort -V); do
 done
 
 normalize() {
-  sed -E -e 's/^elapsed .*/elapsed <time>/' -e 's/[0-9]+\.[0-9]+ s\b/<seconds>/g' "$1"
+  sed -E -e 's/^elapsed .*/elapsed <time>/' -e 's/^checkpoints .*/checkpoints <figures>/' -e 's/[0-9]+\.[0-9]+ s\b/<seconds>/g' "$1"
 }
 
 for cmd_file in $(ls "$scratch"/*.cmd 2>/dev/null | sort -V); do

@@ -244,8 +244,7 @@ std::string describe(const SearchResult& result) {
 
 std::string report_of(SearchResult result) {
     RunReport report;
-    result.stats.elapsed_seconds = 0;
-    result.stats.threads = 0;
+    result.stats.forget_speed();
     report.summary.stats = result.stats;
     report.summary.violations = result.findings.size();
     for (const Finding& f : result.findings)

@@ -173,6 +173,18 @@ Run run_lockcheck_interrupted(const std::vector<std::string>& args, int signal,
     return run_on_terminal(args, 100, false, signal, ready);
 }
 
+std::string summary_row(const std::string& out, const std::string& key) {
+    const std::string start = key + std::string(14 - key.size(), ' ');
+    const std::size_t at = out.find("\n" + start);
+    if (at == std::string::npos) return "";
+    const std::size_t from = at + 1 + start.size();
+    return out.substr(from, out.find('\n', from) - from);
+}
+
+std::string before_timing(const std::string& out) {
+    return text_before(out, "\ncheckpoints   ");
+}
+
 std::string text_before(const std::string& text, const std::string& marker) {
     return text.substr(0, text.find(marker));
 }

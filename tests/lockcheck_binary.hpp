@@ -45,6 +45,12 @@ Run run_lockcheck_interrupted(const std::vector<std::string>& args, int signal,
 // alike (the args say --no-timing); returns the one-thread run.
 Run expect_same_output_on_one_and_two_threads(const std::vector<std::string>& args);
 
+// The row of the search summary in `out` whose key is `key` ("verdict"): the text after its
+// 14-column key, or empty if there is none.
+std::string summary_row(const std::string& out, const std::string& key);
+// The text of a run's output before the summary's rows that vary from one run of a search to
+// the next: "checkpoints" (how the threads split it) and "elapsed".
+std::string before_timing(const std::string& out);
 // The text of `text` before the first `marker` (all of it if there is none).
 std::string text_before(const std::string& text, const std::string& marker);
 // The argument words after "replay: lockcheck " in a run's output; empty if there is none.

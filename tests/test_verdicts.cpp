@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "harness.hpp"
+#include "lockcheck_binary.hpp"
 #include "reports/text.hpp"
 
 #include <CppUTest/TestHarness.h>
@@ -37,15 +38,6 @@ Expectation declared_invariant() {
 void judged(const Judgement& j, Agreement agreement, const std::string& text) {
     CHECK_EQUAL(std::string(agreement_name(agreement)), std::string(agreement_name(j.agreement)));
     CHECK_EQUAL(text, j.text);
-}
-
-// The summary line of `key` (the text after the 14-column key), or empty.
-std::string row(const std::string& summary, const std::string& key) {
-    const std::string start = key + std::string(14 - key.size(), ' ');
-    const std::size_t at = summary.find("\n" + start);
-    if (at == std::string::npos) return "";
-    const std::size_t from = at + 1 + start.size();
-    return summary.substr(from, summary.find('\n', from) - from);
 }
 
 } // namespace
@@ -193,7 +185,7 @@ TEST(SummaryRows, the_sizes_row_follows_the_variant_and_is_left_out_for_a_model_
 
 TEST(SummaryRows, the_expected_row_stands_before_the_verdict_and_only_in_a_judged_run) {
     Summary s = complete();
-    CHECK_EQUAL(std::string(""), row(format_summary(s), "expected"));
+    CHECK_EQUAL(std::string(""), summary_row(format_summary(s), "expected"));
     s.judgement = judge(declared_invariant(), {}, s);
     const std::string summary = format_summary(s);
     CHECK_TEXT(contains(summary, "\nexpected      violation (invariant): got no violation in any "
@@ -225,10 +217,10 @@ TEST(SummaryRows, properties_are_listed_one_a_line_with_their_counts_and_flags) 
         "spin_unlock(table_lock) by the same task: no other task can run in between, so it "
         "cannot see one (use BUG_ON)\n"
         "              check \"sometimes after a release\": 24 evaluations\n"
-        "elapsed";
+        "checkpoints";
     CHECK_TEXT(contains(summary, expected), summary.c_str());
     // A model that states no property has no row.
-    CHECK_EQUAL(std::string(""), row(format_summary(complete()), "properties"));
+    CHECK_EQUAL(std::string(""), summary_row(format_summary(complete()), "properties"));
 }
 
 TEST(SummaryRows, a_long_property_name_is_cut_between_utf8_characters) {
@@ -237,5 +229,5 @@ TEST(SummaryRows, a_long_property_name_is_cut_between_utf8_characters) {
     s.stats.properties = {
         {PropertyKind::invariant, std::string(56, 'a') + "\u00e4" + "bcdef", 1, 0, ""}};
     CHECK_EQUAL("invariant \"" + std::string(56, 'a') + "...\": 1 evaluation",
-                row(format_summary(s), "properties"));
+                summary_row(format_summary(s), "properties"));
 }
