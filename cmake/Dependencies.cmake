@@ -46,3 +46,8 @@ find_path(VALGRIND_INCLUDE_DIR valgrind/valgrind.h)
 lockcheck_require(VALGRIND_INCLUDE_DIR valgrind "valgrind.h")
 find_program(VALGRIND_PROGRAM valgrind)
 lockcheck_require(VALGRIND_PROGRAM valgrind "valgrind")
+
+# xxhash.h: the state fingerprint's hash (scheduler/fingerprint.cpp), inlined there (header only:
+# nothing to link, and nothing a model's build needs).
+find_path(XXHASH_INCLUDE_DIR xxhash.h)
+lockcheck_require(XXHASH_INCLUDE_DIR libxxhash-dev "xxhash.h")

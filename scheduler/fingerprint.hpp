@@ -1,8 +1,9 @@
 // Fingerprint: a 128-bit hash of an execution's state (its objects, its tasks' positions), by
 // which a stateful search recognizes a state it explored before. StateHasher builds one from
-// the state's fields in a fixed order. Two lanes mixed with different constants make a
-// collision between two distinct states of one search about n^2 / 2^129 likely for n states:
-// 10^9 states give 1.5e-21.
+// the state's fields in a fixed order: it only collects them, and hashes what it collected with
+// XXH3's 128-bit hash (libxxhash) when the block is full and at the end, each block seeded with
+// the hash of the blocks before. A collision between two distinct states of one search is
+// about n^2 / 2^129 likely for n states: 10^9 states give 1.5e-21.
 #pragma once
 
 #include <cstdint>
@@ -18,37 +19,31 @@ struct Fingerprint {
 class StateHasher {
   public:
     StateHasher() = default;
-    explicit StateHasher(Fingerprint seed) : a_(seed.a), b_(seed.b) {}
+    explicit StateHasher(Fingerprint seed) { add(seed); }
 
     // Order matters: add(1), add(2) differs from add(2), add(1).
-    // The constants keep a zero from mapping a zero state to itself: every value added moves
-    // both lanes.
     void add(std::uint64_t v) {
-        a_ = mix((a_ ^ v) + 0x9e3779b97f4a7c15ULL, 0xbf58476d1ce4e5b9ULL);
-        b_ = mix((b_ + v) ^ 0xc2b2ae3d27d4eb4fULL, 0x94d049bb133111ebULL);
+        if (n_ == kBlock) [[unlikely]]
+            flush();
+        words_[n_++] = v;
     }
     void add(Fingerprint f) {
         add(f.a);
         add(f.b);
     }
-    Fingerprint result() const {
-        return {mix(a_ + 1, 0xff51afd7ed558ccdULL), mix(b_ ^ a_, 0xc4ceb9fe1a85ec53ULL)};
-    }
+    Fingerprint result() const;
 
   private:
-    // A multiply-xorshift round (the finalizer of MurmurHash3's 64-bit variant): every input
-    // bit reaches every output bit.
-    static std::uint64_t mix(std::uint64_t x, std::uint64_t k) {
-        x ^= x >> 33;
-        x *= k;
-        x ^= x >> 29;
-        x *= 0x94d049bb133111ebULL;
-        x ^= x >> 32;
-        return x;
-    }
+    // Words collected before they are hashed: 512 bytes on the stack, which XXH3 hashes in
+    // one pass (a whole state takes several blocks, a history fold one).
+    static constexpr unsigned kBlock = 64;
+    // Hashes the full block into the seed and the block's first word, which the next one
+    // starts with.
+    void flush();
 
-    std::uint64_t a_ = 0x243f6a8885a308d3ULL;
-    std::uint64_t b_ = 0x13198a2e03707344ULL;
+    std::uint64_t seed_ = 0x243f6a8885a308d3ULL;
+    unsigned n_ = 0;
+    std::uint64_t words_[kBlock];
 };
 
 } // namespace lockcheck::detail

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(g++ cmake make ninja-build pkg-config libboost-context-dev libgraphviz-dev cpputest
           libcpputest-dev libcli11-dev nlohmann-json3-dev libxml2-dev help2man python3-jsonschema
-          valgrind parallel libjemalloc-dev)
+          valgrind parallel libjemalloc-dev libxxhash-dev)
 # The fuzz targets (fuzz/, run by tools/test.sh): clang 16 and its libFuzzer runtime.
 packages+=(clang-16 libclang-rt-16-dev)
 missing=()
