@@ -53,6 +53,7 @@ TEST(CheckpointStore, checkpoints_made_after_a_clear_are_held) {
 
 namespace {
 
+#ifndef LOCKCHECK_SANITIZED
 // A search's "checkpoints" summary row, read back.
 struct Resumed {
     unsigned long long saved = 0, resumed = 0, kept = 0, steps = 0;
@@ -66,6 +67,7 @@ Resumed resumed_of(const Run& run) {
     r.steps = std::stoull(summary_row(run.out, "steps"));
     return r;
 }
+#endif
 
 // What a search without checkpoints says (and every search of a sanitizer build, which has none).
 std::string none(const std::string& why) {
