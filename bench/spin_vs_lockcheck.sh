@@ -7,6 +7,9 @@
 #   TIME_LIMIT=S      lockcheck's --time-limit, and SPIN's, per run (default 60)
 #   LOCKCHECK_ARGS=.. more lockcheck arguments for every run (a search flag, say)
 #   BROKEN=1          first check that SPIN finds each Promela model's broken variants
+#   SIZES=10x         the next sizes up instead: for each configuration, the smallest found with
+#                     at least about ten times its SPIN states (issue 41; docs/PERFORMANCE.md)
+#   ONLY=REGEX        only the configurations whose label matches (grep -E)
 set -eu
 lockcheck=${1:-build/lockcheck}
 limit=${TIME_LIMIT:-60}
@@ -125,6 +128,20 @@ buffered-write 4 writers|buffered_write|-DWRITERS=4|buffered-write --variant unl
 tree-lock spin-block 2 readers|tree_lock|-DREADERS=2|tree-lock --variant spin-block --readers 2
 cil-push percpu 2x3 commits, 2 pushes|cil_push|-DCPUS=2 -DCOMMITS=2 -DROUNDS=3 -DPUSHES=2|cil-push --variant percpu --cpus 2 --commits 2 --rounds 3 --pushes 2
 cil-push global 2x3 commits, 2 pushes|cil_push|-DGLOBAL -DCPUS=2 -DCOMMITS=2 -DROUNDS=3 -DPUSHES=2|cil-push --variant global --cpus 2 --commits 2 --rounds 3 --pushes 2"
+# Ten times: SPIN's states at 9.5 to 37 times those above, in the same order (rename-pin 2x2 is
+# the first one's; cil-push's is the smallest larger size found: a third CPU and commit task, two
+# rounds each, where a fourth round of the two gives only 6-8 times).
+if [ "${SIZES:-}" = 10x ]; then
+    configs="rename-pin 2x2 renames, 2 fsyncs|rename_pin|-DRENAMES=2 -DROUNDS=2 -DFSYNCS=2|rename-pin --variant atomic --renames 2 --rounds 2 --fsyncs 2
+rename-pin 2x2 renames, 3 fsyncs|rename_pin|-DRENAMES=2 -DROUNDS=2 -DFSYNCS=3|rename-pin --variant atomic --renames 2 --rounds 2 --fsyncs 3
+buffered-write 5 writers|buffered_write|-DWRITERS=5|buffered-write --variant unlocked-wait-first --writers 5
+tree-lock spin-block 3 readers|tree_lock|-DREADERS=3|tree-lock --variant spin-block --readers 3
+cil-push percpu 3 cpus, 3x2, 2 pushes|cil_push|-DCPUS=3 -DCOMMITS=3 -DROUNDS=2 -DPUSHES=2|cil-push --variant percpu --cpus 3 --commits 3 --rounds 2 --pushes 2
+cil-push global 3 cpus, 3x2, 2 pushes|cil_push|-DGLOBAL -DCPUS=3 -DCOMMITS=3 -DROUNDS=2 -DPUSHES=2|cil-push --variant global --cpus 3 --commits 3 --rounds 2 --pushes 2"
+fi
+if [ -n "${ONLY:-}" ]; then
+    configs=$(echo "$configs" | grep -E "^[^|]*(${ONLY})")
+fi
 
 echo "SPIN $(spin -V | awk '{ print $3 }') against $lockcheck${lockcheck_args:+ $lockcheck_args}, --time-limit ${limit}s each"
 row='%-37s | %9s %10s %7s %7s %5s %-8s | %11s %7s %5s %-10s | %6s %6s\n'
