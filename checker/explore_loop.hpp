@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "explorer.hpp"
+#include "model/weak_memory.hpp"
 #include "scheduler/stack_pool.hpp"
 
 namespace lockcheck::detail {
@@ -62,11 +63,16 @@ WorkerSetUp set_up_worker(const CheckOptions& options, StackPool& stacks);
 
 // Starts `jobs` threads running `work`, or as many as can be started: one that cannot (no
 // memory for its stack) leaves the search to the others; none at all is an error (thrown).
+// Each runs in the round of the thread that starts it (weak_memory::Round).
 template <class Work> std::vector<std::thread> start_workers(unsigned jobs, const Work& work) {
     std::vector<std::thread> threads;
+    const weak_memory::Round round = weak_memory::current_round();
     try {
         for (unsigned i = 0; i < jobs; ++i)
-            threads.emplace_back(work);
+            threads.emplace_back([round, work] {
+                weak_memory::set_round(round);
+                work();
+            });
     } catch (const std::system_error&) {
         if (threads.empty()) throw;
     }

@@ -198,8 +198,9 @@ SearchResult explore_round(const Setup& setup, Strategy& strategy, const CheckOp
 // The most rounds a search runs: each one repeats every execution of the one before.
 constexpr std::uint32_t kMaxRounds = 4;
 
-// The catalogues of the last search's rounds, kept for the replays of its counterexamples.
-std::unique_ptr<memory::Catalogue> evidence, collected;
+// The catalogues of the thread's last search's rounds, kept for the replays of its
+// counterexamples (check-all runs searches side by side on threads of their own).
+thread_local std::unique_ptr<memory::Catalogue> evidence, collected;
 
 } // namespace
 

@@ -3,10 +3,15 @@
 #include "check_all.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <exception>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <sstream>
+#include <system_error>
+#include <thread>
 
 #include "check_command.hpp"
 #include "checker/model_registry.hpp"
@@ -147,6 +152,66 @@ bool sizes_fit(const std::vector<std::pair<std::string, int>>& sizes,
     return true;
 }
 
+// Searches `requests` in order, `jobs` threads' worth: most variants' searches are too short
+// to gain from threads of their own (starting them costs more than they share), so up to `jobs`
+// variants run side by side, each on jobs / that many threads; each takes the next variant not
+// yet started, so the rows are always the first variants, in order. A signal stops the ones
+// running (each in the table, incomplete) and each side starts no more; so does a model whose
+// set-up throws, which is rethrown here (the first in order, if several did).
+std::vector<Row> check_side_by_side(std::vector<CheckRequest>& requests, unsigned jobs,
+                                    ProgressLine* progress) {
+    const unsigned lanes =
+        static_cast<unsigned>(std::clamp<std::size_t>(requests.size(), 1, std::max(jobs, 1u)));
+    for (CheckRequest& r : requests)
+        r.options.jobs = std::max(1u, jobs / lanes);
+    std::vector<std::optional<Row>> done(requests.size());
+    std::vector<std::exception_ptr> errors(requests.size());
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> failed{false};
+    const StopRequest* stop = requests.empty() ? nullptr : requests.front().options.stop;
+    const auto lane = [&](ProgressLine* line) {
+        do {
+            const std::size_t i = next++;
+            if (i >= requests.size()) return;
+            CheckRequest& r = requests[i];
+            r.progress = line;
+            if (line)
+                line->context.label =
+                    r.protocol->name + " --variant " + r.protocol->variants[r.variant].name + ": ";
+            try {
+                std::ostringstream printed;
+                Row row{search(r, printed), {}};
+                row.printed = printed.str();
+                // What checking this variant alone exits with.
+                row.report.exit_code = exit_code_of(row.report.summary);
+                done[i] = std::move(row);
+            } catch (...) {
+                errors[i] = std::current_exception();
+                failed = true;
+            }
+        } while (!failed && !(stop && *stop));
+    };
+    std::vector<std::unique_ptr<ProgressLine>> lines;
+    std::vector<std::thread> threads;
+    try {
+        for (unsigned l = 1; l < lanes; ++l) {
+            lines.push_back(progress ? progress->beside() : nullptr);
+            threads.emplace_back(lane, lines.back().get());
+        }
+    } catch (const std::system_error&) {
+        // A side that cannot start (no memory for its stack) leaves its variants to the others.
+    }
+    lane(progress);
+    for (std::thread& t : threads)
+        t.join();
+    for (const std::exception_ptr& e : errors)
+        if (e) std::rethrow_exception(e);
+    std::vector<Row> rows;
+    for (std::optional<Row>& row : done)
+        if (row) rows.push_back(std::move(*row));
+    return rows;
+}
+
 } // namespace
 
 bool select_models(const CheckAllRequest& request, std::vector<const Protocol*>& models,
@@ -172,49 +237,39 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
         err << "lockcheck: " << error << "\n";
         return kExitUsage;
     }
-    std::vector<std::pair<const Protocol*, std::size_t>> variants;
+    // Every variant's request first: one the options do not fit is refused before any search.
+    std::vector<CheckRequest> requests;
     for (const Protocol* p : models)
-        for (std::size_t v = 0; v < p->variants.size(); ++v)
-            variants.emplace_back(p, v);
-    const auto stopped = [&request] { return request.stop && *request.stop; };
-    std::vector<Row> rows;
-    for (const auto& [p, v] : variants) {
-        CheckRequest r;
-        r.protocol = p;
-        r.variant = v;
-        r.values = p->default_values();
-        for (const auto& [name, value] : request.sizes)
-            if (const std::optional<std::size_t> i = size_index(*p, name)) r.values[*i] = value;
-        r.search.search = kDefaultSearch;
-        r.options.depth = p->depth_for(v);
-        if (std::string error; !choose_wait_search(r, false, error)) {
-            err << "lockcheck: " << error << "\n";
-            return kExitUsage;
+        for (std::size_t v = 0; v < p->variants.size(); ++v) {
+            CheckRequest r;
+            r.protocol = p;
+            r.variant = v;
+            r.values = p->default_values();
+            for (const auto& [name, value] : request.sizes)
+                if (const std::optional<std::size_t> i = size_index(*p, name)) r.values[*i] = value;
+            r.search.search = kDefaultSearch;
+            r.options.depth = p->depth_for(v);
+            if (std::string error; !choose_wait_search(r, false, error)) {
+                err << "lockcheck: " << error << "\n";
+                return kExitUsage;
+            }
+            r.options.time_limit = request.time_limit;
+            r.options.memory_model = request.memory_model;
+            r.options.unwind_tasks = request.unwind_tasks;
+            r.options.checkpoints = request.checkpoints;
+            r.timing = request.timing;
+            // Only the counterexamples shown, of a variant not as declared, are minimized.
+            r.minimize = request.minimize;
+            r.minimize_as_declared = false;
+            r.minimize_time = request.minimize_time;
+            r.colour = request.colour;
+            r.program = request.program;
+            r.command = request.command;
+            r.options.stop = request.stop;
+            requests.push_back(std::move(r));
         }
-        r.options.time_limit = request.time_limit;
-        r.options.jobs = request.jobs;
-        r.options.memory_model = request.memory_model;
-        r.options.unwind_tasks = request.unwind_tasks;
-        r.options.checkpoints = request.checkpoints;
-        r.timing = request.timing;
-        // Only the counterexamples shown, of a variant not as declared, are minimized.
-        r.minimize = request.minimize;
-        r.minimize_as_declared = false;
-        r.minimize_time = request.minimize_time;
-        r.colour = request.colour;
-        r.program = request.program;
-        r.command = request.command;
-        r.options.stop = request.stop;
-        r.progress = progress;
-        if (progress)
-            progress->context.label = p->name + " --variant " + p->variants[v].name + ": ";
-        std::ostringstream printed;
-        rows.push_back(Row{search(r, printed), printed.str()});
-        // What checking this variant alone exits with.
-        rows.back().report.exit_code = exit_code_of(rows.back().report.summary);
-        // The variant running when the signal came is in the table, incomplete.
-        if (stopped()) break;
-    }
+    std::vector<Row> rows = check_side_by_side(requests, request.jobs, progress);
+    const auto stopped = [&request] { return request.stop && *request.stop; };
 
     print_table(rows, out);
     std::size_t differs = 0, incomplete = 0;
@@ -242,7 +297,7 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
         << " as declared, " << differs << " differ, " << incomplete << " incomplete\n";
     if (stopped())
         out << "check-all: " << signal_name(*request.stop) << " stopped it after " << rows.size()
-            << " of " << variants.size() << " variants; the rest were not checked\n";
+            << " of " << requests.size() << " variants; the rest were not checked\n";
 
     CheckAllReport report{request.command,
                           stopped()    ? interrupted_exit_code(*request.stop)

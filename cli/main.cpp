@@ -355,13 +355,12 @@ void add_execution_flags(CLI::App* sub, bool& unwind, bool& checkpoints) {
 }
 
 // --jobs N: the threads that run executions, one per core unless told.
-void add_jobs_option(CLI::App* sub, unsigned& jobs) {
+void add_jobs_option(CLI::App* sub, unsigned& jobs,
+                     const char* what = "threads that run executions (default: one per core); "
+                                        "dpor, optimal-dpor, dfs and bfs share their search "
+                                        "among them, with the same result as on one") {
     jobs = std::max(1u, std::thread::hardware_concurrency());
-    sub->add_option("-j,--jobs", jobs,
-                    "threads that run executions (default: one per core); dpor, optimal-dpor, "
-                    "dfs and bfs share their search among them, with the same result as on one")
-        ->type_name("N")
-        ->check(CLI::Range(1u, 1024u));
+    sub->add_option("-j,--jobs", jobs, what)->type_name("N")->check(CLI::Range(1u, 1024u));
 }
 
 void add_memory_model_option(CLI::App* sub, std::string& text) {
@@ -479,7 +478,10 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
     bool check_all_no_pager = false;
     add_pager_flag(check_all_cmd, check_all_no_pager);
     add_timing_flag(check_all_cmd, check_all.timing);
-    add_jobs_option(check_all_cmd, check_all.jobs);
+    add_jobs_option(check_all_cmd, check_all.jobs,
+                    "threads that run executions (default: one per core): up to N variants side "
+                    "by side, each on N / that many threads, with the same table and reports as "
+                    "one after the other");
     add_execution_flags(check_all_cmd, check_all.unwind_tasks, check_all.checkpoints);
     std::string check_all_memory_model = "sc";
     add_memory_model_option(check_all_cmd, check_all_memory_model);

@@ -2,6 +2,7 @@
 #include "progress_line.hpp"
 
 #include <cstdio>
+#include <mutex>
 #include <ostream>
 
 #include <sys/ioctl.h>
@@ -10,6 +11,9 @@
 namespace lockcheck::detail::cli {
 
 namespace {
+
+// The process has one terminal row for progress: lines beside each other take turns on it.
+std::mutex g_terminal;
 
 std::string format(const char* pattern, double value) {
     char text[32];
@@ -61,17 +65,25 @@ ProgressLine::ProgressLine(std::ostream& terminal, std::size_t columns, double q
     : terminal_(terminal), columns_(columns), quiet_for_(quiet_for),
       start_(std::chrono::steady_clock::now()) {}
 
+std::unique_ptr<ProgressLine> ProgressLine::beside() const {
+    auto line = std::make_unique<ProgressLine>(terminal_, columns_, quiet_for_);
+    line->start_ = start_;
+    return line;
+}
+
 void ProgressLine::show(const ProgressReport& report) {
     const double run =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     if (run < quiet_for_) return;
     // Back to the start of the line, the new text, and the rest of the old one erased.
+    const std::lock_guard lock(g_terminal);
     terminal_ << '\r' << progress_text(report, context, columns_) << "\x1b[K" << std::flush;
     drawn_ = true;
 }
 
 void ProgressLine::clear() {
     if (!drawn_) return;
+    const std::lock_guard lock(g_terminal);
     terminal_ << "\r\x1b[K" << std::flush;
     drawn_ = false;
 }

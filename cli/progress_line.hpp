@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstddef>
 #include <iosfwd>
+#include <memory>
 #include <string>
 
 #include "checker/progress.hpp"
@@ -37,6 +38,9 @@ class ProgressLine final : public ProgressSink {
     ProgressLine(std::ostream& terminal, std::size_t columns, double quiet_for = 1.0);
     ProgressLine(const ProgressLine&) = delete;
     ProgressLine& operator=(const ProgressLine&) = delete;
+    // Another line for a run beside this one's (check-all's variants, side by side): drawn on
+    // the same terminal row, in turn with this one, as quiet for as long from the same start.
+    std::unique_ptr<ProgressLine> beside() const;
 
     // Draws the line over the one before, once the run has gone on for long enough.
     void show(const ProgressReport& report) override;

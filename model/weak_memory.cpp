@@ -42,7 +42,9 @@ std::optional<std::int64_t> Update::apply(std::int64_t old) const {
 namespace weak_memory {
 
 namespace {
-Round the_round;
+// One per thread: check-all runs searches side by side, each with its rounds; a search's
+// worker threads take their search's (start_workers()).
+thread_local Round the_round;
 } // namespace
 
 void set_round(Round round) {

@@ -74,7 +74,8 @@ inline bool on() {
 // A round of a search under lkmm (docs/memory-model.md, "Load buffering"): the catalogue of
 // writes the rounds before it recorded, fixed for the round, which marks a write independent of
 // a read where it shows the task made it after reading other values there; and the catalogue
-// the round's writes are recorded in. Set between rounds, read by every execution of one.
+// the round's writes are recorded in. Set between rounds, read by every execution of one; the
+// thread's own (a search's worker threads are given their search's).
 struct Round {
     const memory::Evidence* evidence = nullptr;
     memory::Catalogue* collect = nullptr;

@@ -122,6 +122,25 @@ TEST(Interrupt, check_all_stops_after_the_variant_running_then_with_the_table_so
     STRCMP_EQUAL("", err.str().c_str());
 }
 
+// With --jobs 2 two variants run side by side: each side stops after the one it was running,
+// and the table has the first two, both incomplete.
+TEST(Interrupt, check_all_side_by_side_stops_each_side_after_its_variant) {
+    StopRequest stop{SIGINT};
+    cli::CheckAllRequest request;
+    request.stop = &stop;
+    request.jobs = 2;
+    const Protocol& p = *find_registered_model("rename-pin");
+    std::ostringstream out, err;
+    CHECK_EQUAL(130, cli::run_check_all(request, {&p}, out, err));
+    CHECK_TEXT(contains(out.str(), "check-all: 2 variants, 0 as declared, 0 differ, 2 incomplete\n"
+                                   "check-all: SIGINT stopped it after 2 of " +
+                                       std::to_string(p.variants.size()) +
+                                       " variants; the rest were not checked\n"),
+               out.str().c_str());
+    CHECK_TEXT(contains(out.str(), p.variants[0].name) && contains(out.str(), p.variants[1].name),
+               out.str().c_str());
+}
+
 TEST(Interrupt, a_stop_request_ends_a_search_and_minimizing_before_their_next_execution) {
     const Protocol& p = *find_registered_model("rename-pin");
     const std::size_t variant = *p.find_variant("no-pin");
