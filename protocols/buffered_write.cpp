@@ -379,7 +379,7 @@ Protocol buffered_write() {
         .parameters =
             {
                 {"writers", "writer tasks; writer i writes page (pages - 1 - i) mod pages", 1, 1,
-                 4},
+                 8},
                 {"pages", "pages in the file; the truncate keeps the first one", 2, 2, 8},
             },
         .comparison = Comparison{.before = "locked", .after = "unlocked"},
