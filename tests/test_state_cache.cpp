@@ -292,6 +292,68 @@ TEST(StateCache, where_a_task_moved_is_kept_only_as_the_cpu_it_is_on) {
     CHECK_EQUAL(5u, cached.states().stored);
 }
 
+namespace {
+
+// Runs the tasks in `schedule`'s order, one step each, and takes the state a stateful search
+// would compare after them.
+class StateAfter final : public Strategy {
+  public:
+    explicit StateAfter(std::vector<TaskId> schedule) : schedule_(std::move(schedule)) {}
+    TaskId pick(std::uint32_t step, TaskSet enabled, const Execution& ex) override {
+        if (step > schedule_.size()) {
+            state = ex.fingerprint();
+            return kNoTask;
+        }
+        const TaskId task = schedule_[step - 1];
+        CHECK_TEXT(contains(enabled, task), ("step " + std::to_string(step)).c_str());
+        return task;
+    }
+    std::uint32_t choose(std::uint32_t, std::uint32_t) override { return 0; }
+    bool next_execution() override { return false; }
+    bool fingerprints() const override { return true; }
+    Fingerprint state;
+
+  private:
+    std::vector<TaskId> schedule_;
+};
+
+// Task a (0) spins a turn in which it reads v twice, forgetting what it read; b (1) and c (2)
+// increment v, d (3) increments w first, so that a's cpu_relax() sees something written.
+Fingerprint spinner_state_after(std::vector<TaskId> schedule) {
+    const Setup setup = [] {
+        auto& c = this_execution().make<Words>();
+        spawn("a", [&c] {
+            cpu_relax();
+            {
+                forget_reads reads;
+                (void)atomic_read(&c.v);
+                (void)atomic_read(&c.v);
+            }
+            atomic_inc(&c.w);
+        });
+        for (const char* name : {"b", "c"})
+            spawn(name, [&c] { atomic_inc(&c.v); });
+        spawn("d", [&c] { atomic_inc(&c.w); });
+    };
+    StateAfter probe(std::move(schedule));
+    reach(setup, probe, 100);
+    return probe.state;
+}
+
+} // namespace
+
+// What a spin turn's watch keeps is what its next cpu_relax() will decide from: a turn that
+// another task's write disturbed (v written between a's two reads of it) has changed whatever
+// a does next, so the value v had when a first read it no longer keeps states apart; an
+// undisturbed turn keeps it, since v going back to it would make the turn idle.
+TEST(StateCache, a_spin_turn_disturbed_by_another_task_is_one_state_whatever_it_saw_first) {
+    const TaskId a = 0, b = 1, c = 2, d = 3;
+    // a first reads v at 1, then at 0; b and c write it before a's second read.
+    CHECK(spinner_state_after({d, a, b, a, c, a}) == spinner_state_after({d, a, a, b, c, a}));
+    // Both reads before c's write: v was 1 for one and 0 for the other, and nothing disturbed.
+    CHECK(!(spinner_state_after({d, a, b, a, a, c}) == spinner_state_after({d, a, a, a, b, c})));
+}
+
 TEST(StateCache, the_command_line_takes_it_with_dfs_only) {
     const Run ok =
         run_lockcheck({"rename-pin", "--strategy", "dfs", "--state-cache", "--no-timing"});
