@@ -159,7 +159,7 @@ bool sizes_fit(const std::vector<std::pair<std::string, int>>& sizes,
 // running (each in the table, incomplete) and each side starts no more; so does a model whose
 // set-up throws, which is rethrown here (the first in order, if several did).
 std::vector<Row> check_side_by_side(std::vector<CheckRequest>& requests, unsigned jobs,
-                                    ProgressLine* progress) {
+                                    const StopRequest* stop, ProgressLine* progress) {
     const unsigned lanes =
         static_cast<unsigned>(std::clamp<std::size_t>(requests.size(), 1, std::max(jobs, 1u)));
     for (CheckRequest& r : requests)
@@ -168,7 +168,6 @@ std::vector<Row> check_side_by_side(std::vector<CheckRequest>& requests, unsigne
     std::vector<std::exception_ptr> errors(requests.size());
     std::atomic<std::size_t> next{0};
     std::atomic<bool> failed{false};
-    const StopRequest* stop = requests.empty() ? nullptr : requests.front().options.stop;
     const auto lane = [&](ProgressLine* line) {
         do {
             const std::size_t i = next++;
@@ -268,7 +267,7 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
             r.options.stop = request.stop;
             requests.push_back(std::move(r));
         }
-    std::vector<Row> rows = check_side_by_side(requests, request.jobs, progress);
+    std::vector<Row> rows = check_side_by_side(requests, request.jobs, request.stop, progress);
     const auto stopped = [&request] { return request.stop && *request.stop; };
 
     print_table(rows, out);

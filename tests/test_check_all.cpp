@@ -143,16 +143,14 @@ TEST(CheckAll, every_shipped_variant_gives_its_declared_verdict_from_the_command
 // code, byte for byte but for the times, and each variant's search on one thread of its own;
 // under lkmm each side's search has load buffering's rounds of its own.
 namespace {
-void expect_the_same_bytes_side_by_side(std::vector<std::string> args) {
+void expect_the_same_bytes_side_by_side(const std::vector<std::string>& args) {
     std::string outs[2], jsons[2], junits[2];
     for (int i = 0; i < 2; ++i) {
         const std::string json = temp_path(("sides.json" + std::to_string(i)).c_str());
         const std::string junit = temp_path(("sides.xml" + std::to_string(i)).c_str());
         std::vector<std::string> command = args;
-        for (const std::string& arg :
-             {std::string("--no-timing"), std::string("--jobs"), std::string(i ? "2" : "1"),
-              std::string("--json"), json, std::string("--junit"), junit})
-            command.push_back(arg);
+        command.insert(command.end(),
+                       {"--no-timing", "--jobs", i ? "2" : "1", "--json", json, "--junit", junit});
         const Run r = run_lockcheck(command);
         CHECK_EQUAL_TEXT(0, r.exit_code, r.err.c_str());
         outs[i] = r.out;
