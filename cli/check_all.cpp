@@ -26,6 +26,7 @@ namespace {
 struct Row {
     RunReport report;
     std::string printed;
+    std::string search_flags; // how to run the same search alone: "", " --strategy dfs ..."
 };
 
 // "violation (invariant)"; `named`: with the property, "violation (invariant \"no torn
@@ -89,13 +90,13 @@ std::string sizes_given(const std::vector<std::pair<std::string, int>>& sizes, c
 // The table: a header and a row per variant, each column as wide as its longest entry.
 void print_table(const std::vector<Row>& rows, std::ostream& out) {
     std::vector<std::vector<std::string>> cells = {
-        {"model", "variant", "sizes", "expected", "got", "judged", "executions", "time"}};
+        {"model", "variant", "sizes", "expected", "got", "judged", "search", "executions", "time"}};
     for (const Row& row : rows) {
         const Summary& s = row.report.summary;
         auto [expected, got] = expected_and_got(row.report);
         cells.push_back({s.model, s.variant, sizes_text(s.parameters), std::move(expected),
                          std::move(got), std::string(agreement_name(s.judgement->agreement)),
-                         std::to_string(s.stats.executions),
+                         s.strategy, std::to_string(s.stats.executions),
                          s.timed ? seconds(s.stats.elapsed_seconds) : "-"});
     }
     std::vector<std::size_t> widths(cells.front().size(), 0);
@@ -179,8 +180,7 @@ std::vector<Row> check_side_by_side(std::vector<CheckRequest>& requests, unsigne
                     r.protocol->name + " --variant " + r.protocol->variants[r.variant].name + ": ";
             try {
                 std::ostringstream printed;
-                Row row{search(r, printed), {}};
-                row.printed = printed.str();
+                Row row{search(r, printed), printed.str(), search_flags(r.search)};
                 // What checking this variant alone exits with.
                 row.report.exit_code = exit_code_of(row.report.summary);
                 done[i] = std::move(row);
@@ -212,6 +212,24 @@ std::vector<Row> check_side_by_side(std::vector<CheckRequest>& requests, unsigne
 }
 
 } // namespace
+
+SearchOptions check_all_search(const Protocol& model, MemoryModel memory_model) {
+    SearchOptions search;
+    search.search = kDefaultSearch;
+    // The stateful searches are checked against DFS under sc; under lkmm, DPOR.
+    if (model.check_stores_states && memory_model == MemoryModel::sc) {
+        search.search = Search::dfs;
+        search.state_cache = true;
+    }
+    return search;
+}
+
+std::string search_flags(const SearchOptions& search) {
+    if (search.state_cache) return " --strategy dfs --state-cache";
+    return search.search == kDefaultSearch
+               ? ""
+               : std::string(" --strategy ") + search_name(search.search);
+}
 
 bool select_models(const CheckAllRequest& request, std::vector<const Protocol*>& models,
                    std::string& error) {
@@ -246,7 +264,7 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
             r.values = p->default_values();
             for (const auto& [name, value] : request.sizes)
                 if (const std::optional<std::size_t> i = size_index(*p, name)) r.values[*i] = value;
-            r.search.search = kDefaultSearch;
+            r.search = check_all_search(*p, request.memory_model);
             r.options.depth = p->depth_for(v);
             if (std::string error; !choose_wait_search(r, false, error)) {
                 err << "lockcheck: " << error << "\n";
@@ -286,7 +304,7 @@ int run_check_all(const CheckAllRequest& request, const std::vector<const Protoc
         for (const CounterexampleSize& size : s.counterexamples)
             out << "reported: " << size_text(size) << "\n";
         out << "check it alone: " << request.program << " " << s.model << " --variant " << s.variant
-            << sizes_given(request.sizes, s)
+            << row.search_flags << sizes_given(request.sizes, s)
             << (request.memory_model == MemoryModel::sc
                     ? ""
                     : std::string(" --memory-model ") + memory_model_name(request.memory_model))

@@ -1,7 +1,7 @@
 // `lockcheck check-all [MODEL...] [--SIZE N...]`: the command for CI. Every variant of every
 // registered model (or of the models named) is checked at its default sizes, or those given,
-// and depth with the default search, and its verdict judged against the one the variant
-// declares. Returns the exit code:
+// and depth with the default search, or stored states where the model asks for them, and its
+// verdict judged against the one the variant declares. Returns the exit code:
 // 0 only if every variant gave its declared verdict, 1 if one differs, 3 if none differs but
 // some could not be judged (a limit stopped them, or a depth-cut search found nothing); a
 // signal (SIGINT, SIGTERM) stops it after the variant running then, with 128 + its number.
@@ -47,6 +47,12 @@ struct CheckAllRequest {
 // size that none of them has, or a size's value outside the range of a model that has it.
 bool select_models(const CheckAllRequest& request, std::vector<const Protocol*>& models,
                    std::string& error);
+// The search check-all runs on `model`'s variants under `memory_model`: DFS storing every state
+// where the model asks for it under sc (Protocol::check_stores_states), else the default.
+SearchOptions check_all_search(const Protocol& model, MemoryModel memory_model);
+// The options that make `lockcheck MODEL` search as `search` does: "" for the default,
+// " --strategy dfs --state-cache".
+std::string search_flags(const SearchOptions& search);
 // Checks every variant of `models` (request.models is not read again).
 // `progress`, if given, shows each variant's search while it runs.
 int run_check_all(const CheckAllRequest& request, const std::vector<const Protocol*>& models,

@@ -88,8 +88,9 @@ bool parse_wait_bounds(const std::vector<std::string>& max_waits,
                        const std::vector<std::string>& max_ratios, CheckOptions& options,
                        std::string& error);
 // Waits depend on the order of independent steps, which a partial-order reduction does not
-// explore: a run that bounds waits (--max-wait, or the model's own max_wait()) searches with
-// dfs unless a strategy is given, and refuses dpor. False with a one-line reason in `error`.
+// explore, and a stateful one explores each state from one path only: a run that bounds waits
+// (--max-wait, or the model's own max_wait()) searches with plain dfs unless a strategy is
+// given, and refuses dpor and stored states. False with a one-line reason in `error`.
 bool choose_wait_search(CheckRequest& request, bool strategy_given, std::string& error);
 
 // The one-line reason why `option` (--max-wait, --worst-wait) names `op`, an operation that no

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <ranges>
 
+#include "check_all.hpp"
 #include "checker/model_registry.hpp"
 
 namespace lockcheck::detail::cli {
@@ -105,6 +106,7 @@ nlohmann::ordered_json model_json(const Protocol& p) {
             {"summary", p.summary},
             {"benchmark", p.kind == ModelKind::benchmark},
             {"default_depth", p.default_depth},
+            {"check_all_search", describe(check_all_search(p, MemoryModel::sc))},
             {"sizes", sizes},
             {"variants", variants}};
 }
@@ -147,6 +149,14 @@ void print_variants(std::ostream& out, const Protocol& model) {
     print_header(out, widths);
     for (std::size_t i = 0; i < model.variants.size(); ++i)
         print_variant(out, widths, model, i);
+    const SearchOptions sc = check_all_search(model, MemoryModel::sc);
+    out << "\ncheck-all searches them with ";
+    if (sc.search == kDefaultSearch)
+        out << search_name(sc.search);
+    else
+        out << search_flags(sc).substr(1) << " under sc, " << search_name(kDefaultSearch)
+            << " under lkmm";
+    out << "\n";
 }
 
 } // namespace lockcheck::detail::cli

@@ -11,8 +11,8 @@
 namespace lockcheck::detail::cli {
 
 // The minor additions to `list --json` since version 1.0: 1 added each variant's
-// expected_lkmm.
-inline constexpr int kListMinorVersion = 1;
+// expected_lkmm, 2 each model's check_all_search.
+inline constexpr int kListMinorVersion = 2;
 
 void print_list(std::ostream& out);
 void print_list_json(std::ostream& out);

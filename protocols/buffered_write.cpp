@@ -383,6 +383,9 @@ Protocol buffered_write() {
                 {"pages", "pages in the file; the truncate keeps the first one", 2, 2, 8},
             },
         .comparison = Comparison{.before = "locked", .after = "unlocked"},
+        // The writers and the truncate meet on the inode, its pages and extent locks:
+        // dio-punch-hole's 8,139 DPOR executions are 158 storing the states.
+        .check_stores_states = true,
         .setup = &setup,
     };
 }

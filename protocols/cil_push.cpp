@@ -500,6 +500,9 @@ Protocol cil_push() {
                 {"rounds", "transactions each commit task commits in turn", 1, 1, 8},
             },
         .comparison = Comparison{.before = "global", .after = "percpu"},
+        // Commits and the push share the context lock and lists: percpu-rwsem's 34,352 DPOR
+        // executions reach 8,898 states (3,020 executions storing them).
+        .check_stores_states = true,
         .setup = &setup,
     };
 }

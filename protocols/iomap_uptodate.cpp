@@ -214,6 +214,9 @@ Protocol iomap_uptodate() {
         // How long completions wait for uptodate_lock: dfs cannot run every interleaving of
         // three interrupt contexts on two CPUs, so a sample of random schedules weighs them.
         .comparison = Comparison{.before = "unlocked", .after = "irqsave", .strategy = "random"},
+        // Every completion takes the same page's state lock: irqsave's 5,851 DPOR executions are
+        // 1,286 storing the states.
+        .check_stores_states = true,
         .setup = &setup,
     };
 }

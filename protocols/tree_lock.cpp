@@ -366,6 +366,9 @@ Protocol tree_lock() {
         .comparison =
             Comparison{
                 .before = "spin-block", .after = "mutex", .strategy = "random", .iterations = 2000},
+        // Both tasks lock all four extent buffers: DPOR runs 40,694 classes of interleavings of
+        // the custom lock where they reach 1,518 states (483 executions storing them).
+        .check_stores_states = true,
         .setup = &setup,
     };
 }

@@ -269,6 +269,51 @@ TEST(CheckAll, under_lkmm_each_variant_is_judged_by_what_it_declares_for_lkmm) {
     CHECK_EQUAL(0, check_all(mp).code);
 }
 
+TEST(CheckAll, a_model_asking_for_stored_states_gets_them_under_sc_and_its_rerun_line_says_so) {
+    Protocol p = counter_model();
+    const CheckAll dpor = check_all(p);
+    CHECK_TEXT(contains(dpor.out, "as-declared  dpor  "), dpor.out.c_str());
+    CHECK_TEXT(
+        contains(dpor.out, "check it alone: lockcheck counter --variant declared-verified\n"),
+        dpor.out.c_str());
+
+    p.check_stores_states = true;
+    cli::CheckAllRequest json;
+    json.json = temp_path("stored.json");
+    const CheckAll stored = check_all(p, json);
+    CHECK_EQUAL_TEXT(1, stored.code, stored.out.c_str());
+    CHECK_TEXT(contains(stored.out, "as-declared  dfs, state cache  "), stored.out.c_str());
+    CHECK_TEXT(contains(stored.out, "differs      dfs, state cache  "), stored.out.c_str());
+    CHECK_TEXT(contains(stored.out, "check it alone: lockcheck counter --variant declared-verified "
+                                    "--strategy dfs --state-cache\n"),
+               stored.out.c_str());
+    // The search stored the states it met: the report counts them.
+    const nlohmann::json report = nlohmann::json::parse(slurp(json.json));
+    std::remove(json.json.c_str());
+    CHECK(report["runs"][0]["stats"]["states"]["stored"].get<std::uint64_t>() > 0);
+
+    // Under lkmm the model runs DPOR, whose reductions the memory model's tests hold.
+    cli::CheckAllRequest lkmm;
+    lkmm.memory_model = MemoryModel::lkmm;
+    const CheckAll weak = check_all(p, lkmm);
+    CHECK_TEXT(contains(weak.out, "as-declared  dpor  "), weak.out.c_str());
+    CHECK_TEXT(!contains(weak.out, "--state-cache"), weak.out.c_str());
+}
+
+TEST(CheckAll, a_model_asking_for_stored_states_that_bounds_a_wait_is_searched_by_plain_dfs) {
+    Protocol p = counter_model();
+    p.check_stores_states = true;
+    p.variants = {p.variants.front()};
+    const auto counter = p.setup;
+    p.setup = [counter](std::size_t v, const ParameterValues& values) {
+        counter(v, values);
+        max_wait("inc", 10);
+    };
+    const CheckAll r = check_all(p);
+    CHECK_EQUAL_TEXT(0, r.code, (r.out + r.err).c_str());
+    CHECK_TEXT(contains(r.out, "as-declared  dfs  "), r.out.c_str());
+}
+
 TEST(CheckAll, the_command_line_takes_a_memory_model_and_refuses_another) {
     const Run r = run_lockcheck({"check-all", "lkmm-idioms", "--memory-model", "lkmm"});
     CHECK_EQUAL_TEXT(0, r.exit_code, r.out.c_str());
