@@ -188,15 +188,14 @@ bool Bfs::next_level() {
             continue;
         }
         if (found.added) {
-            e->depth = level_;
-            e->sleep = a.sleep;
+            table_.explored(*e, level_, a.sleep);
             fresh.emplace(a.fingerprint, add_node(a, nodes, schedules, a.sleep, 0));
             continue;
         }
         // Met before: only the tasks asleep then but awake now are left to run (Godefroid's
         // sleep sets with state caching), from this arrival, with its sleep set.
-        const TaskSet left = e->sleep & ~a.sleep & a.enabled;
-        e->sleep &= a.sleep;
+        const TaskSet left = table_.sleep(*e) & ~a.sleep & a.enabled;
+        table_.narrow_sleep(*e, a.sleep);
         if (const auto it = fresh.find(a.fingerprint); it != fresh.end()) {
             nodes[it->second].sleep &= a.sleep;
             ++matched_;

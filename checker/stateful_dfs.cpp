@@ -17,20 +17,19 @@ TaskSet StatefulDfs::options_at(TaskSet enabled, TaskSet sleep, const Execution&
     const StateTable::Found found = table_.insert(ex.fingerprint());
     StateTable::Entry* e = found.entry;
     if (!e) return enabled & ~sleep; // the table is at its cap: explore as plain DFS would
-    if (found.added || (cut_ && e->depth > depth)) {
+    if (found.added || (cut_ && e->depth() > depth)) {
         // New, or met before deeper while the search has cut some execution: what follows it
         // then may have been cut sooner. Met deeper, it is not on the current path (an
         // execution's depth never falls), so its search is over; while no execution has been
         // cut, every one through it ran to its end. (SPIN re-explores such a state only under
         // -DREACH, for the same reason: its depth bound.)
-        e->depth = depth;
-        e->sleep = sleep;
+        table_.explored(*e, depth, sleep);
         return enabled & ~sleep;
     }
     // Met before: only the tasks asleep then but awake now are left to run (Godefroid's
     // sleep sets with state caching).
-    const TaskSet left = e->sleep & ~sleep;
-    e->sleep &= sleep;
+    const TaskSet left = table_.sleep(*e) & ~sleep;
+    table_.narrow_sleep(*e, sleep);
     if (!(left & enabled)) ++matched_;
     return left & enabled;
 }

@@ -388,6 +388,41 @@ TEST(StateCache, the_json_report_has_the_state_table) {
     CHECK_TEXT(contains(text, "\"full\": false"), text.c_str());
 }
 
+// An entry is 16 bytes: the depth and the sleep sets of tasks 0-10 in it, a wider sleep set
+// beside the array; each is what was stored, through the table's growth.
+TEST(StateCache, an_entry_keeps_its_depth_and_a_sleep_set_of_any_of_64_tasks) {
+    StateTable table;
+    const auto fingerprint = [](std::uint64_t i) {
+        return Fingerprint{i * 0x9e3779b97f4a7c15ULL, i * 31};
+    };
+    const auto sleep_of = [](std::uint64_t i) {
+        return i % 3 ? task_bit(i % 11) : task_bit(i % 64) | task_bit(63);
+    };
+    for (std::uint64_t i = 1; i <= 20000; ++i) {
+        const StateTable::Found found = table.insert(fingerprint(i));
+        CHECK(found.added);
+        table.explored(*found.entry, static_cast<std::uint32_t>(i * 50), sleep_of(i));
+    }
+    CHECK_EQUAL(20000u, table.size());
+    for (std::uint64_t i = 1; i <= 20000; ++i) {
+        const StateTable::Found found = table.insert(fingerprint(i));
+        CHECK(!found.added);
+        CHECK_EQUAL(i * 50, found.entry->depth());
+        CHECK_EQUAL(sleep_of(i), table.sleep(*found.entry));
+    }
+    // Narrowed to tasks 0-10, a wide set moves into its entry.
+    StateTable::Entry& e = *table.insert(fingerprint(3)).entry;
+    const std::size_t wide = table.bytes();
+    table.narrow_sleep(e, task_bit(3) | task_bit(5));
+    CHECK_EQUAL(task_bit(3), table.sleep(e));
+    CHECK(table.bytes() < wide);
+    CHECK_EQUAL(150u, e.depth());
+    // A depth past 20 bits, beyond --depth and --max-steps, is kept as the largest it can hold.
+    table.explored(e, 1u << 24, 0);
+    CHECK_EQUAL((1u << 20) - 1, e.depth());
+    CHECK_EQUAL(0u, table.sleep(e));
+}
+
 // A table at its cap stores nothing more, and says so; the search goes on without it and
 // still reaches what DFS reaches.
 TEST(StateCache, a_full_table_is_reported_and_the_search_stays_exact) {
