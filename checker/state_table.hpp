@@ -1,7 +1,8 @@
 // StateTable: the states a stateful search has explored, by fingerprint, each with the fewest
 // steps it was reached in and the sleep set it was explored with (a later visit with a smaller
 // sleep set has tasks left to run from it). Open addressing in one array of 16-byte entries
-// that doubles when three quarters full, up to a cap (or until memory runs out): past it
+// that doubles in place when three quarters full, inside address space reserved up to a cap
+// (so that a doubling needs no second array), until the cap or memory runs out: past it
 // nothing more is stored and the search goes on without caching new states (still exact, only
 // slower), which the run reports.
 #pragma once
@@ -9,15 +10,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <unordered_map>
-#include <vector>
 
 #include "scheduler/fingerprint.hpp"
 #include "scheduler/task_set.hpp"
 
 namespace lockcheck::detail {
 
-// The state table's cap: 4 GiB, 201 million states. Past it the search goes on exact without
-// storing new states, and the summary's states row says FULL.
+// The state table's cap: 4 GiB, 268 million slots, 201 million states. Past it the search goes on
+// exact without storing new states, and the summary's states row says FULL.
 inline constexpr std::size_t kStateTableBytes = std::size_t{4} << 30;
 
 class StateTable {
@@ -45,6 +45,9 @@ class StateTable {
 
     // `max_bytes`: the most the table may take (0: as much as memory allows).
     explicit StateTable(std::size_t max_bytes = 0);
+    ~StateTable();
+    StateTable(const StateTable&) = delete;
+    StateTable& operator=(const StateTable&) = delete;
 
     // The entry of `f`, and whether it was just added. Null when `f` is new and the table is
     // full.
@@ -71,17 +74,20 @@ class StateTable {
   private:
     // Whether the table can take one more entry, growing it if need be.
     bool room();
+    // Doubles the table where it is: every entry moves to its slot in the larger table.
+    void rehash_doubled();
     void set_sleep(Entry& e, TaskSet sleep);
 
     struct FingerprintHash {
         std::size_t operator()(const Fingerprint& f) const { return f.a; }
     };
 
-    std::vector<Entry> slots_;
+    Entry* slots_ = nullptr;   // the table: its first size_ of reserved_ slots in use
+    std::size_t size_ = 0;     // a power of two
+    std::size_t reserved_ = 0; // slots of address space reserved, committed up to size_
     // The sleep sets with a task past the inline bits, by their entry's key and check.
     std::unordered_map<Fingerprint, TaskSet, FingerprintHash> wide_;
     std::uint64_t count_ = 0;
-    std::size_t max_bytes_;
     bool full_ = false;
 };
 

@@ -423,6 +423,32 @@ TEST(StateCache, an_entry_keeps_its_depth_and_a_sleep_set_of_any_of_64_tasks) {
     CHECK_EQUAL(0u, table.sleep(e));
 }
 
+// The table doubles in place: entries whose homes crowd the end of the table, in clusters that
+// wrap round to its start, each in the lower or the upper half of the doubled table, are all
+// found again right after the third doubling (4096 slots to 32768; the states stored after a
+// doubling would fill the holes a wrong one leaves).
+TEST(StateCache, a_table_doubled_in_place_keeps_the_clusters_that_wrap_round_its_end) {
+    StateTable table;
+    constexpr std::uint64_t kStates = 16384 * 3 / 4 + 1;
+    const auto fingerprint = [](std::uint64_t i) {
+        // Low 15 bits: one of the last 8 slots of a 4096-, 8192-, 16384- or 32768-slot table.
+        const std::uint64_t end = (std::uint64_t{1} << (12 + i % 4)) - 1 - i % 8;
+        return Fingerprint{i << 15 | end, i};
+    };
+    for (std::uint64_t i = 1; i <= kStates; ++i) {
+        const StateTable::Found found = table.insert(fingerprint(i));
+        CHECK(found.added);
+        table.explored(*found.entry, static_cast<std::uint32_t>(i), 0);
+    }
+    CHECK_EQUAL(32768u * sizeof(StateTable::Entry), table.bytes());
+    for (std::uint64_t i = 1; i <= kStates; ++i) {
+        const StateTable::Found found = table.insert(fingerprint(i));
+        CHECK(!found.added);
+        CHECK_EQUAL(i, found.entry->depth());
+    }
+    CHECK_EQUAL(kStates, table.size());
+}
+
 // A table at its cap stores nothing more, and says so; the search goes on without it and
 // still reaches what DFS reaches.
 TEST(StateCache, a_full_table_is_reported_and_the_search_stays_exact) {
