@@ -254,8 +254,9 @@ TEST(KeepGoingSearches, dfs_and_both_dpors_find_the_same_distinct_violations_in_
     // Within depth 24, DFS finds every broken variant's violations but unlock-no-wake's and
     // no-super-wait's (its data race is at step 41); within 10, none of iomap-uptodate's three
     // (its first deadlock is at step 13); within 3, neither of flctx's two (its race and its
-    // use-after-free come after each task's first steps).
-    CHECK_EQUAL(broken - 7, found);
+    // use-after-free come after each task's first steps); within 16, not fuse-i-size unlocked's
+    // torn read (at step 24).
+    CHECK_EQUAL(broken - 8, found);
 }
 
 TEST(KeepGoingSearches, dfs_and_both_dpors_find_the_same_distinct_violations_in_every_example) {
