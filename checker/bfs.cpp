@@ -166,13 +166,6 @@ std::uint32_t Bfs::add_node(const BfsArrival& a, std::vector<Node>& nodes,
     return static_cast<std::uint32_t>(nodes.size() - 1);
 }
 
-namespace {
-// The fingerprint's first word is already well mixed.
-struct FingerprintHash {
-    std::size_t operator()(const Fingerprint& f) const { return f.a; }
-};
-} // namespace
-
 bool Bfs::next_level() {
     std::vector<Node> nodes;
     std::vector<TaskId> schedules;

@@ -75,13 +75,13 @@ StateTable::Found StateTable::insert(Fingerprint f) {
 }
 
 TaskSet StateTable::sleep(const Entry& e) const {
-    if (!(e.word_ >> Entry::kWideBit & 1)) return e.word_ & ((1u << Entry::kSleepBits) - 1);
+    if (!e.wide()) return e.word_ & ((1u << Entry::kSleepBits) - 1);
     return wide_.at(Fingerprint{e.key_, e.check_});
 }
 
 void StateTable::set_sleep(Entry& e, TaskSet sleep) {
     const std::uint32_t depth_bits = e.word_ >> Entry::kDepthShift << Entry::kDepthShift;
-    if (e.word_ >> Entry::kWideBit & 1) wide_.erase(Fingerprint{e.key_, e.check_});
+    if (e.wide()) wide_.erase(Fingerprint{e.key_, e.check_});
     if (sleep >> Entry::kSleepBits == 0) {
         e.word_ = depth_bits | static_cast<std::uint32_t>(sleep);
         return;

@@ -33,6 +33,7 @@ class StateTable {
       private:
         friend class StateTable;
         bool free() const { return key_ == 0 && check_ == 0; }
+        bool wide() const { return word_ >> kWideBit & 1; }
         static constexpr int kSleepBits = 11;  // tasks 0-10 inline
         static constexpr int kWideBit = 11;    // the sleep set is in wide_
         static constexpr int kDepthShift = 12; // 20 bits: --depth and --max-steps are at most 10^6
@@ -77,10 +78,6 @@ class StateTable {
     // Doubles the table where it is: every entry moves to its slot in the larger table.
     void rehash_doubled();
     void set_sleep(Entry& e, TaskSet sleep);
-
-    struct FingerprintHash {
-        std::size_t operator()(const Fingerprint& f) const { return f.a; }
-    };
 
     Entry* slots_ = nullptr;   // the table: its first size_ of reserved_ slots in use
     std::size_t size_ = 0;     // a power of two

@@ -420,13 +420,13 @@ bool choose_wait_search(CheckRequest& r, bool strategy_given, std::string& error
         for (const PropertyStats& p : declared_properties(setup_of(r), r.options))
             bounded = bounded || p.kind == PropertyKind::wait_bound;
     if (!bounded) return true;
-    if (stores_states(r.search) && !strategy_given) {
-        // The stored states a model asks check-all for give way to DFS, as DPOR does below.
-        r.search.state_cache = false;
-        r.search.search = Search::dfs;
-        return true;
-    }
     if (stores_states(r.search)) {
+        if (!strategy_given) {
+            // The stored states a model asks check-all for give way to DFS, as DPOR does below.
+            r.search.state_cache = false;
+            r.search.search = Search::dfs;
+            return true;
+        }
         error = std::string(r.search.state_cache ? "--state-cache" : "--strategy bfs") +
                 " cannot check a wait bound: a wait depends on the path to a state, and it "
                 "explores each state from one path only";

@@ -6,6 +6,7 @@
 // about n^2 / 2^129 likely for n states: 10^9 states give 1.5e-21.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace lockcheck::detail {
@@ -14,6 +15,11 @@ struct Fingerprint {
     std::uint64_t a = 0;
     std::uint64_t b = 0;
     friend bool operator==(const Fingerprint&, const Fingerprint&) = default;
+};
+
+// For hash maps keyed by fingerprint: its first word is already well mixed.
+struct FingerprintHash {
+    std::size_t operator()(const Fingerprint& f) const { return f.a; }
 };
 
 class StateHasher {
