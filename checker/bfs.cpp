@@ -105,7 +105,7 @@ bool BfsRunner::next_execution() {
     return true;
 }
 
-Bfs::Bfs(std::size_t max_bytes) : table_(max_bytes) {
+Bfs::Bfs(std::size_t max_bytes) : max_bytes_(max_bytes), table_(max_bytes) {
     nodes_.push_back(Node{0, 0, 0, 0, 0});
     items_.push_back(BfsItem{0, kNoTask});
     whole_.emplace(*this, 0, 1);
@@ -128,7 +128,13 @@ bool Bfs::next_execution() {
 }
 
 StateCounts Bfs::states() const {
-    return StateCounts{table_.size(), matched_, table_.bytes(), table_.full(), true};
+    StateCounts counts;
+    counts.stored = table_.size();
+    counts.matched = matched_;
+    counts.bytes = table_.bytes();
+    counts.full = table_.full();
+    counts.breadth_first = true;
+    return counts;
 }
 
 void Bfs::take(const BfsRunner& runner) {

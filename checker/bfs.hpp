@@ -90,6 +90,7 @@ class Bfs final : public Strategy {
     std::uint32_t choose(std::uint32_t step, std::uint32_t n) override;
     bool next_execution() override;
     bool fingerprints() const override { return true; }
+    std::unique_ptr<Strategy> fresh() const override { return std::make_unique<Bfs>(max_bytes_); }
     StateCounts states() const override;
 
     // On several threads (explore_levels): the current round's items, and runners for slices
@@ -118,6 +119,7 @@ class Bfs final : public Strategy {
     std::uint32_t add_node(const BfsArrival& a, std::vector<Node>& nodes,
                            std::vector<TaskId>& schedules, TaskSet sleep, TaskSet options) const;
 
+    std::size_t max_bytes_;
     StateTable table_;
     std::uint32_t level_ = 0; // the steps of the states arriving now
     std::vector<Node> nodes_; // the level being expanded

@@ -20,6 +20,9 @@ enum class LoopEnd : std::uint8_t {
     violation,     // one broke a property, and the search does not keep going
     stopped,       // asked to stop between two executions
     out_of_memory, // lockcheck's own allocation failed: the executions before it stand
+    // Lists were kept as sets and a step or property read one's order: the states stored may
+    // have merged what the model tells apart (SearchStats::list_order_read says where).
+    list_order_read,
 };
 
 // Asked between two executions, once the strategy has prepared the next one: whether to go on.

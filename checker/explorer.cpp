@@ -118,6 +118,7 @@ LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOption
     std::set<std::string> seen;
     Execution::Limits limits = options.limits(options.depth, options.max_steps);
     limits.fingerprints = strategy.fingerprints();
+    limits.lists_as_sets = limits.fingerprints && options.lists_as_sets;
     Checkpoints checkpoints;
     CheckpointCounts& counts = result.stats.checkpoints;
     counts.off = checkpoints_off(options, strategy);
@@ -147,6 +148,12 @@ LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOption
             }
             const Execution& ex = *execution;
             result.stats.add(ex, out);
+            if (!ex.list_order_read().empty()) [[unlikely]] {
+                // The other threads of a breadth-first level run their slices on to their own
+                // first such read, so that which one is reported does not depend on timing.
+                result.stats.list_order_read = ex.list_order_read();
+                return LoopEnd::list_order_read;
+            }
             out.each_violation([&](const Violation& v, std::size_t reached) {
                 if (!seen.insert(v.key()).second) {
                     // Met again: only what it is about may add to the finding.
@@ -202,9 +209,38 @@ constexpr std::uint32_t kMaxRounds = 4;
 // counterexamples (check-all runs searches side by side on threads of their own).
 thread_local std::unique_ptr<memory::Catalogue> evidence, collected;
 
+SearchResult explore_rounds(const Setup& setup, Strategy& strategy, const CheckOptions& options);
+
 } // namespace
 
 SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions& options) {
+    if (!strategy.fingerprints()) return explore_rounds(setup, strategy, options);
+    // Lists as sets while nothing reads an order, with a fresh search to begin again with once
+    // something does.
+    const std::unique_ptr<Strategy> again = strategy.fresh();
+    CheckOptions first = options;
+    first.lists_as_sets = options.lists_as_sets && again;
+    SearchResult result = explore_rounds(setup, strategy, first);
+    if (!first.lists_as_sets) {
+        result.stats.states.lists_in_order =
+            options.lists_as_sets ? "this search cannot begin again" : "asked for";
+        return result;
+    }
+    if (result.stats.list_order_read.empty()) return result;
+    // What it stored may merge states the model tells apart: all over again, lists in order.
+    CheckOptions ordered = options;
+    ordered.lists_as_sets = false;
+    SearchResult redone = explore_rounds(setup, *again, ordered);
+    redone.stats.states.lists_in_order = std::move(result.stats.list_order_read);
+    redone.stats.states.executions_before_order =
+        result.stats.executions + result.stats.earlier_rounds_executions;
+    redone.stats.elapsed_seconds += result.stats.elapsed_seconds;
+    return redone;
+}
+
+namespace {
+
+SearchResult explore_rounds(const Setup& setup, Strategy& strategy, const CheckOptions& options) {
     if (options.memory_model != MemoryModel::lkmm || !options.load_buffering ||
         !options.next_round) {
         // One round: nothing an earlier search recorded marks a write.
@@ -221,7 +257,8 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
     collected->freeze();
     std::uint32_t rounds = 1;
     const auto complete = [&] {
-        return result.findings.empty() && result.stats.stopped_by.empty();
+        return result.findings.empty() && result.stats.stopped_by.empty() &&
+               result.stats.list_order_read.empty();
     };
     while (complete() && collected->another_round_may_differ() && !(*collected == *evidence)) {
         if (rounds == kMaxRounds) {
@@ -247,6 +284,8 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
     result.stats.rounds = rounds;
     return result;
 }
+
+} // namespace
 
 namespace {
 

@@ -55,6 +55,10 @@ struct CheckOptions {
     // Go on from checkpoints instead of replaying each execution's path from its start, where
     // the strategy can (off: --no-checkpoints, scheduler/checkpoint.hpp).
     bool checkpoints = true;
+    // A stateful search keeps lists as the sets of their entries until a step reads one's
+    // order, then begins again with them in order (Execution::Limits::lists_as_sets; off: the
+    // tests, to compare).
+    bool lists_as_sets = true;
 
     // The limits of one execution of at most `depth` choices and `max_steps` steps. With keep_going
     // it goes on past the violations the kernel survives, so that each one's later steps are

@@ -217,6 +217,8 @@ bool LevelSearch::round(SearchResult& result, Clock::time_point start) {
         }
         result.merge(std::move(slice.result));
         if (slice.end == LoopEnd::violation && !options_.keep_going) return false;
+        // The slices after it ran what one thread would not have run before the read.
+        if (slice.end == LoopEnd::list_order_read) return false;
         complete = complete && slice.end == LoopEnd::done;
     }
     if (!complete) {

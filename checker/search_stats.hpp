@@ -138,6 +138,9 @@ struct SearchStats {
     std::uint64_t spin_bound_used = 0;
     // A stateful search's table (--state-cache); all zero otherwise.
     StateCounts states;
+    // Where lists were kept as sets: the first read of a list's order, which ended the search
+    // (LoopEnd::list_order_read), "list_entries(head) at step 3".
+    std::string list_order_read;
     // Every property the model states: its invariants and final checks in the order
     // registered, then each check() in the order first reached.
     std::vector<PropertyStats> properties;

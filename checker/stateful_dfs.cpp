@@ -8,7 +8,8 @@
 
 namespace lockcheck::detail {
 
-StatefulDfs::StatefulDfs(std::size_t depth_hint, std::size_t max_bytes) : table_(max_bytes) {
+StatefulDfs::StatefulDfs(std::size_t depth_hint, std::size_t max_bytes)
+    : depth_hint_(depth_hint), max_bytes_(max_bytes), table_(max_bytes) {
     path_.reserve(depth_hint);
 }
 
@@ -103,7 +104,12 @@ double StatefulDfs::explored() const {
 }
 
 StateCounts StatefulDfs::states() const {
-    return StateCounts{table_.size(), matched_, table_.bytes(), table_.full()};
+    StateCounts counts;
+    counts.stored = table_.size();
+    counts.matched = matched_;
+    counts.bytes = table_.bytes();
+    counts.full = table_.full();
+    return counts;
 }
 
 } // namespace lockcheck::detail

@@ -23,6 +23,9 @@ class StatefulDfs final : public Strategy {
     bool next_execution() override;
     double explored() const override;
     bool fingerprints() const override { return true; }
+    std::unique_ptr<Strategy> fresh() const override {
+        return std::make_unique<StatefulDfs>(depth_hint_, max_bytes_);
+    }
     StateCounts states() const override;
     // Checkpoints: the sleep set a replay would carry to a position is the one its last pick
     // left (kept in the branch, whose tried tasks are as they were when it was computed).
@@ -43,6 +46,8 @@ class StatefulDfs final : public Strategy {
     // A state met for the first time or again: the tasks to run from it, or none.
     TaskSet options_at(TaskSet enabled, TaskSet sleep, const Execution& ex);
 
+    std::size_t depth_hint_;
+    std::size_t max_bytes_;
     std::vector<Branch> path_;
     std::size_t position_ = 0;
     StateTable table_;

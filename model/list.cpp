@@ -1,6 +1,7 @@
 // List operations after include/linux/list.h, with lib/list_debug.c's checks.
 #include "list.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "rcu.hpp"
@@ -15,7 +16,7 @@ void corrupt(const std::string& what, std::source_location loc) {
 }
 
 bool linked(const list_head* entry) {
-    return !entry->poisoned && entry->next != entry;
+    return !entry->poisoned && entry->next_ != entry;
 }
 
 // What a next or prev field holds, as a location's value: the id of the list_head it points to,
@@ -47,22 +48,22 @@ void set(list_head* node, Field field, list_head* value, Ordering order = Orderi
 
 // list_del()'s LIST_POISON stores; the model keeps the pointers for its double-delete check.
 void poison(list_head* entry) {
-    written(entry, &list_head::next, kPoison, Ordering::plain);
-    written(entry, &list_head::prev, kPoison, Ordering::plain);
+    written(entry, &list_head::next_, kPoison, Ordering::plain);
+    written(entry, &list_head::prev_, kPoison, Ordering::plain);
     entry->poisoned = true;
 }
 
 // INIT_LIST_HEAD(): WRITE_ONCE() of both fields.
 void init(list_head* list) {
-    set(list, &list_head::next, list, Ordering::relaxed);
-    set(list, &list_head::prev, list, Ordering::relaxed);
+    set(list, &list_head::next_, list, Ordering::relaxed);
+    set(list, &list_head::prev_, list, Ordering::relaxed);
     list->poisoned = false;
 }
 
 // list_empty(): READ_ONCE(head->next) == head. Under lkmm it may see an older write.
 bool seen_empty(const list_head* head) {
-    if (!weak_memory::on()) return head->next == head;
-    return weak_memory::load_field(*head, &head->next, head->next->id(), Ordering::relaxed) ==
+    if (!weak_memory::on()) return head->next_ == head;
+    return weak_memory::load_field(*head, &head->next_, head->next_->id(), Ordering::relaxed) ==
            head->id();
 }
 
@@ -72,10 +73,10 @@ void link_between(list_head* entry, list_head* prev, list_head* next, std::sourc
     if (linked(entry) || entry == prev || entry == next)
         corrupt("list_add double add: " + entry->name() + " is already on a list", loc);
     entry->poisoned = false;
-    set(next, &list_head::prev, entry);
-    set(entry, &list_head::next, next);
-    set(entry, &list_head::prev, prev);
-    set(prev, &list_head::next, entry, Ordering::relaxed);
+    set(next, &list_head::prev_, entry);
+    set(entry, &list_head::next_, next);
+    set(entry, &list_head::prev_, prev);
+    set(prev, &list_head::next_, entry, Ordering::relaxed);
 }
 
 // __list_del_entry()
@@ -83,10 +84,10 @@ void unlink(list_head* entry, const char* op, std::source_location loc) {
     // __list_del_entry_valid()
     if (entry->poisoned)
         corrupt(std::string(op) + " corruption: " + entry->name() + " was already deleted", loc);
-    list_head* prev = get(entry, &list_head::prev);
-    list_head* next = get(entry, &list_head::next);
-    set(next, &list_head::prev, prev);
-    set(prev, &list_head::next, next, Ordering::relaxed);
+    list_head* prev = get(entry, &list_head::prev_);
+    list_head* next = get(entry, &list_head::next_);
+    set(next, &list_head::prev_, prev);
+    set(prev, &list_head::next_, next, Ordering::relaxed);
 }
 
 // __list_add_rcu(): the entry's fields first, then rcu_assign_pointer() of prev->next.
@@ -95,16 +96,16 @@ void link_between_rcu(list_head* entry, list_head* prev, list_head* next,
     if (linked(entry) || entry == prev || entry == next)
         corrupt("list_add_rcu double add: " + entry->name() + " is already on a list", loc);
     entry->poisoned = entry->next_kept = false;
-    set(entry, &list_head::next, next);
-    set(entry, &list_head::prev, prev);
-    set(prev, &list_head::next, entry, Ordering::release);
-    set(next, &list_head::prev, entry);
+    set(entry, &list_head::next_, next);
+    set(entry, &list_head::prev_, prev);
+    set(prev, &list_head::next_, entry, Ordering::release);
+    set(next, &list_head::prev_, entry);
 }
 
 // list_del_rcu()'s and list_replace_rcu()'s `entry->prev = LIST_POISON2`: next stays for
 // the readers on the entry.
 void poison_prev(list_head* entry) {
-    written(entry, &list_head::prev, kPoison, Ordering::plain);
+    written(entry, &list_head::prev_, kPoison, Ordering::plain);
     entry->poisoned = entry->next_kept = true;
 }
 
@@ -144,15 +145,15 @@ void poisoned_next(const Object& entry, const char* op, const char* instead,
 template <class Neighbours> void splice_init(list_head* list, Neighbours neighbours) {
     if (seen_empty(list)) return;
     const auto [prev, next] = neighbours();
-    list_head* first = get(list, &list_head::next);
-    list_head* last = get(list, &list_head::prev);
+    list_head* first = get(list, &list_head::next_);
+    list_head* last = get(list, &list_head::prev_);
     // list_empty() saw an entry another task's unordered list operation removed: those two
     // race on list->next, reported at the end of the execution.
     if (first == list) return;
-    set(first, &list_head::prev, prev);
-    set(prev, &list_head::next, first);
-    set(last, &list_head::next, next);
-    set(next, &list_head::prev, last);
+    set(first, &list_head::prev_, prev);
+    set(prev, &list_head::next_, first);
+    set(last, &list_head::next_, next);
+    set(next, &list_head::prev_, last);
     init(list);
 }
 
@@ -180,9 +181,43 @@ void list_head::describe(std::string& out) const {
         return;
     }
     out += "[";
-    for (const list_head* p = next; p != this; p = p->next)
-        out += (p == next ? "" : ", ") + p->name();
+    for (const list_head* p = next_; p != this; p = p->next_)
+        out += (p == next_ ? "" : ", ") + p->name();
     out += "]";
+}
+
+namespace {
+// Links a walk round a list follows before it gives up: only a list CONFIG_DEBUG_LIST already
+// reported corrupt (an entry added twice) has a cycle that does not come back to where it began.
+constexpr int kWalk = 1 << 16;
+
+// The least id of the list the object is on (its own while it is on none), or -1 when the walk
+// does not come back to it.
+std::int64_t least_on_list(const list_head* self) {
+    int least = self->id();
+    int links = 0;
+    for (const list_head* p = self->next_; p != self; p = p->next_) {
+        if (p->poisoned || ++links == kWalk) return -1;
+        least = std::min(least, p->id());
+    }
+    return least;
+}
+} // namespace
+
+void list_head::fingerprint(StateHasher& h) const {
+    h.add(poisoned);
+    h.add(next_kept);
+    // As a set: which list it is on, named by its least member. Two states whose lists hold the
+    // same entries in other orders are one: nothing a model does reads the order but
+    // list_order_read()'s reads, after which the search keeps lists in order.
+    if (h.lists_as_sets() && !poisoned) {
+        if (const std::int64_t least = least_on_list(this); least >= 0) {
+            h.add(static_cast<std::uint64_t>(least));
+            return;
+        }
+    }
+    h.add(static_cast<std::uint64_t>(next_->id()));
+    h.add(static_cast<std::uint64_t>(prev_->id()));
 }
 
 void INIT_LIST_HEAD(list_head* list, std::source_location loc) {
@@ -192,12 +227,12 @@ void INIT_LIST_HEAD(list_head* list, std::source_location loc) {
 
 void list_add(list_head* entry, list_head* head, std::source_location loc) {
     this_execution().visible("list_add", head, loc);
-    link_between(entry, head, get(head, &list_head::next), loc);
+    link_between(entry, head, get(head, &list_head::next_), loc);
 }
 
 void list_add_tail(list_head* entry, list_head* head, std::source_location loc) {
     this_execution().visible("list_add_tail", head, loc);
-    link_between(entry, get(head, &list_head::prev), head, loc);
+    link_between(entry, get(head, &list_head::prev_), head, loc);
 }
 
 void list_del(list_head* entry, std::source_location loc) {
@@ -218,8 +253,8 @@ void list_move_tail(list_head* entry, list_head* head, std::source_location loc)
     unlink(entry, "list_move_tail", loc);
     // Unlinked: list.h leaves its fields as they were, overwritten right after; the model's
     // double-add check wants it seen as off every list.
-    entry->next = entry->prev = entry;
-    link_between(entry, get(head, &list_head::prev), head, loc);
+    entry->next_ = entry->prev_ = entry;
+    link_between(entry, get(head, &list_head::prev_), head, loc);
 }
 
 bool list_empty(const list_head* head, std::source_location loc) {
@@ -231,22 +266,22 @@ bool list_empty(const list_head* head, std::source_location loc) {
 
 void list_splice_init(list_head* list, list_head* head, std::source_location loc) {
     this_execution().visible("list_splice_init", head, loc);
-    splice_init(list, [head] { return std::pair{head, get(head, &list_head::next)}; });
+    splice_init(list, [head] { return std::pair{head, get(head, &list_head::next_)}; });
 }
 
 void list_splice_tail_init(list_head* list, list_head* head, std::source_location loc) {
     this_execution().visible("list_splice_tail_init", head, loc);
-    splice_init(list, [head] { return std::pair{get(head, &list_head::prev), head}; });
+    splice_init(list, [head] { return std::pair{get(head, &list_head::prev_), head}; });
 }
 
 void list_add_rcu(list_head* entry, list_head* head, std::source_location loc) {
     this_execution().visible("list_add_rcu", head, loc);
-    link_between_rcu(entry, head, get(head, &list_head::next), loc);
+    link_between_rcu(entry, head, get(head, &list_head::next_), loc);
 }
 
 void list_add_tail_rcu(list_head* entry, list_head* head, std::source_location loc) {
     this_execution().visible("list_add_tail_rcu", head, loc);
-    link_between_rcu(entry, get(head, &list_head::prev), head, loc);
+    link_between_rcu(entry, get(head, &list_head::prev_), head, loc);
 }
 
 void list_del_rcu(list_head* entry, std::source_location loc) {
@@ -259,13 +294,13 @@ void list_replace_rcu(list_head* old, list_head* entry, std::source_location loc
     this_execution().visible("list_replace_rcu", old, loc);
     if (old->poisoned)
         corrupt("list_replace_rcu corruption: " + old->name() + " was already deleted", loc);
-    list_head* next = get(old, &list_head::next);
-    list_head* prev = get(old, &list_head::prev);
+    list_head* next = get(old, &list_head::next_);
+    list_head* prev = get(old, &list_head::prev_);
     entry->poisoned = entry->next_kept = false;
-    set(entry, &list_head::next, next);
-    set(entry, &list_head::prev, prev);
-    set(prev, &list_head::next, entry, Ordering::release);
-    set(next, &list_head::prev, entry);
+    set(entry, &list_head::next_, next);
+    set(entry, &list_head::prev_, prev);
+    set(prev, &list_head::next_, entry, Ordering::release);
+    set(next, &list_head::prev_, entry);
     poison_prev(old);
 }
 
@@ -274,8 +309,9 @@ list_head* list_next_rcu(const list_head* pos, bool first, bool cond, std::sourc
     if (first) check_traversal(op, *pos, cond, loc);
     Execution& ex = this_execution();
     ex.visible_read(op, pos, loc);
+    ex.list_order_read(op, *pos);
     if (pos->poisoned && !pos->next_kept) poisoned_next(*pos, op, "list_del()", loc);
-    const std::int64_t seen = dereference_field(*pos, &pos->next, pos->next->id());
+    const std::int64_t seen = dereference_field(*pos, &pos->next_, pos->next_->id());
     if (seen == kPoison) poisoned_next(*pos, op, "list_del()", loc);
     ex.observe(static_cast<std::uint64_t>(seen));
     auto* next = static_cast<list_head*>(object_of(seen));
@@ -283,12 +319,56 @@ list_head* list_next_rcu(const list_head* pos, bool first, bool cond, std::sourc
     return next;
 }
 
+list_head* list_first(const list_head* head, ListFirst how, std::source_location loc) {
+    constexpr const char* kOps[] = {"list_first_entry", "list_first_entry_or_null",
+                                    "list_for_each_entry"};
+    const char* op = kOps[static_cast<int>(how)];
+    Execution& ex = this_execution();
+    ex.visible_read(op, head, loc);
+    ex.list_order_read(op, *head);
+    list_head* first = get(const_cast<list_head*>(head), &list_head::next_);
+    ex.observe(first->id());
+    if (first != head || how == ListFirst::walk) return first;
+    if (how == ListFirst::or_null) return nullptr;
+    corrupt("list_first_entry() of the empty list " + head->name() +
+                ": the kernel goes on with the head as an entry",
+            loc);
+    return nullptr; // not reached: the execution ends at the finding
+}
+
+list_head* list_next(const list_head* pos, std::source_location loc) {
+    constexpr const char* op = "list_next_entry";
+    Execution& ex = this_execution();
+    ex.visible_read(op, pos, loc);
+    ex.list_order_read(op, *pos);
+    if (pos->poisoned) poisoned_next(*pos, op, "list_del()", loc);
+    list_head* next = get(const_cast<list_head*>(pos), &list_head::next_);
+    ex.observe(next->id());
+    return next;
+}
+
 std::vector<const list_head*> list_entries(const list_head& head) {
     Execution::peeked(head);
+    if (Execution::active()) this_execution().list_order_read("list_entries", head);
     std::vector<const list_head*> entries;
-    for (const list_head* p = head.next; p != &head; p = p->next)
+    for (const list_head* p = head.next_; p != &head; p = p->next_)
         entries.push_back(p);
     return entries;
+}
+
+bool list_contains(const list_head& head, const list_head* entry) {
+    Execution::peeked(head);
+    for (const list_head* p = head.next_; p != &head; p = p->next_)
+        if (p == entry) return true;
+    return false;
+}
+
+std::size_t list_count_nodes(const list_head& head) {
+    Execution::peeked(head);
+    std::size_t n = 0;
+    for (const list_head* p = head.next_; p != &head; p = p->next_)
+        ++n;
+    return n;
 }
 
 // --- hlist ---

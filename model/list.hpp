@@ -5,6 +5,8 @@
 // between lists, so every list operation conflicts with every other (one conflict id).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <vector>
 
@@ -17,15 +19,15 @@ struct list_head final : Object {
     // An empty list (a head) or an unlinked entry, as INIT_LIST_HEAD leaves it.
     explicit list_head(std::string name);
     void describe(std::string& out) const override;
-    void fingerprint(StateHasher& h) const override {
-        h.add(static_cast<std::uint64_t>(next->id()));
-        h.add(static_cast<std::uint64_t>(prev->id()));
-        h.add(poisoned);
-        h.add(next_kept);
-    }
+    // In order, or, where a stateful search keeps lists as the sets of their entries (no step
+    // has read a list's order: list_order_read()), by the list the object is on.
+    void fingerprint(StateHasher& h) const override;
 
-    list_head* next = this;
-    list_head* prev = this;
+    // The links are the checker's: model code reads a list through the operations below
+    // (list_first_entry(), list_for_each_entry(), ...), each of which tells a stateful search
+    // that the order of the list's entries matters to the model.
+    list_head* next_ = this;
+    list_head* prev_ = this;
     bool poisoned = false;  // list_del() left it pointing nowhere (LIST_POISON)
     bool next_kept = false; // ... or list_del_rcu(), which poisons prev only: readers go on
 };
@@ -46,8 +48,46 @@ void list_splice_init(list_head* list, list_head* head,
 void list_splice_tail_init(list_head* list, list_head* head,
                            std::source_location loc = std::source_location::current());
 
-// The entries of a list in order, without a scheduling point: for invariants only.
+// list_first_entry(ptr, type, member), list_first_entry_or_null() and list_next_entry(pos,
+// member): plain reads of head->next and pos->member.next, as list.h makes them, each a
+// scheduling point on the list; the entry read joins the task's history. list_first_entry()
+// of an empty list is a finding (the kernel goes on with the head as an entry); _or_null()
+// returns null. list_for_each_entry(pos, head, member) walks a list with them.
+enum class ListFirst : std::uint8_t {
+    entry,   // list_first_entry()
+    or_null, // list_first_entry_or_null()
+    walk,    // list_for_each_entry(): the head itself when the list is empty, which ends the walk
+};
+list_head* list_first(const list_head* head, ListFirst how, std::source_location loc);
+list_head* list_next(const list_head* pos, std::source_location loc);
+template <class T>
+T* first_entry(const list_head* head, list_head T::*member, ListFirst how = ListFirst::entry,
+               std::source_location loc = std::source_location::current()) {
+    list_head* first = list_first(head, how, loc);
+    return first ? container_of(first, member) : nullptr;
+}
+template <class T>
+T* next_entry(T* pos, list_head T::*member,
+              std::source_location loc = std::source_location::current()) {
+    return container_of(list_next(&(pos->*member), loc), member);
+}
+#define list_first_entry(ptr, type, member) ::lockcheck::detail::first_entry(ptr, &type::member)
+#define list_first_entry_or_null(ptr, type, member)                                                \
+    ::lockcheck::detail::first_entry(ptr, &type::member, ::lockcheck::detail::ListFirst::or_null)
+#define list_next_entry(pos, member)                                                               \
+    ::lockcheck::detail::next_entry(pos, &std::remove_reference_t<decltype(*pos)>::member)
+#define list_for_each_entry(pos, head, member)                                                     \
+    for (pos = ::lockcheck::detail::first_entry(head,                                              \
+                                                &std::remove_reference_t<decltype(*pos)>::member,  \
+                                                ::lockcheck::detail::ListFirst::walk);             \
+         &pos->member != (head); pos = list_next_entry(pos, member))
+
+// For properties (invariants, final checks), without a scheduling point. list_entries(): the
+// entries of a list in order, which tells a stateful search that their order matters;
+// list_contains() and list_count_nodes(): what is on a list, whatever its order.
 std::vector<const list_head*> list_entries(const list_head& head);
+bool list_contains(const list_head& head, const list_head* entry);
+std::size_t list_count_nodes(const list_head& head);
 
 // include/linux/rculist.h: updaters (serialized by their own lock) publish an entry with
 // rcu_assign_pointer() of its predecessor's next, so that readers inside rcu_read_lock()

@@ -19,7 +19,7 @@ void blk_done_softirq() {
     list_splice_init(this_cpu_ptr(&the_blk_mq->blk_cpu_done), local_list);
     local_irq_enable();
     while (!list_empty(local_list)) {
-        request* rq = container_of(local_list->next, &request::ipi_list);
+        request* rq = list_first_entry(local_list, request, ipi_list);
         list_del_init(&rq->ipi_list);
         rq->end_io(rq);
     }

@@ -372,11 +372,9 @@ struct Landing {
 std::vector<Landing> after_final_push(xfs_cil& cil, const CilPushPolicy& p) {
     std::vector<Landing> landed(cil.trans.size());
     auto land = [&cil, &landed](const list_head& list, int seq) {
-        for (const list_head* e : list_entries(list)) {
-            for (std::size_t i = 0; i < cil.trans.size(); ++i) {
-                if (e == &cil.trans[i]->t_item.li_cil) landed[i].item = seq;
-                if (e == &cil.trans[i]->t_busy_extent.list) landed[i].busy = seq;
-            }
+        for (std::size_t i = 0; i < cil.trans.size(); ++i) {
+            if (list_contains(list, &cil.trans[i]->t_item.li_cil)) landed[i].item = seq;
+            if (list_contains(list, &cil.trans[i]->t_busy_extent.list)) landed[i].busy = seq;
         }
     };
     // Every context up to the current one was pushed, so its checkpoint is written; the final
@@ -419,8 +417,8 @@ bool busy_extents_travel(xfs_cil& cil, const CilPushPolicy& p) {
 bool drained(xfs_cil& cil, const CilPushPolicy& p) {
     for_each_possible_cpu(cpu) {
         if (push_walks(p, cpu)) continue;
-        if (!list_entries(*pcp_cil_cpu(&cil, cpu)).empty()) return false;
-        if (!list_entries(*pcp_busy_cpu(&cil, cpu)).empty()) return false;
+        if (list_count_nodes(*pcp_cil_cpu(&cil, cpu))) return false;
+        if (list_count_nodes(*pcp_busy_cpu(&cil, cpu))) return false;
     }
     return true;
 }
@@ -431,8 +429,7 @@ bool space_matches(xfs_cil& cil) {
     const int current = cil.xc_ctx.peek();
     long long unpushed = static_cast<long long>(cil.trans.size()) * kItemSpace;
     for (int seq = 1; seq < current; ++seq)
-        unpushed -=
-            static_cast<long long>(list_entries(cil.ctx(seq)->log_items).size()) * kItemSpace;
+        unpushed -= static_cast<long long>(list_count_nodes(cil.ctx(seq)->log_items)) * kItemSpace;
     return cil.xc_space_used.peek_sum() == unpushed;
 }
 

@@ -188,7 +188,7 @@ void btrfs_run_delayed_iputs(btrfs_fs_info* fs_info) {
     unsigned long flags = 0;
     take(&fs_info->delayed_iput_lock, fs_info->policy.run, flags);
     while (!list_empty(&fs_info->delayed_iputs)) {
-        btrfs_inode* inode = container_of(fs_info->delayed_iputs.next, &btrfs_inode::delayed_iput);
+        btrfs_inode* inode = list_first_entry(&fs_info->delayed_iputs, btrfs_inode, delayed_iput);
         run_delayed_iput_locked(fs_info, inode);
     }
     drop(&fs_info->delayed_iput_lock, fs_info->policy.run, flags);
@@ -258,11 +258,11 @@ void setup(std::size_t variant, const ParameterValues& values) {
                     std::size_t waiting = 0;
                     for (int i = 0; i < fs.files; ++i) {
                         const btrfs_inode& inode = *fs.inodes[static_cast<std::size_t>(i)];
-                        const bool listed = !list_entries(inode.delayed_iput).empty();
+                        const bool listed = list_count_nodes(inode.delayed_iput) != 0;
                         waiting += listed;
                         if (inode.i_count.peek() != (listed ? 1 : 0)) return false;
                     }
-                    return list_entries(fs.delayed_iputs).size() == waiting &&
+                    return list_count_nodes(fs.delayed_iputs) == waiting &&
                            fs.nr_delayed_iputs.peek() == static_cast<int>(waiting);
                 });
 }

@@ -93,7 +93,9 @@ Json stats_json(const SearchStats& s) {
                                 {"matched", s.states.matched},
                                 {"bytes", s.states.bytes},
                                 {"full", s.states.full},
-                                {"breadth_first", s.states.breadth_first}}},
+                                {"breadth_first", s.states.breadth_first},
+                                {"lists_in_order", s.states.lists_in_order},
+                                {"executions_before_order", s.states.executions_before_order}}},
                 {"properties", std::move(properties)}};
 }
 
@@ -360,11 +362,17 @@ SearchStats read_stats(const Value& v) {
     // Added in version 1.8.
     if (v.has("states")) {
         const Value st = v["states"];
-        s.states =
-            StateCounts{st["stored"].count<std::uint64_t>(), st["matched"].count<std::uint64_t>(),
-                        st["bytes"].count<std::uint64_t>(), st["full"].boolean()};
+        s.states.stored = st["stored"].count<std::uint64_t>();
+        s.states.matched = st["matched"].count<std::uint64_t>();
+        s.states.bytes = st["bytes"].count<std::uint64_t>();
+        s.states.full = st["full"].boolean();
         // Added in version 1.11.
         if (st.has("breadth_first")) s.states.breadth_first = st["breadth_first"].boolean();
+        // Added in version 1.19.
+        if (st.has("lists_in_order")) {
+            s.states.lists_in_order = st["lists_in_order"].string();
+            s.states.executions_before_order = st["executions_before_order"].count<std::uint64_t>();
+        }
     }
     // Added in version 1.3.
     if (v.has("properties"))

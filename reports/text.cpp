@@ -463,6 +463,15 @@ std::string states_text(const StateCounts& st, std::uint64_t stopped) {
            std::to_string(stopped - st.matched) + " at sleep sets";
 }
 
+// How a stateful search kept lists: "as the sets of their entries (no step read an order)", or
+// in order, and why.
+std::string lists_text(const StateCounts& st) {
+    if (st.lists_in_order.empty()) return "as the sets of their entries: no step read an order";
+    if (!st.executions_before_order) return "in order: " + st.lists_in_order;
+    return "in order: " + st.lists_in_order + " read one's order, and the search began again (" +
+           count(st.executions_before_order, "execution") + " before, not counted above)";
+}
+
 // "412 saved; 2,980 executions went on from one, 41,200 steps not replayed (63 % of all)", or
 // why there were none: how the search reached its executions (checker/search_stats.hpp).
 std::string checkpoints_text(const Summary& s) {
@@ -591,7 +600,9 @@ std::string format_summary(const Summary& s) {
     if (const StateCounts& st = s.stats.states; st.stored) {
         const auto cut = std::find_if(rows.begin(), rows.end(),
                                       [](const auto& row) { return row.first == "cut by bound"; });
-        rows.insert(cut + 1, {"states", states_text(st, s.stats.sleep_blocked)});
+        const auto states =
+            rows.insert(cut + 1, {"states", states_text(st, s.stats.sleep_blocked)});
+        rows.insert(states + 1, {"lists", lists_text(st)});
     }
     for (const CounterexampleSize& c : s.counterexamples)
         rows.emplace_back("reported", size_text(c));

@@ -632,9 +632,9 @@ void Execution::end_op(const char* name) {
 }
 
 namespace {
-// What a later step can observe of the object (Object::fingerprint).
-Fingerprint value_of(const Object& obj) {
-    StateHasher h;
+// What a later step can observe of the object (Object::fingerprint), as the state keeps it.
+Fingerprint value_of(const Object& obj, bool lists_as_sets) {
+    StateHasher h(lists_as_sets);
     obj.fingerprint(h);
     return h.result();
 }
@@ -657,7 +657,8 @@ void Execution::turn_step(Task& t, const Object& obj) {
     // the turn began: that write is a change for the turn, as any other task's write is there.
     if (limits_.memory_model != MemoryModel::sc && obj.last_written > t.turn_start_)
         t.turn_disturbed_ = true;
-    t.turn_objects_[t.turn_count_++] = Task::TurnObject{&obj, value_of(obj), step_};
+    t.turn_objects_[t.turn_count_++] =
+        Task::TurnObject{&obj, value_of(obj, limits_.lists_as_sets), step_};
 }
 
 void Execution::begin_spin_turn(std::source_location loc, const void* loop) {
@@ -709,7 +710,8 @@ bool Execution::turn_changed(const Task& task) const {
     for (int i = 0; i < task.turn_count_; ++i) {
         const Task::TurnObject& o = task.turn_objects_[i];
         if (o.obj->last_written <= task.turn_same_at_) continue;
-        if ((any_write && o.obj->last_written > o.touched) || value_of(*o.obj) != o.before)
+        if ((any_write && o.obj->last_written > o.touched) ||
+            value_of(*o.obj, limits_.lists_as_sets) != o.before)
             return true;
     }
     task.turn_same_at_ = step_;
@@ -1020,7 +1022,7 @@ void Execution::fingerprint_watch(const Task& t, StateHasher& h) const {
 }
 
 Fingerprint Execution::fingerprint() const {
-    StateHasher h;
+    StateHasher h(limits_.lists_as_sets);
     h.add(objects_.size());
     for (const Object* o : objects_) {
         h.add(o->freed_with_ ? static_cast<std::uint64_t>(o->freed_with_->id()) : ~0ULL);
@@ -1049,6 +1051,10 @@ Fingerprint Execution::fingerprint() const {
     }
     h.add(std::min(step_ - last_write_step_, limits_.spin_bound));
     return h.result();
+}
+
+void Execution::note_order_read(const char* op, const Object& entry) {
+    order_read_ = std::string(op) + "(" + entry.name() + ") at step " + std::to_string(step_);
 }
 
 void Execution::fail(ViolationKind kind, std::string property, std::string message,

@@ -158,6 +158,11 @@ class Execution {
         // Whether the model's forget_reads declarations are taken at their word; the tests
         // check the shipped models' declarations against a stateful search that ignores them.
         bool forgets = true;
+        // With fingerprints: a list is hashed as the set of its entries, not in their order,
+        // so that two tasks adding to it in either order reach one state. Exact only while no
+        // step reads a list's order (list_order_read()): the search starts again with lists
+        // in order once one does (explorer.cpp).
+        bool lists_as_sets = false;
         MemoryModel memory_model = MemoryModel::sc;
         // Whether a loop's turn that read an older write ends its execution (stale_read());
         // the tests compare what the searches reach with it against what they reach without.
@@ -485,6 +490,15 @@ class Execution {
     // graph) and what spin loops and retry loops are watched for. Not on the hot path: the
     // search asks for it once per step.
     Fingerprint fingerprint() const;
+    // A step or a property read the order of the entries of the list `entry` is on (`op`:
+    // list_first_entry, list_entries, ...). Where lists are kept as sets, the first such read
+    // is recorded, "list_first_entry(head) at step 12"; the search must then begin again with
+    // lists in order, the states it stored being no longer exact.
+    void list_order_read(const char* op, const Object& entry) {
+        if (limits_.lists_as_sets && order_read_.empty()) [[unlikely]]
+            note_order_read(op, entry);
+    }
+    const std::string& list_order_read() const { return order_read_; }
     // The check() with `message` is evaluated now; `after_release`: the running task's step
     // just taken (its pending() operation) released a lock. Allocates only the first time a
     // message is reached in the execution.
@@ -704,6 +718,8 @@ class Execution {
     Schedule schedule_;
     Outcome outcome_;
     std::uint32_t step_ = 0;
+    std::string order_read_; // see list_order_read()
+    void note_order_read(const char* op, const Object& entry);
     ChainDepth chain_;
     std::size_t started_ = 0; // tasks_[0, started_) have been started
     std::uint32_t last_write_step_ = 0;

@@ -26,6 +26,10 @@ class StateHasher {
   public:
     StateHasher() = default;
     explicit StateHasher(Fingerprint seed) { add(seed); }
+    explicit StateHasher(bool lists_as_sets) : lists_as_sets_(lists_as_sets) {}
+
+    // Whether a list adds the set of its entries instead of their order (Execution::Limits).
+    bool lists_as_sets() const { return lists_as_sets_; }
 
     // Order matters: add(1), add(2) differs from add(2), add(1).
     void add(std::uint64_t v) {
@@ -48,6 +52,7 @@ class StateHasher {
     void flush();
 
     std::uint64_t seed_ = 0x243f6a8885a308d3ULL;
+    bool lists_as_sets_ = false;
     unsigned n_ = 0;
     std::uint64_t words_[kBlock];
 };

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "task_set.hpp"
 
@@ -22,6 +23,12 @@ struct StateCounts {
     // Explored level by level (--strategy bfs): `matched` counts the states reached again
     // that left nothing to run, not executions.
     bool breadth_first = false;
+    // Empty where lists were kept as the sets of their entries (Execution::Limits::
+    // lists_as_sets); else why they were kept in order: the read of an order that made the
+    // search begin again ("list_first_entry(head) at step 12"), after
+    // `executions_before_order` executions.
+    std::string lists_in_order;
+    std::uint64_t executions_before_order = 0;
 };
 
 class Strategy;
@@ -61,6 +68,9 @@ class Strategy {
     // A stateful search compares states (Execution::fingerprint()): its executions keep the
     // histories that takes (Execution::Limits::fingerprints).
     virtual bool fingerprints() const { return false; }
+    // A stateful search as this one was made, not yet begun, for a search that must begin
+    // again (Execution::list_order_read()); null where it cannot.
+    virtual std::unique_ptr<Strategy> fresh() const { return nullptr; }
     // Between executions: hands the part of the search still to run that comes last in its
     // order to another thread (--jobs), as a strategy of its own, and leaves it out of this
     // one. Running this one to its end and then the part runs the same executions in the same

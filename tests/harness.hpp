@@ -60,6 +60,11 @@ struct Reached {
     std::uint64_t executions = 0;
     std::uint64_t sleep_blocked = 0; // executions a reduction stopped: an equivalent one ran
     std::set<std::string> final_states;
+    std::set<std::string> final_sets; // the same, each list as what is on it
+    // A stateful search kept lists as sets (Execution::Limits::lists_as_sets), unless an
+    // execution read a list's order, after which it began again with them in order.
+    bool lists_as_sets = false;
+    bool lists_in_order = false;
     std::set<std::pair<ViolationKind, std::string>> violations;
 };
 // `forgets`: whether a stateful search takes the model's forget_reads at their word.
@@ -69,6 +74,9 @@ struct Reached {
 Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth, bool forgets = true,
               std::uint32_t max_steps = 0,
               const std::function<void(Execution::Limits&)>& limits = nullptr);
+// Whether two searches reached the same final states: as sets of what is on each list where
+// either kept lists as sets.
+bool same_final_states(const Reached& a, const Reached& b);
 // Fails the test unless a reduced search reached the final states and kinds of violation
 // plain DFS reached (`all`); `what` names the search and the model.
 void expect_reached_what_dfs_reached(const Reached& reduced, const Reached& all,

@@ -325,3 +325,81 @@ TEST(ListHead, the_same_race_under_a_spinlock_is_verified) {
     });
     expect_verified(r);
 }
+
+namespace {
+
+struct entry {
+    explicit entry(const std::string& name) : link(name) {}
+    list_head link;
+};
+
+struct Entries {
+    list_head head{"head"};
+    entry a{"a"};
+    entry b{"b"};
+    entry c{"c"};
+};
+
+// Runs `body` as the one task of a model with a, b and c on head, in that order; returns what
+// it recorded.
+template <class Body> std::string with_a_b_c(Body body) {
+    std::string seen;
+    const SearchResult r = check_model([&seen, body] {
+        auto& l = this_execution().make<Entries>();
+        spawn("t", [&l, &seen, body] {
+            for (entry* e : {&l.a, &l.b, &l.c})
+                list_add_tail(&e->link, &l.head);
+            body(l, seen);
+        });
+    });
+    expect_verified(r);
+    return seen;
+}
+
+} // namespace
+
+TEST(ListHead, list_first_entry_and_list_next_entry_read_the_list_in_order) {
+    const std::string seen = with_a_b_c([](Entries& l, std::string& seen) {
+        entry* first = list_first_entry(&l.head, entry, link);
+        entry* second = list_next_entry(first, link);
+        seen = first->link.name() + ", " + second->link.name();
+    });
+    CHECK_EQUAL("a, b", seen);
+}
+
+TEST(ListHead, list_for_each_entry_walks_every_entry_in_order) {
+    const std::string seen = with_a_b_c([](Entries& l, std::string& seen) {
+        entry* pos = nullptr;
+        list_for_each_entry(pos, &l.head, link) seen += pos->link.name() + ";";
+        list_del_init(&l.b.link);
+        list_for_each_entry(pos, &l.head, link) seen += pos->link.name() + ";";
+    });
+    CHECK_EQUAL("a;b;c;a;c;", seen);
+}
+
+TEST(ListHead, list_first_entry_or_null_of_an_empty_list_is_null_and_the_walk_of_one_is_none) {
+    std::string seen = "(not run)";
+    const SearchResult r = check_model([&seen] {
+        auto& l = this_execution().make<Entries>();
+        spawn("t", [&l, &seen] {
+            entry* pos = list_first_entry_or_null(&l.head, entry, link);
+            seen = pos ? "an entry" : "null";
+            list_for_each_entry(pos, &l.head, link) seen += " and a walk";
+        });
+    });
+    expect_verified(r);
+    CHECK_EQUAL("null", seen);
+}
+
+TEST(ListHead, list_first_entry_of_an_empty_list_is_a_finding) {
+    const SearchResult r = check_model([] {
+        auto& l = this_execution().make<Entries>();
+        spawn("t", [&l] { list_first_entry(&l.head, entry, link); });
+    });
+    const Violation& v = only_violation(r);
+    CHECK_EQUAL(ViolationKind::list_corruption, v.kind);
+    CHECK_EQUAL("list_first_entry() of the empty list head: the kernel goes on with the head as "
+                "an entry",
+                v.message);
+    CHECK_EQUAL(1u, v.step);
+}

@@ -93,7 +93,7 @@ TEST(LkmmOrdering, list_operations_under_one_spinlock_never_race) {
             });
             spawn("deleter", [&l] {
                 spin_lock(&l.lock);
-                if (!list_empty(&l.head)) list_del_init(l.head.next);
+                if (!list_empty(&l.head)) list_del_init(&l.a); // head.next: a is all it holds
                 spin_unlock(&l.lock);
             });
         },

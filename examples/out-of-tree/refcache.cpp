@@ -53,7 +53,7 @@ my_data* get_entry(cache* c, const Policy& p) {
     my_data* entry = nullptr;
     mutex_lock(&c->mutex);
     if (!list_empty(&c->q)) {
-        entry = container_of(c->q.next, &my_data::link);
+        entry = list_first_entry(&c->q, my_data, link);
         if (p.get_unless_zero) {
             if (!kref_get_unless_zero(&entry->refcount)) entry = nullptr;
         } else {

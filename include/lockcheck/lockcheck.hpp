@@ -238,7 +238,8 @@ using detail::wake_up_all;
 using detail::WQ_FLAG_EXCLUSIVE;
 using detail::wq_has_sleeper;
 
-// Memory and lists (model/slab.hpp, model/list.hpp, model/container_of.hpp;
+// Memory and lists (model/slab.hpp, model/list.hpp, model/container_of.hpp; the macros
+// list_first_entry, list_first_entry_or_null, list_next_entry, list_for_each_entry,
 // list_for_each_entry_rcu, hlist_for_each_entry_rcu).
 using detail::container_of;
 using detail::hlist_add_head_rcu;
@@ -257,11 +258,13 @@ using detail::list_add;
 using detail::list_add_rcu;
 using detail::list_add_tail;
 using detail::list_add_tail_rcu;
+using detail::list_contains;    // for properties: no step
+using detail::list_count_nodes; // for properties: no step
 using detail::list_del;
 using detail::list_del_init;
 using detail::list_del_rcu;
 using detail::list_empty;
-using detail::list_entries; // for properties: no step
+using detail::list_entries; // for properties: no step; reads the order
 using detail::list_head;
 using detail::list_move_tail;
 using detail::list_replace_rcu;
