@@ -163,4 +163,4 @@ echo "$configs" | while IFS='|' read -r label model defines args; do
         "$(ratio "$lc_s" "$spin_search_s" "$prefix")" "$(ratio "$lc_mb" "$spin_mb" "")"
 done
 echo "time ratio: lockcheck's seconds / SPIN's search seconds (target <= 1; '>' where lockcheck's"
-echo "time limit stopped it); memory ratio: lockcheck's peak RSS / pan's (target <= 0.1)"
+echo "time limit stopped it); memory ratio: lockcheck's peak RSS / pan's (target <= 1)"
