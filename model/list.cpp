@@ -319,18 +319,19 @@ list_head* list_next_rcu(const list_head* pos, bool first, bool cond, std::sourc
     return next;
 }
 
-list_head* list_first(const list_head* head, ListFirst how, std::source_location loc) {
+list_head* list_end(const list_head* head, ListEnd which, std::source_location loc) {
     constexpr const char* kOps[] = {"list_first_entry", "list_first_entry_or_null",
-                                    "list_for_each_entry"};
-    const char* op = kOps[static_cast<int>(how)];
+                                    "list_for_each_entry", "list_last_entry"};
+    const char* op = kOps[static_cast<int>(which)];
     Execution& ex = this_execution();
     ex.visible_read(op, head, loc);
     ex.list_order_read(op, *head);
-    list_head* first = get(const_cast<list_head*>(head), &list_head::next_);
-    ex.observe(first->id());
-    if (first != head || how == ListFirst::walk) return first;
-    if (how == ListFirst::or_null) return nullptr;
-    corrupt("list_first_entry() of the empty list " + head->name() +
+    auto* list = const_cast<list_head*>(head);
+    list_head* end = get(list, which == ListEnd::last ? &list_head::prev_ : &list_head::next_);
+    ex.observe(end->id());
+    if (end != head || which == ListEnd::walk) return end;
+    if (which == ListEnd::first_or_null) return nullptr;
+    corrupt(std::string(op) + "() of the empty list " + head->name() +
                 ": the kernel goes on with the head as an entry",
             loc);
     return nullptr; // not reached: the execution ends at the finding

@@ -48,39 +48,49 @@ void list_splice_init(list_head* list, list_head* head,
 void list_splice_tail_init(list_head* list, list_head* head,
                            std::source_location loc = std::source_location::current());
 
-// list_first_entry(ptr, type, member), list_first_entry_or_null() and list_next_entry(pos,
-// member): plain reads of head->next and pos->member.next, as list.h makes them, each a
-// scheduling point on the list; the entry read joins the task's history. list_first_entry()
-// of an empty list is a finding (the kernel goes on with the head as an entry); _or_null()
-// returns null. list_for_each_entry(pos, head, member) walks a list with them.
-enum class ListFirst : std::uint8_t {
-    entry,   // list_first_entry()
-    or_null, // list_first_entry_or_null()
-    walk,    // list_for_each_entry(): the head itself when the list is empty, which ends the walk
+// list_first_entry(ptr, type, member), list_first_entry_or_null(), list_last_entry() and
+// list_next_entry(pos, member): plain reads of head->next (head->prev) and pos->member.next, as
+// list.h makes them, each a scheduling point on the list; the entry read joins the task's
+// history. list_first_entry() and list_last_entry() of an empty list are a finding (the kernel
+// goes on with the head as an entry); _or_null() returns null. list_for_each_entry(pos, head,
+// member) and list_for_each_entry_safe(pos, n, head, member), which reads the next entry before
+// the body may delete pos, walk a list with them.
+enum class ListEnd : std::uint8_t {
+    first,         // list_first_entry()
+    first_or_null, // list_first_entry_or_null()
+    walk,          // a list_for_each_entry(): the head itself when the list is empty, which
+                   // ends the walk
+    last,          // list_last_entry()
 };
-list_head* list_first(const list_head* head, ListFirst how, std::source_location loc);
+list_head* list_end(const list_head* head, ListEnd which, std::source_location loc);
 list_head* list_next(const list_head* pos, std::source_location loc);
 template <class T>
-T* first_entry(const list_head* head, list_head T::*member, ListFirst how = ListFirst::entry,
-               std::source_location loc = std::source_location::current()) {
-    list_head* first = list_first(head, how, loc);
-    return first ? container_of(first, member) : nullptr;
+T* end_entry(const list_head* head, list_head T::*member, ListEnd which = ListEnd::first,
+             std::source_location loc = std::source_location::current()) {
+    list_head* end = list_end(head, which, loc);
+    return end ? container_of(end, member) : nullptr;
 }
 template <class T>
 T* next_entry(T* pos, list_head T::*member,
               std::source_location loc = std::source_location::current()) {
     return container_of(list_next(&(pos->*member), loc), member);
 }
-#define list_first_entry(ptr, type, member) ::lockcheck::detail::first_entry(ptr, &type::member)
+#define list_first_entry(ptr, type, member) ::lockcheck::detail::end_entry(ptr, &type::member)
 #define list_first_entry_or_null(ptr, type, member)                                                \
-    ::lockcheck::detail::first_entry(ptr, &type::member, ::lockcheck::detail::ListFirst::or_null)
+    ::lockcheck::detail::end_entry(ptr, &type::member, ::lockcheck::detail::ListEnd::first_or_null)
+#define list_last_entry(ptr, type, member)                                                         \
+    ::lockcheck::detail::end_entry(ptr, &type::member, ::lockcheck::detail::ListEnd::last)
 #define list_next_entry(pos, member)                                                               \
     ::lockcheck::detail::next_entry(pos, &std::remove_reference_t<decltype(*pos)>::member)
+#define LOCKCHECK_LIST_WALK(pos, head, member)                                                     \
+    ::lockcheck::detail::end_entry(head, &std::remove_reference_t<decltype(*pos)>::member,         \
+                                   ::lockcheck::detail::ListEnd::walk)
 #define list_for_each_entry(pos, head, member)                                                     \
-    for (pos = ::lockcheck::detail::first_entry(head,                                              \
-                                                &std::remove_reference_t<decltype(*pos)>::member,  \
-                                                ::lockcheck::detail::ListFirst::walk);             \
-         &pos->member != (head); pos = list_next_entry(pos, member))
+    for (pos = LOCKCHECK_LIST_WALK(pos, head, member); &pos->member != (head);                     \
+         pos = list_next_entry(pos, member))
+#define list_for_each_entry_safe(pos, n, head, member)                                             \
+    for (pos = LOCKCHECK_LIST_WALK(pos, head, member), n = list_next_entry(pos, member);           \
+         &pos->member != (head); pos = n, n = list_next_entry(n, member))
 
 // For properties (invariants, final checks), without a scheduling point. list_entries(): the
 // entries of a list in order, which tells a stateful search that their order matters;

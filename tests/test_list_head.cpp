@@ -358,13 +358,27 @@ template <class Body> std::string with_a_b_c(Body body) {
 
 } // namespace
 
-TEST(ListHead, list_first_entry_and_list_next_entry_read_the_list_in_order) {
+TEST(ListHead, list_first_entry_list_next_entry_and_list_last_entry_read_the_list_in_order) {
     const std::string seen = with_a_b_c([](Entries& l, std::string& seen) {
         entry* first = list_first_entry(&l.head, entry, link);
         entry* second = list_next_entry(first, link);
-        seen = first->link.name() + ", " + second->link.name();
+        entry* last = list_last_entry(&l.head, entry, link);
+        seen = first->link.name() + ", " + second->link.name() + " ... " + last->link.name();
     });
-    CHECK_EQUAL("a, b", seen);
+    CHECK_EQUAL("a, b ... c", seen);
+}
+
+TEST(ListHead, list_for_each_entry_safe_walks_on_past_the_entry_its_body_deletes) {
+    const std::string seen = with_a_b_c([](Entries& l, std::string& seen) {
+        entry* pos = nullptr;
+        entry* n = nullptr;
+        list_for_each_entry_safe(pos, n, &l.head, link) {
+            seen += pos->link.name() + ";";
+            list_del_init(&pos->link);
+        }
+        seen += list_empty(&l.head) ? " empty" : " not empty";
+    });
+    CHECK_EQUAL("a;b;c; empty", seen);
 }
 
 TEST(ListHead, list_for_each_entry_walks_every_entry_in_order) {
@@ -402,4 +416,10 @@ TEST(ListHead, list_first_entry_of_an_empty_list_is_a_finding) {
                 "an entry",
                 v.message);
     CHECK_EQUAL(1u, v.step);
+    const SearchResult last = check_model([] {
+        auto& l = this_execution().make<Entries>();
+        spawn("t", [&l] { list_last_entry(&l.head, entry, link); });
+    });
+    CHECK_TEXT(contains(only_violation(last).message, "list_last_entry() of the empty list head"),
+               only_violation(last).message.c_str());
 }

@@ -239,8 +239,9 @@ using detail::WQ_FLAG_EXCLUSIVE;
 using detail::wq_has_sleeper;
 
 // Memory and lists (model/slab.hpp, model/list.hpp, model/container_of.hpp; the macros
-// list_first_entry, list_first_entry_or_null, list_next_entry, list_for_each_entry,
-// list_for_each_entry_rcu, hlist_for_each_entry_rcu).
+// list_first_entry, list_first_entry_or_null, list_last_entry, list_next_entry,
+// list_for_each_entry, list_for_each_entry_safe, list_for_each_entry_rcu,
+// hlist_for_each_entry_rcu).
 using detail::container_of;
 using detail::hlist_add_head_rcu;
 using detail::hlist_del_init_rcu;
