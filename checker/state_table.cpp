@@ -41,6 +41,10 @@ StateTable::StateTable(std::size_t max_bytes) {
         void* p =
             ::mmap(nullptr, reserve, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (p == MAP_FAILED) continue;
+        // Probes land anywhere in the table: in 2 MB pages (transparent huge pages, where the
+        // system gives them on request; a refusal changes nothing) they miss the TLB far less,
+        // and fault far less often.
+        ::madvise(p, reserve, MADV_HUGEPAGE);
         slots_ = static_cast<Entry*>(p);
         reserved_ = reserve / sizeof(Entry);
         break;
