@@ -463,7 +463,7 @@ std::string states_text(const StateCounts& st, std::uint64_t stopped) {
            std::to_string(stopped - st.matched) + " at sleep sets";
 }
 
-// How a stateful search kept lists: "as the sets of their entries (no step read an order)", or
+// How a stateful search kept lists: "as the sets of their entries: no step read an order", or
 // in order, and why.
 std::string lists_text(const StateCounts& st) {
     if (st.lists_in_order.empty()) return "as the sets of their entries: no step read an order";

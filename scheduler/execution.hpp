@@ -691,6 +691,8 @@ class Execution {
     // The running task's model code ended its execution (drops_tasks()): it leaves its fiber
     // as an unwound task leaves it, finished, without unwinding its stack, which is dropped.
     [[noreturn]] void drop_running();
+    // Records the first read of a list's order (list_order_read()), out of line: it allocates.
+    void note_order_read(const char* op, const Object& entry);
 
     ArenaLease arena_{current_ != nullptr};
     StackPool& stacks_;
@@ -719,7 +721,6 @@ class Execution {
     Outcome outcome_;
     std::uint32_t step_ = 0;
     std::string order_read_; // see list_order_read()
-    void note_order_read(const char* op, const Object& entry);
     ChainDepth chain_;
     std::size_t started_ = 0; // tasks_[0, started_) have been started
     std::uint32_t last_write_step_ = 0;
