@@ -17,9 +17,10 @@ namespace lockcheck::detail {
 
 // Moves to the next execution: drops the branches the last one never reached (it ended
 // early) and makes the deepest branch with an untried option take the lowest. False when
-// every branch is exhausted.
-template <class Branch>
-bool backtrack(std::vector<Branch>& path, std::size_t& position, std::size_t floor = 0) {
+// every branch is exhausted, or when `left(index)`, told of each exhausted branch before it
+// goes, returns false (the branches from that one on are kept).
+template <class Branch, class Left>
+bool backtrack(std::vector<Branch>& path, std::size_t& position, std::size_t floor, Left left) {
     path.resize(position);
     position = 0;
     while (path.size() > floor) {
@@ -30,9 +31,14 @@ bool backtrack(std::vector<Branch>& path, std::size_t& position, std::size_t flo
             b.tried |= task_bit(b.chosen);
             return true;
         }
+        if (!left(path.size() - 1)) return false;
         path.pop_back();
     }
     return false;
+}
+template <class Branch>
+bool backtrack(std::vector<Branch>& path, std::size_t& position, std::size_t floor = 0) {
+    return backtrack(path, position, floor, [](std::size_t) { return true; });
 }
 
 // After backtrack(), which changed the deepest branch left on the path and nothing else: where

@@ -23,6 +23,10 @@ enum class LoopEnd : std::uint8_t {
     // Lists were kept as sets and a step or property read one's order: the states stored may
     // have merged what the model tells apart (SearchStats::list_order_read says where).
     list_order_read,
+    // Loops were judged as cycles and an execution met what that search does not judge (a
+    // violation, a cut) or the search found a loop that can go on for ever: the search begins
+    // again with loops watched (SearchStats::loops_unjudged says why).
+    loops_unjudged,
 };
 
 // Asked between two executions, once the strategy has prepared the next one: whether to go on.

@@ -113,12 +113,30 @@ std::uint32_t resume_point(Strategy& strategy, Checkpoints& checkpoints) {
 }
 } // namespace
 
+namespace {
+// Judging loops as cycles: what in execution `n`, which ended with `out`, the search does not
+// judge, which makes it begin again with loops watched; "" if nothing. A violation's
+// counterexample is found again by that search, whose schedules replay as every other
+// search's do (a spinner's turns here run where watching holds it back).
+std::string unjudged(const Execution& ex, const Outcome& out, std::uint64_t n) {
+    const std::string execution = "execution " + std::to_string(n);
+    if (out.violation) return execution + " met a violation (" + out.violation->property + ")";
+    if (ex.cut())
+        return execution + " was cut by " +
+               (out.cut_by_steps ? "--max-steps" : "the depth bound");
+    if (out.end != End::finished && out.end != End::stopped)
+        return execution + " ended before its tasks did";
+    return "";
+}
+} // namespace
+
 LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOptions& options,
                        StackPool& stacks, SearchResult& result, BetweenExecutions& between) {
     std::set<std::string> seen;
     Execution::Limits limits = options.limits(options.depth, options.max_steps);
     limits.fingerprints = strategy.fingerprints();
     limits.lists_as_sets = limits.fingerprints && options.lists_as_sets;
+    limits.loops_as_cycles = limits.fingerprints && options.loops_as_cycles;
     Checkpoints checkpoints;
     CheckpointCounts& counts = result.stats.checkpoints;
     counts.off = checkpoints_off(options, strategy);
@@ -154,6 +172,12 @@ LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOption
                 result.stats.list_order_read = ex.list_order_read();
                 return LoopEnd::list_order_read;
             }
+            if (limits.loops_as_cycles) [[unlikely]]
+                if (std::string why = unjudged(ex, out, result.stats.executions); !why.empty()) {
+                    result.stats.loops_unjudged = std::move(why);
+                    result.stats.unjudged_finding = out.violation.has_value();
+                    return LoopEnd::loops_unjudged;
+                }
             out.each_violation([&](const Violation& v, std::size_t reached) {
                 if (!seen.insert(v.key()).second) {
                     // Met again: only what it is about may add to the finding.
@@ -168,7 +192,12 @@ LoopEnd run_executions(const Setup& setup, Strategy& strategy, const CheckOption
             // Set-up, teardown or the record of an execution: that execution is not counted.
             return LoopEnd::out_of_memory;
         }
-        if (!strategy.next_execution()) return LoopEnd::done;
+        if (!strategy.next_execution()) {
+            if (!limits.loops_as_cycles || strategy.loops_unjudged().empty()) return LoopEnd::done;
+            result.stats.loops_unjudged = strategy.loops_unjudged();
+            result.stats.unjudged_finding = strategy.loop_for_ever();
+            return LoopEnd::loops_unjudged;
+        }
         if (!between.go_on(result, strategy)) return LoopEnd::stopped;
         resume_at = limits.checkpoints ? resume_point(strategy, checkpoints) : Checkpoints::kNone;
     }
@@ -213,10 +242,11 @@ SearchResult explore_rounds(const Setup& setup, Strategy& strategy, const CheckO
 
 } // namespace
 
-SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions& options) {
-    if (!strategy.fingerprints()) return explore_rounds(setup, strategy, options);
-    // Lists as sets while nothing reads an order, with a fresh search to begin again with once
-    // something does.
+namespace {
+
+// A stateful search: lists as sets while nothing reads an order, with a fresh search to begin
+// again with once something does.
+SearchResult explore_lists(const Setup& setup, Strategy& strategy, const CheckOptions& options) {
     const std::unique_ptr<Strategy> again = strategy.fresh();
     CheckOptions first = options;
     first.lists_as_sets = options.lists_as_sets && again;
@@ -234,6 +264,40 @@ SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions&
     redone.stats.states.lists_in_order = std::move(result.stats.list_order_read);
     redone.stats.states.executions_before_order =
         result.stats.executions + result.stats.earlier_rounds_executions;
+    redone.stats.elapsed_seconds += result.stats.elapsed_seconds;
+    return redone;
+}
+
+} // namespace
+
+SearchResult explore(const Setup& setup, Strategy& strategy, const CheckOptions& options) {
+    if (!strategy.fingerprints()) return explore_rounds(setup, strategy, options);
+    // Loops judged as cycles, which verifies with the fewest states, and a fresh search that
+    // watches them for whatever else that search meets.
+    const std::unique_ptr<Strategy> again = strategy.fresh();
+    CheckOptions first = options;
+    first.loops_as_cycles = options.loops_as_cycles && again && strategy.finds_cycles() &&
+                            options.memory_model == MemoryModel::sc;
+    SearchResult result = explore_lists(setup, strategy, first);
+    if (!first.loops_as_cycles) {
+        result.stats.states.loops_watched = !options.loops_as_cycles ? "asked for"
+                                            : options.memory_model != MemoryModel::sc
+                                                ? "a cycle cannot tell a stale read"
+                                                : "this search judges no cycle";
+        return result;
+    }
+    if (result.stats.loops_unjudged.empty()) return result;
+    CheckOptions watched = options;
+    watched.loops_as_cycles = false;
+    SearchResult redone = explore_lists(setup, *again, watched);
+    // What the first search found and this one did not (a loop for ever whose turns each write,
+    // which no watch sees): no proof.
+    if (result.stats.unjudged_finding && redone.findings.empty() && redone.stats.stopped_by.empty())
+        redone.stats.stopped_by =
+            result.stats.loops_unjudged + ", which the search watching loops did not find,";
+    redone.stats.states.loops_watched = std::move(result.stats.loops_unjudged);
+    redone.stats.states.executions_before_watch =
+        result.stats.executions + result.stats.states.executions_before_order;
     redone.stats.elapsed_seconds += result.stats.elapsed_seconds;
     return redone;
 }

@@ -59,6 +59,10 @@ struct CheckOptions {
     // order, then begins again with them in order (Execution::Limits::lists_as_sets; off: the
     // tests, to compare).
     bool lists_as_sets = true;
+    // A stateful depth-first search under sc judges loops as cycles of its state graph, and
+    // begins again with them watched when it meets what it does not judge
+    // (Execution::Limits::loops_as_cycles; off: the tests, to compare).
+    bool loops_as_cycles = true;
 
     // The limits of one execution of at most `depth` choices and `max_steps` steps. With keep_going
     // it goes on past the violations the kernel survives, so that each one's later steps are

@@ -204,6 +204,7 @@ void SearchStats::add_fully_ordered(const std::string& op) {
 
 void SearchStats::merge(const SearchStats& later) {
     if (list_order_read.empty()) list_order_read = later.list_order_read;
+    if (loops_unjudged.empty()) loops_unjudged = later.loops_unjudged;
     executions += later.executions;
     for (const std::string& op : later.fully_ordered)
         add_fully_ordered(op);

@@ -141,6 +141,11 @@ struct SearchStats {
     // Where lists were kept as sets: the first read of a list's order, which ended the search
     // (LoopEnd::list_order_read), "list_entries(head) at step 3".
     std::string list_order_read;
+    // Where loops were judged as cycles: what made the search begin again with them watched
+    // (LoopEnd::loops_unjudged), "execution 12 was cut by the depth bound".
+    std::string loops_unjudged;
+    // What loops_unjudged names is a finding: a violation, or a cycle that can go on for ever.
+    bool unjudged_finding = false;
     // Every property the model states: its invariants and final checks in the order
     // registered, then each check() in the order first reached.
     std::vector<PropertyStats> properties;

@@ -2,6 +2,7 @@
 // cpu_relax() loop, which waits (sched.hpp) until the word it reads changes.
 #include "bit_spinlock.hpp"
 
+#include "forget_reads.hpp"
 #include "percpu.hpp"
 #include "sched.hpp"
 
@@ -23,10 +24,14 @@ void unlock(const char* op, int bitnum, bitmap_word* addr,
 } // namespace
 
 void bit_spin_lock(int bitnum, bitmap_word* addr, std::source_location loc) {
+    // It returns nothing, and each turn of its wait starts afresh: a stateful search meets the
+    // turns as one state.
+    forget_reads reads(loc);
     preempt_disable(loc);
     while (test_and_set_bit_lock(bitnum, addr, loc)) {
         preempt_enable(loc);
         do {
+            reads.forget(loc);
             cpu_relax(loc);
         } while (test_bit(bitnum, addr, loc));
         preempt_disable(loc);

@@ -35,6 +35,7 @@ class forget_reads {
         : execution_(this_execution()), mark_(execution_.history_mark()), point_(point(where)),
           exceptions_(std::uncaught_exceptions()) {}
     ~forget_reads() {
+        if (forgot_) execution_.forgot(false);
         // Left by an unwinding execution: nothing runs after it.
         if (std::uncaught_exceptions() == exceptions_) execution_.forget_since(mark_, ~point_);
     }
@@ -42,6 +43,8 @@ class forget_reads {
     forget_reads& operator=(const forget_reads&) = delete;
 
     void forget(std::source_location where = std::source_location::current()) {
+        if (!forgot_) execution_.forgot(true);
+        forgot_ = true;
         execution_.forget_since(mark_, point_ ^ point(where) << 1);
     }
 
@@ -54,6 +57,7 @@ class forget_reads {
     Execution::HistoryMark mark_;
     std::uint64_t point_; // the declaration's
     int exceptions_;
+    bool forgot_ = false; // forget() was called: the task may come back to a state
 };
 
 } // namespace lockcheck::detail

@@ -103,7 +103,8 @@ void cpu_relax(std::source_location loc) {
 void cpu_relax_in(const void* loop, std::source_location loc) {
     Execution& ex = this_execution();
     ex.visible_spin("cpu_relax", loc, [](const Object*, const Task& t) {
-        return Execution::current().turn_changed(t);
+        const Execution& ex = Execution::current();
+        return ex.limits().loops_as_cycles || ex.turn_changed(t);
     });
     ++ex.counters().spins;
     ex.begin_spin_turn(loc, loop);

@@ -95,7 +95,9 @@ Json stats_json(const SearchStats& s) {
                                 {"full", s.states.full},
                                 {"breadth_first", s.states.breadth_first},
                                 {"lists_in_order", s.states.lists_in_order},
-                                {"executions_before_order", s.states.executions_before_order}}},
+                                {"executions_before_order", s.states.executions_before_order},
+                                {"loops_watched", s.states.loops_watched},
+                                {"executions_before_watch", s.states.executions_before_watch}}},
                 {"properties", std::move(properties)}};
 }
 
@@ -368,10 +370,17 @@ SearchStats read_stats(const Value& v) {
         s.states.full = st["full"].boolean();
         // Added in version 1.11.
         if (st.has("breadth_first")) s.states.breadth_first = st["breadth_first"].boolean();
-        // Added in version 1.19.
+        // Added in version 1.19: before it, lists were kept in order.
+        s.states.lists_in_order = "a report before version 1.19";
         if (st.has("lists_in_order")) {
             s.states.lists_in_order = st["lists_in_order"].string();
             s.states.executions_before_order = st["executions_before_order"].count<std::uint64_t>();
+        }
+        // Added in version 1.20: before it, loops were watched.
+        s.states.loops_watched = "a report before version 1.20";
+        if (st.has("loops_watched")) {
+            s.states.loops_watched = st["loops_watched"].string();
+            s.states.executions_before_watch = st["executions_before_watch"].count<std::uint64_t>();
         }
     }
     // Added in version 1.3.

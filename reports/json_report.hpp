@@ -21,7 +21,7 @@ inline constexpr const char* kReportSchema = "lockcheck-report";
 inline constexpr int kReportVersion = 1;
 // The minor additions to version 1 (fields added, none changed): docs/json-schema.md numbers
 // them; the document says which it has.
-inline constexpr int kReportMinorVersion = 19;
+inline constexpr int kReportMinorVersion = 20;
 // This lockcheck's version ("0.2.0"), as --version prints it and every report carries it.
 extern const char* const kLockcheckVersion;
 // The schema of `check-all --json`: {"schema", "version", ..., "runs": [a report per variant]}.

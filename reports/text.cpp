@@ -472,6 +472,16 @@ std::string lists_text(const StateCounts& st) {
            count(st.executions_before_order, "execution") + " before, not counted above)";
 }
 
+// How a stateful search judged loops: as cycles of its state graph, or watched, and why.
+std::string loops_text(const StateCounts& st) {
+    if (st.loops_watched.empty())
+        return "as cycles of the state graph: none found that tasks can go round for ever";
+    if (!st.executions_before_watch) return "watched: " + st.loops_watched;
+    return "watched: judged as cycles first, " + st.loops_watched +
+           ", and the search began again (" + count(st.executions_before_watch, "execution") +
+           " before, not counted above)";
+}
+
 // "412 saved; 2,980 executions went on from one, 41,200 steps not replayed (63 % of all)", or
 // why there were none: how the search reached its executions (checker/search_stats.hpp).
 std::string checkpoints_text(const Summary& s) {
@@ -602,7 +612,8 @@ std::string format_summary(const Summary& s) {
                                       [](const auto& row) { return row.first == "cut by bound"; });
         const auto states =
             rows.insert(cut + 1, {"states", states_text(st, s.stats.sleep_blocked)});
-        rows.insert(states + 1, {"lists", lists_text(st)});
+        const auto lists = rows.insert(states + 1, {"lists", lists_text(st)});
+        rows.insert(lists + 1, {"loops", loops_text(st)});
     }
     for (const CounterexampleSize& c : s.counterexamples)
         rows.emplace_back("reported", size_text(c));

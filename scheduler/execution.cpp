@@ -348,6 +348,7 @@ Task* Execution::advance() {
     TaskSet spinning = 0;
     bool unfinished = false; // a task that keeps the execution going (not idle) has not finished
     TaskSet idle = 0;
+    TaskSet idle_spinners = 0;
     for (auto& tp : tasks_) {
         Task& t = *tp;
         if (t.finished_) continue;
@@ -357,6 +358,12 @@ Task* Execution::advance() {
             enabled |= task_bit(t.id_);
             if (t.idle_) [[unlikely]]
                 idle |= task_bit(t.id_);
+            // A spinner whose turn changed nothing may run only because loops are judged as
+            // cycles: while another task takes the step it waits, as it would if watched.
+            if (op.fallback && limits_.loops_as_cycles && !turn_changed(t)) [[unlikely]] {
+                idle_spinners |= task_bit(t.id_);
+                if (!t.retrying_since_) ++t.waited_;
+            }
         } else {
             t.blocked_ = true;
             // The next step is another task's: this one waits (a retrying task's wait is
@@ -392,7 +399,8 @@ Task* Execution::advance() {
         // Its turn is its own step, not a wait.
         if (!tasks_[spinner]->retrying_since_) --tasks_[spinner]->waited_;
         watched = step_ - last_write_step_ >= limits_.spin_bound;
-    } else if (step_ - last_write_step_ >= limits_.spin_bound) [[unlikely]] {
+    } else if (step_ - last_write_step_ >= limits_.spin_bound && !limits_.loops_as_cycles)
+        [[unlikely]] {
         enabled = watch_repeats(enabled);
         if (!enabled) return nullptr; // a livelock: reported
         watched = true;
@@ -423,6 +431,9 @@ Task* Execution::advance() {
         return nullptr;
     }
     Task& t = *tasks_[id];
+    // Its turn is its own step, not a wait.
+    if (contains(idle_spinners, id) && !t.retrying_since_) [[unlikely]]
+        --t.waited_;
     chain_.take(id, t.pending_);
     if (watched || t.progress_) [[unlikely]]
         t.progress_ = watched && limits_.memory_model != MemoryModel::sc &&
@@ -950,6 +961,14 @@ void Execution::fold_history(std::uint64_t value) {
     running_->history_ = h.result();
 }
 
+void Execution::count_forgetting(Task& task, bool first) {
+    task.forgetting_scopes_ += first ? 1 : -1;
+    if (task.forgetting_scopes_)
+        forgetting_ |= task_bit(task.id_);
+    else
+        forgetting_ &= ~task_bit(task.id_);
+}
+
 void Execution::restart_history(const HistoryMark& mark, std::uint64_t point) {
     if (running_->unwind_.unwinding()) return; // left by a task torn down: nothing runs after
     StateHasher h(mark.history);
@@ -1047,9 +1066,9 @@ Fingerprint Execution::fingerprint() const {
         h.add(t.history_);
         add_operation(t.pending_, h);
         t.fingerprint(h);
-        fingerprint_watch(t, h);
+        if (!limits_.loops_as_cycles) fingerprint_watch(t, h);
     }
-    h.add(std::min(step_ - last_write_step_, limits_.spin_bound));
+    if (!limits_.loops_as_cycles) h.add(std::min(step_ - last_write_step_, limits_.spin_bound));
     return h.result();
 }
 

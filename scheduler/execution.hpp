@@ -163,6 +163,13 @@ class Execution {
         // step reads a list's order (list_order_read()): the search starts again with lists
         // in order once one does (explorer.cpp).
         bool lists_as_sets = false;
+        // With fingerprints, under sc: loops are judged as cycles of the state graph, as SPIN
+        // judges non-progress cycles (checker/loop_finder.hpp), not watched. A spin loop's
+        // cpu_relax() may run whenever its task can, no task is held back for repeating a call
+        // with nothing written, and neither watch is part of a fingerprint, so that a loop's
+        // turns come back to one state. Such a search only verifies: anything else it meets
+        // begins it again with loops watched (explorer.cpp).
+        bool loops_as_cycles = false;
         MemoryModel memory_model = MemoryModel::sc;
         // Whether a loop's turn that read an older write ends its execution (stale_read());
         // the tests compare what the searches reach with it against what they reach without.
@@ -485,6 +492,18 @@ class Execution {
         if (limits_.fingerprints && limits_.forgets && running_) [[unlikely]]
             restart_history(mark, point);
     }
+    // A forget_reads scope of the running task's code forgot a round (forget()) for the first
+    // time (`first`), or such a scope ended. Only there can a task come back to a state: each
+    // of its steps adds to its history, which only forget() sets back to the same value again
+    // and again (the end of a scope sets it once, from the history at the scope's start). So
+    // no cycle of the state graph has the steps of a task outside such scopes (a search judging
+    // loops as cycles may keep it in a sleep set: checker/stateful_dfs.cpp).
+    void forgot(bool first) {
+        if (limits_.fingerprints && running_) [[unlikely]]
+            count_forgetting(*running_, first);
+    }
+    // The tasks inside a scope that forgot a round: those that can come back to a state.
+    TaskSet may_come_back() const { return forgetting_; }
     // The state as a stateful search compares it: every object, every unfinished task's
     // history, pending operation and sleep state, the model layer's own state (lockdep's
     // graph) and what spin loops and retry loops are watched for. Not on the hot path: the
@@ -691,6 +710,7 @@ class Execution {
     // The running task's model code ended its execution (drops_tasks()): it leaves its fiber
     // as an unwound task leaves it, finished, without unwinding its stack, which is dropped.
     [[noreturn]] void drop_running();
+    void count_forgetting(Task& task, bool first);
     // Records the first read of a list's order (list_order_read()), out of line: it allocates.
     void note_order_read(const char* op, const Object& entry);
 
@@ -721,6 +741,7 @@ class Execution {
     Outcome outcome_;
     std::uint32_t step_ = 0;
     std::string order_read_; // see list_order_read()
+    TaskSet forgetting_ = 0; // see may_come_back()
     ChainDepth chain_;
     std::size_t started_ = 0; // tasks_[0, started_) have been started
     std::uint32_t last_write_step_ = 0;

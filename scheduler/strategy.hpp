@@ -29,6 +29,12 @@ struct StateCounts {
     // `executions_before_order` executions.
     std::string lists_in_order;
     std::uint64_t executions_before_order = 0;
+    // Empty where loops were judged as cycles of the state graph (Execution::Limits::
+    // loops_as_cycles); else why they were watched: what made the search begin again with
+    // them watched ("execution 12 was cut by the depth bound"), after
+    // `executions_before_watch` executions, or why it never judged them ("asked for").
+    std::string loops_watched;
+    std::uint64_t executions_before_watch = 0;
 };
 
 class Strategy;
@@ -68,6 +74,16 @@ class Strategy {
     // A stateful search compares states (Execution::fingerprint()): its executions keep the
     // histories that takes (Execution::Limits::fingerprints).
     virtual bool fingerprints() const { return false; }
+    // Whether the search can judge loops as cycles of its state graph, under
+    // Execution::Limits::loops_as_cycles.
+    virtual bool finds_cycles() const { return false; }
+    // Judging loops as cycles, once next_execution() returned false: what stopped the search
+    // before it judged every loop (a cycle that can go on for ever, whose hang or livelock a
+    // search watching loops reports with its trace; a state table at its cap); empty when it
+    // judged them all.
+    virtual std::string loops_unjudged() const { return {}; }
+    // Whether what loops_unjudged() names is a cycle that can go on for ever.
+    virtual bool loop_for_ever() const { return false; }
     // A stateful search as this one was made, not yet begun, for a search that must begin
     // again (Execution::list_order_read()); null where it cannot.
     virtual std::unique_ptr<Strategy> fresh() const { return nullptr; }

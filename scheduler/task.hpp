@@ -154,6 +154,8 @@ class Task {
     // count from there, as a loop's counter would.
     std::uint32_t history_base_ = 0;
     std::uint32_t history_steps() const { return own_steps_ - history_base_; }
+    // The forget_reads scopes its code is inside that forgot a round (Execution::forgot()).
+    std::uint32_t forgetting_scopes_ = 0;
     Operation pending_;
     std::function<void()> body_;
     Stack stack_;

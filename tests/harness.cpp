@@ -126,12 +126,22 @@ std::uint32_t dfs_feasible_depth(const Protocol& protocol, std::size_t variant) 
 Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth, bool forgets,
               std::uint32_t max_steps, const std::function<void(Execution::Limits&)>& adjust) {
     StackPool stacks(CheckOptions{}.stack_size);
-    Reached r;
-    // As explore() does: lists as sets, and all over again in order once an execution reads
-    // one's order.
-    const std::unique_ptr<Strategy> again = strategy.fingerprints() ? strategy.fresh() : nullptr;
+    // As explore() does: loops as cycles and lists as sets, and all over again with a fresh
+    // search, loops watched, once that search meets what it does not judge (a violation, a cut,
+    // a loop for ever); with lists in order once an execution reads one's order.
+    const bool stateful = strategy.fingerprints();
+    std::vector<std::unique_ptr<Strategy>> again;
     Strategy* search = &strategy;
-    bool lists_as_sets = again != nullptr;
+    bool loops_as_cycles = stateful && strategy.finds_cycles();
+    bool lists_as_sets = stateful;
+    Reached r;
+    const auto begin_again = [&] {
+        r = Reached{};
+        r.loops_watched = !loops_as_cycles;
+        r.lists_as_sets = lists_as_sets;
+        again.push_back(strategy.fresh());
+        search = again.back().get();
+    };
     r.lists_as_sets = lists_as_sets;
     for (;;) {
         Execution::Limits limits{depth, 10};
@@ -139,15 +149,22 @@ Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth, bool 
         limits.fingerprints = search->fingerprints();
         limits.forgets = forgets;
         limits.lists_as_sets = lists_as_sets;
+        limits.loops_as_cycles = loops_as_cycles;
         if (adjust) adjust(limits);
         Execution ex(stacks, *search, limits);
         setup();
         const Outcome out = ex.run();
         if (!ex.list_order_read().empty()) {
-            r = Reached{};
-            r.lists_in_order = true;
-            search = again.get();
             lists_as_sets = false;
+            begin_again();
+            r.lists_in_order = true;
+            continue;
+        }
+        const bool judged = !out.violation && (out.end == End::finished || out.end == End::stopped);
+        if (limits.loops_as_cycles && !judged) {
+            loops_as_cycles = false;
+            lists_as_sets = stateful;
+            begin_again();
             continue;
         }
         ++r.executions;
@@ -158,7 +175,11 @@ Reached reach(const Setup& setup, Strategy& strategy, std::uint32_t depth, bool 
             r.final_states.insert(state_of(ex, false));
             r.final_sets.insert(state_of(ex, true));
         }
-        if (!search->next_execution()) return r;
+        if (search->next_execution()) continue;
+        if (!limits.loops_as_cycles || search->loops_unjudged().empty()) return r;
+        loops_as_cycles = false;
+        lists_as_sets = stateful;
+        begin_again();
     }
 }
 

@@ -65,6 +65,9 @@ struct Reached {
     // execution read a list's order, after which it began again with them in order.
     bool lists_as_sets = false;
     bool lists_in_order = false;
+    // A stateful search that judged loops as cycles met what it does not judge and began again
+    // with them watched (Execution::Limits::loops_as_cycles).
+    bool loops_watched = false;
     std::set<std::pair<ViolationKind, std::string>> violations;
 };
 // `forgets`: whether a stateful search takes the model's forget_reads at their word.
