@@ -1030,7 +1030,7 @@ void Execution::fingerprint_watch(const Task& t, StateHasher& h) const {
             }
         }
     }
-    const bool watched = t.repeats_since_ == last_write_step_ && last_write_step_ != 0;
+    const bool watched = t.repeats_since_ == last_write_step_;
     h.add(watched);
     if (watched) {
         h.add(std::min(t.repeats_, limits_.spin_bound));
