@@ -662,7 +662,8 @@ int lc::cli::lockcheck_command(int argc, char** argv, Stage stage) {
             ->capture_default_str();
         sub->add_option("--spin-bound", r.options.spin_bound,
                         "turns a spin loop, or repeats a retry loop, may make with nothing "
-                        "changed before it counts as endless (a hang, a livelock)")
+                        "changed before it counts as endless (a hang, a livelock); --state-cache "
+                        "judges loops as cycles first, and uses it only where it watches them")
             ->check(CLI::Range(1u, 100000u))
             ->capture_default_str();
         for (std::size_t k = 0; k < p.parameters.size(); ++k) {
