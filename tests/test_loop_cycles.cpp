@@ -50,6 +50,24 @@ Setup spin_until_set(bool sets) {
     };
 }
 
+// `waiter` re-reads go with no cpu_relax() until it is set, which nothing does; with `counter`,
+// a second task counts done twice.
+Setup rereads_go(bool counter) {
+    return [counter] {
+        auto& f = this_execution().make<Flags>();
+        spawn("waiter", [&f] {
+            forget_reads reads;
+            while (!atomic_read(&f.go))
+                reads.forget();
+        });
+        if (counter)
+            spawn("setter", [&f] {
+                atomic_inc(&f.done);
+                atomic_inc(&f.done);
+            });
+    };
+}
+
 SearchResult search_with_stored_states(const Setup& setup, CheckOptions options = {}) {
     StatefulDfs cached;
     return explore(setup, cached, options);
@@ -146,18 +164,7 @@ TEST(LoopCycles, a_spinner_nothing_will_release_is_a_loop_for_ever_reported_as_a
 // back to a state never sleeps. The search watching loops then reports the livelock, as plain
 // DFS does.
 TEST(LoopCycles, a_loop_whose_steps_commute_with_the_others_is_judged_whole) {
-    const Setup setup = [] {
-        auto& f = this_execution().make<Flags>();
-        spawn("waiter", [&f] {
-            forget_reads reads;
-            while (!atomic_read(&f.go))
-                reads.forget();
-        });
-        spawn("setter", [&f] {
-            atomic_inc(&f.done);
-            atomic_inc(&f.done);
-        });
-    };
+    const Setup setup = rereads_go(true);
     const SearchResult dfs = check_model(setup, Search::dfs, CheckOptions{});
     CHECK_EQUAL(ViolationKind::livelock, only_violation(dfs).kind);
     const SearchResult r = search_with_stored_states(setup);
@@ -171,14 +178,7 @@ TEST(LoopCycles, a_loop_whose_steps_commute_with_the_others_is_judged_whole) {
 // watches loops must tell those counts apart, or it meets the looping task's state again and
 // stops there before the count reaches its bound.
 TEST(LoopCycles, a_search_watching_loops_counts_repeats_before_the_first_write) {
-    const Setup setup = [] {
-        auto& f = this_execution().make<Flags>();
-        spawn("waiter", [&f] {
-            forget_reads reads;
-            while (!atomic_read(&f.go))
-                reads.forget();
-        });
-    };
+    const Setup setup = rereads_go(false);
     CheckOptions watch;
     watch.loops_as_cycles = false;
     const SearchResult r = search_with_stored_states(setup, watch);
